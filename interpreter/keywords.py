@@ -1,0 +1,93 @@
+"""The core keywords of the language, each with its English and Korean spelling.
+
+The lexer reads every word as a NAME; `KEYWORDS` turns reserved words into their terminals.
+This table is the single source of the keyword list in docs/language.md (a test compares them).
+"""
+
+from __future__ import annotations
+
+# terminal: (English, Korean, what it is for)
+CORE: dict[str, tuple[str, str, str]] = {
+    "KIND": ("kind", "종류", "declare a kind of object and its properties"),
+    "ZONE": ("zone", "구역", "declare a zone"),
+    "COUNTER": ("counter", "카운터", "declare a counter (global, per player or per area)"),
+    "EVENT": ("event", "사건", "declare an event that abilities can react to"),
+    "VERB": ("verb", "동사", "declare a named procedure; calling it is an event"),
+    "DEFINE": ("define", "정의", "declare a named expression"),
+    "KEYWORD": ("keyword", "키워드", "declare a game keyword (an ability)"),
+    "ACTION": ("action", "행동", "declare an action a player may take in a window"),
+    "SETUP": ("setup", "준비", "the setup block"),
+    "FLOW": ("flow", "진행", "the flow of the game"),
+    "CHECK": ("check", "검사", "a state check, run after every atomic action"),
+    "WHEN": ("when", "할때", "trigger: as an event happens"),
+    "AFTER": ("after", "이후", "trigger: after an event"),
+    "BEFORE": ("before", "이전", "trigger: before an event"),
+    "INSTEAD": ("instead", "대신", "replacement: instead of an event"),
+    "OF": ("of", "의", "in `instead of`, `front of`, `until end of`, `list of`"),
+    "ONCE": ("once", "한번", "`once per turn` limits, `window ... once`"),
+    "PER": ("per", "마다", "`once per turn`, `per player`"),
+    "IF": ("if", "만약", "condition"),
+    "ELIF": ("elif", "아니고만약", "further condition"),
+    "ELSE": ("else", "아니면", "otherwise"),
+    "FOR": ("for", "각각", "loop over a list"),
+    "IN": ("in", "안에", "membership, loop source, creation zone"),
+    "REPEAT": ("repeat", "반복", "repeat n times / until"),
+    "TIMES": ("times", "회", "`repeat n times`"),
+    "WHILE": ("while", "동안", "loop while a condition holds"),
+    "UNTIL": ("until", "까지", "`repeat until`, `until end of turn`"),
+    "LET": ("let", "변수", "declare a local name"),
+    "MOVE": ("move", "이동", "move objects to a zone"),
+    "TO": ("to", "으로", "destination"),
+    "AT": ("at", "위치", "`move x to zone at index`"),
+    "FRONT": ("front", "앞쪽", "`front of zone`: index 0"),
+    "BACK": ("back", "뒤쪽", "`back of zone`: the end"),
+    "CREATE": ("create", "생성", "create an object"),
+    "AS": ("as", "이름", "name a created object"),
+    "REMOVE": ("remove", "제거", "remove an object from the game"),
+    "SHUFFLE": ("shuffle", "섞기", "shuffle a zone"),
+    "CHOOSE": ("choose", "선택", "a decision: pick from options"),
+    "ORDER": ("order", "정렬", "a decision: put items in order"),
+    "FROM": ("from", "중에서", "option source, parameter domain"),
+    "BY": ("by", "에의해", "who decides; amount of a modifier"),
+    "EMIT": ("emit", "발생", "emit an event"),
+    "WIN": ("win", "승리", "a player (or list) wins"),
+    "LOSE": ("lose", "패배", "a player (or list) loses"),
+    "TIE": ("tie", "무승부", "the game ends in a draw"),
+    "END": ("end", "종료", "`end turn`, `end phase`, `end game`, `until end of`"),
+    "TURN": ("turn", "턴", "a player's turn (scope)"),
+    "ROUND": ("round", "라운드", "a round (scope)"),
+    "PHASE": ("phase", "단계", "a named phase (scope)"),
+    "GAME": ("game", "게임", "`end game`"),
+    "PASS": ("pass", "통과", "do nothing"),
+    "RETURN": ("return", "반환", "leave the current verb or ability"),
+    "BREAK": ("break", "중단", "leave the current loop"),
+    "MODIFY": ("modify", "변경", "a modifier of a property"),
+    "GRANT": ("grant", "부여", "a modifier giving a keyword"),
+    "WINDOW": ("window", "기회", "offer the actions of a window"),
+    "LOG": ("log", "기록", "write a line to the game log"),
+    "REQUIRE": ("require", "요구", "legality condition of an action"),
+    "WHERE": ("where", "조건", "filter a list (`it` is each item)"),
+    "AND": ("and", "그리고", "logical and"),
+    "OR": ("or", "또는", "logical or"),
+    "NOT": ("not", "아닌", "logical not"),
+    "IS": ("is", "이다", "kind test"),
+    "HAS": ("has", "보유", "keyword test"),
+    "TRUE": ("true", "참", "boolean"),
+    "FALSE": ("false", "거짓", "boolean"),
+    "NONE": ("none", "없음", "no value"),
+    "THIS": ("this", "이것", "the object whose ability this is"),
+    "YOU": ("you", "당신", "its controller, or the acting player"),
+    "IT": ("it", "그것", "the item tested in `where`"),
+}
+
+KEYWORDS: dict[str, str] = {}
+for _term, (_en, _ko, _) in CORE.items():
+    KEYWORDS[_en] = _term
+    KEYWORDS[_ko] = _term
+
+# Korean comparison words: `코스트 2 이하` means cost <= 2.
+KO_COMPARISONS = {"이하": "<=", "이상": ">=", "미만": "<", "초과": ">"}
+for _w in KO_COMPARISONS:
+    KEYWORDS[_w] = "KO_COMP"
+
+RESERVED = frozenset(KEYWORDS)

@@ -1,0 +1,468 @@
+"""The AST: frozen dataclasses, each with the source span it came from.
+
+Later stages (checker, compiler, formatter) see only these classes, never lark's trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    span: Span = field(compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Expr(Node):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Num(Expr):
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Str(Expr):
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    """true, false or none."""
+
+    value: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    """A bare name: a local, a counter, a definition, a kind, a keyword, a card or a builtin."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Special(Expr):
+    """this (the ability's source), you (its controller or the acting player), it (in `where`)."""
+
+    which: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ListExpr(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Expr):
+    """Arithmetic (+ - * / %) and comparisons (== != < <= > >=)."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp(Expr):
+    op: str  # 'and' | 'or'
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Expr):
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Neg(Expr):
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Contains(Expr):
+    item: Expr
+    container: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Has(Expr):
+    """`x has 관통`: whether object x has a keyword, its own or granted."""
+
+    obj: Expr
+    keyword: str
+
+
+@dataclass(frozen=True, slots=True)
+class IsKind(Expr):
+    obj: Expr
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Where(Expr):
+    """`list where cond`: the items for which cond holds, with `it` bound to each."""
+
+    items: Expr
+    cond: Expr
+
+
+# ---------------------------------------------------------------- statements
+
+
+class Stmt(Node):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Block(Node):
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Stmt):
+    target: Expr  # Name or Attr
+    op: str  # '=', '+=', '-='
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Stmt):
+    """Move objects to a zone; where is 'back', 'front' or 'at' (with index)."""
+
+    what: Expr
+    zone: Expr
+    where: str = "back"
+    index: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Create(Stmt):
+    card: Expr
+    zone: Expr
+    owner: Expr | None
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Stmt):
+    """A decision: `by` picks one item of `options` (or min..max of them) into `name`."""
+
+    name: str
+    options: Expr
+    by: Expr | None
+    prompt: str | None
+    min: Expr | None = None
+    max: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Order(Stmt):
+    """A decision: `by` puts the items in an order, one pick at a time."""
+
+    name: str
+    items: Expr
+    by: Expr | None
+    prompt: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Stmt):
+    event: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallStmt(Stmt):
+    verb: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Win(Stmt):
+    who: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Lose(Stmt):
+    who: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class DrawGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class End(Stmt):
+    """End the current turn, phase or the whole game early."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Return(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Break(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Modify(Stmt):
+    """Add `amount` to `obj.prop` while the modifier lasts (a static ability: while its source is
+    in play; a statement: until the end of `until`, or for good)."""
+
+    obj: Expr
+    prop: str
+    amount: Expr
+    until: str | None = None
+    cond: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grant(Stmt):
+    keyword: Expr
+    to: Expr
+    until: str | None = None
+    cond: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Window(Stmt):
+    """Offer the actions of window `name` to a player (until they pass, or once) or to a list of
+    players in turn (until all pass one after another)."""
+
+    name: str
+    by: Expr
+    once: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Stmt):
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Require(Stmt):
+    """In an action: a condition of its legality. Elsewhere: stop the block when false."""
+
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...]
+    orelse: Block | None
+
+
+@dataclass(frozen=True, slots=True)
+class For(Stmt):
+    name: str
+    items: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Stmt):
+    times: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class While(Stmt):
+    cond: Expr
+    body: Block
+    until: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scope(Stmt):
+    """A turn (of a player), a round, or a named phase: modifiers may last until its end."""
+
+    kind: str  # 'turn' | 'round' | 'phase'
+    name: str
+    player: Expr | None
+    body: Block
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef(Node):
+    name: str
+    of: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Param(Node):
+    name: str
+    type: TypeRef | None
+    domain: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decl(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    name: str
+    type: TypeRef
+    default: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class KindDecl(Decl):
+    names: tuple[str, ...]
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDecl(Decl):
+    names: tuple[str, ...]
+    attrs: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CounterDecl(Decl):
+    names: tuple[str, ...]
+    attrs: tuple[tuple[str, Span], ...]
+    default: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventDecl(Decl):
+    names: tuple[str, ...]
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VerbDecl(Decl):
+    names: tuple[str, ...]
+    params: tuple[Param, ...]
+    narration: str | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class DefineDecl(Decl):
+    names: tuple[str, ...]
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordUse(Node):
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger(Decl):
+    timing: str  # 'when' | 'after' | 'before' | 'instead'
+    event: str
+    binds: tuple[str, ...]
+    cond: Expr | None
+    limit: str | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Static(Decl):
+    effect: Modify | Grant
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDecl(Decl):
+    names: tuple[str, ...]
+    params: tuple[Param, ...]
+    window: str | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordDecl(Decl):
+    names: tuple[str, ...]
+    params: tuple[Param, ...]
+    items: tuple[Decl | KeywordUse, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupDecl(Decl):
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class FlowDecl(Decl):
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class CheckDecl(Decl):
+    name: str | None
+    var: str | None
+    over: Expr | None
+    cond: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Module(Node):
+    """One parsed language file."""
+
+    decls: tuple[Decl, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardText(Node):
+    """A card's parsed `text`: keyword uses and abilities."""
+
+    items: tuple[Decl | KeywordUse, ...]

@@ -1,0 +1,745 @@
+"""Texts of the language → AST (`nodes`). Parse errors become located diagnostics."""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.indenter import Indenter
+
+from . import nodes as n
+from .diagnostics import Abort, Diagnostics, Span
+from .keywords import KEYWORDS
+
+MAX_TEXT = 2_000_000  # characters in one language file or card text
+MAX_DEPTH = 60  # nesting of brackets or blocks; deeper input is refused, not recursed into
+
+
+def grammar_dir() -> Path:
+    """The grammar folder, in an installed wheel or in a source checkout."""
+    here = Path(__file__).resolve().parent
+    for cand in (here / "grammar", here.parent / "grammar"):
+        if (cand / "madang.lark").is_file():
+            return cand
+    raise FileNotFoundError("madang grammar not found")
+
+
+class MadangIndenter(Indenter):
+    """Turns reserved words into keyword terminals, then indentation into _INDENT/_DEDENT."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def process(self, stream):
+        return super().process(self._keywords(stream))
+
+    @staticmethod
+    def _keywords(stream):
+        for tok in stream:
+            if tok.type == "NAME":
+                kind = KEYWORDS.get(tok.value)
+                if kind is not None:
+                    tok = Token.new_borrow_pos(kind, tok.value, tok)
+            yield tok
+
+    @property
+    def always_accept(self):
+        return (self.NL_type, "NAME")
+
+
+@cache
+def lark_parser() -> Lark:
+    return Lark.open(
+        str(grammar_dir() / "madang.lark"),
+        parser="lalr",
+        lexer="basic",
+        postlex=MadangIndenter(),
+        start=["start", "card_text"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        strict=True,
+        cache=_cache_path(),
+    )
+
+
+def _cache_path() -> str | bool:
+    import hashlib
+    import tempfile
+
+    try:
+        digest = hashlib.sha256((grammar_dir() / "madang.lark").read_bytes()).hexdigest()[:16]
+        return str(Path(tempfile.gettempdir()) / f"madang-grammar-{digest}.lark-cache")
+    except OSError:
+        return True
+
+
+# Human names for the terminals that parse errors mention.
+TOKEN_NAMES = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "_COLON": "':'",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": "a string",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "EQUAL": "'='",
+    "SLASH": "'/'",
+    "$END": "end of file",
+}
+
+
+class Origin:
+    """Where a text sits in its file: card texts live inside YAML, at a line and column."""
+
+    def __init__(self, file: str, line: int = 1, col: int = 1, indent: int | None = None):
+        self.file, self.line, self.col = file, line, col
+        # Column of every line after the first (block scalars): None means the same as col.
+        self.indent = indent
+
+    def span(self, line: int, col: int, end_line: int = 0, end_col: int = 0) -> Span:
+        def place(ln: int, c: int) -> tuple[int, int]:
+            if ln <= 1:
+                return self.line, self.col + c - 1
+            base = self.indent if self.indent is not None else 1
+            return self.line + ln - 1, base + c - 1
+
+        l1, c1 = place(line, col)
+        l2, c2 = place(end_line or line, end_col or col)
+        return Span(self.file, l1, c1, l2, c2)
+
+
+def parse_module(text: str, origin: Origin, diags: Diagnostics) -> n.Module | None:
+    return _parse(text, origin, diags, "start")
+
+
+def parse_card_text(text: str, origin: Origin, diags: Diagnostics) -> n.CardText | None:
+    return _parse(text, origin, diags, "card_text")
+
+
+def _parse(text: str, origin: Origin, diags: Diagnostics, start: str):
+    if len(text) > MAX_TEXT:
+        diags.error(
+            f"text too long ({len(text)} characters; the limit is {MAX_TEXT})",
+            origin.span(1, 1),
+            code="too-long",
+        )
+        return None
+    if not _depth_ok(text, origin, diags):
+        return None
+    if not text.endswith("\n"):
+        text += "\n"
+    parser = lark_parser()  # a broken grammar is our bug, not the user's: let it raise
+    try:
+        tree = parser.parse(text, start=start)
+    except UnexpectedInput as e:
+        _report(e, text, origin, diags)
+        return None
+    except (LarkError, RecursionError) as e:  # indentation errors and the like
+        diags.error(f"cannot parse: {e}", origin.span(1, 1), code="syntax")
+        return None
+    try:
+        return ToAst(origin).transform(tree)
+    except (RecursionError, LarkError) as e:
+        diags.error(f"cannot build the syntax tree: {e}", origin.span(1, 1), code="syntax")
+        return None
+
+
+def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
+    """Refuse texts nested deeper than MAX_DEPTH before the parser recurses into them."""
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch in "([":
+            depth += 1
+            if depth > MAX_DEPTH:
+                diags.error(
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                    origin.span(line, col, line, col + 1),
+                    code="too-deep",
+                )
+                return False
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "\n":
+            line, col = line + 1, 0
+    indents = {len(ln) - len(ln.lstrip(" \t")) for ln in text.splitlines() if ln.strip()}
+    if len(indents) > MAX_DEPTH:
+        diags.error(
+            f"blocks nested deeper than {MAX_DEPTH} levels", origin.span(1, 1), code="too-deep"
+        )
+        return False
+    return True
+
+
+def _report(e: UnexpectedInput, text: str, origin: Origin, diags: Diagnostics) -> None:
+    line, col = getattr(e, "line", -1), getattr(e, "column", -1)
+    if isinstance(e, UnexpectedEOF) or line is None or line < 1:
+        lines = text.rstrip("\n").split("\n")
+        line, col = len(lines), len(lines[-1]) + 1
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        msg = f"unexpected character {ch!r}"
+        width = 1
+    else:
+        tok = getattr(e, "token", None)
+        if tok is not None and tok.type == "_DEDENT":
+            msg = "unexpected end of block"
+        elif tok is not None and tok.type == "_INDENT":
+            msg = "unexpected indentation"
+        elif tok is not None and tok.type == "_NL":
+            msg = "unexpected end of line"
+        elif tok is not None and tok.type == "$END":
+            msg = "unexpected end of text"
+        elif tok is not None:
+            msg = f"unexpected {tok.value!r}"
+        else:
+            msg = "unexpected end of text"
+        width = (
+            len(tok.value)
+            if tok is not None and tok.type not in ("_NL", "_DEDENT", "$END") and tok.value
+            else 1
+        )
+    expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+    hint = None
+    if expected:
+        shown = [TOKEN_NAMES.get(t, _kw_name(t)) for t in expected if not t.startswith("__")]
+        shown = sorted(set(shown))
+        if len(shown) <= 8:
+            hint = "expected " + ", ".join(shown)
+    diags.error(msg, origin.span(line, col, line, col + width), hint, code="syntax")
+
+
+def _kw_name(term: str) -> str:
+    return f"'{term.lower()}'"
+
+
+# ---------------------------------------------------------------- tree → AST
+
+
+def _strings(items) -> list:
+    return [i for i in items if i is not None]
+
+
+class ToAst(Transformer):
+    """Shapes lark's tree into `nodes`; no checking happens here (see checker)."""
+
+    def __init__(self, origin: Origin):
+        super().__init__(visit_tokens=False)
+        self.origin = origin
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.origin.span(1, 1)
+        return self.origin.span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok(self, tok: Token) -> Span:
+        return self.origin.span(
+            tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok)
+        )
+
+    def __default__(self, data, children, meta):  # pragma: no cover - every rule has a method
+        raise LarkError(f"no AST rule for {data}")
+
+    # -------------------------------------------------------- files
+    @v_args(meta=True)
+    def start(self, meta, items):
+        return n.Module(tuple(_strings(items)), span=self._span(meta))
+
+    @v_args(meta=True)
+    def card_text(self, meta, items):
+        return n.CardText(tuple(_flatten(_strings(items))), span=self._span(meta))
+
+    # -------------------------------------------------------- declarations
+    def names(self, toks):
+        return tuple(str(t) for t in toks)
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, items):
+        return n.KindDecl(items[1], tuple(items[2:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, items):
+        name, type_, default = items
+        return n.Field(str(name), type_, default, span=self._span(meta))
+
+    def attrs(self, items):
+        return tuple(items)
+
+    @v_args(meta=True)
+    def zattr(self, meta, toks):
+        return (" ".join(str(t) for t in toks), self._span(meta))
+
+    @v_args(meta=True)
+    def zone_decl(self, meta, items):
+        return n.ZoneDecl(items[1], items[2] or (), span=self._span(meta))
+
+    @v_args(meta=True)
+    def counter_decl(self, meta, items):
+        return n.CounterDecl(items[1], items[2] or (), items[3], span=self._span(meta))
+
+    @v_args(meta=True)
+    def event_decl(self, meta, items):
+        return n.EventDecl(items[1], items[2] or (), span=self._span(meta))
+
+    @v_args(meta=True)
+    def verb_decl(self, meta, items):
+        _, names, params, narration, body = items
+        return n.VerbDecl(
+            names,
+            params or (),
+            _unquote(narration) if narration else None,
+            body,
+            span=self._span(meta),
+        )
+
+    @v_args(meta=True)
+    def define_decl(self, meta, items):
+        _, names, params, body = items
+        return n.DefineDecl(names, params or (), body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def keyword_decl(self, meta, items):
+        _, names, params, *rest = items
+        body = rest[0] if rest else None
+        return n.KeywordDecl(
+            names, params or (), tuple(_flatten(body or ())), span=self._span(meta)
+        )
+
+    @v_args(meta=True)
+    def action_decl(self, meta, items):
+        _, names, params, _in, window, body = items
+        return n.ActionDecl(
+            names, params or (), str(window) if window else None, body, span=self._span(meta)
+        )
+
+    @v_args(meta=True)
+    def setup_decl(self, meta, items):
+        return n.SetupDecl(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def flow_decl(self, meta, items):
+        return n.FlowDecl(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def check_decl(self, meta, items):
+        _, name, _for, var, _in, over, _if, cond, body = items
+        return n.CheckDecl(
+            str(name) if name else None,
+            str(var) if var else None,
+            over,
+            cond,
+            body,
+            span=self._span(meta),
+        )
+
+    def params(self, items):
+        return tuple(_strings(items))
+
+    def kw_params(self, items):
+        return tuple(items)
+
+    @v_args(meta=True)
+    def param(self, meta, items):
+        name, type_, _from, domain = items
+        return n.Param(str(name), type_, domain, span=self._span(meta))
+
+    @v_args(meta=True)
+    def type_ref(self, meta, items):
+        words = [str(t) for t in items if t is not None and t.type != "OF"]
+        return n.TypeRef(words[0], words[1] if len(words) > 1 else None, span=self._span(meta))
+
+    # -------------------------------------------------------- abilities
+    def ability_block(self, items):
+        return list(items)
+
+    @v_args(meta=True)
+    def trigger(self, meta, items):
+        timing, (event, binds), _if, cond, limit, body = items
+        timing = {"WHEN": "when", "AFTER": "after", "BEFORE": "before"}[timing.type]
+        return n.Trigger(timing, event, binds, cond, limit, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def replacement(self, meta, items):
+        _, _of, (event, binds), _if, cond, limit, body = items
+        return n.Trigger("instead", event, binds, cond, limit, body, span=self._span(meta))
+
+    def event_pattern(self, items):
+        return str(items[0]), tuple(str(t) for t in items[1:] if t is not None)
+
+    def limit(self, items):
+        return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
+
+    @v_args(meta=True)
+    def static_effect(self, meta, items):
+        effect, _if, cond = items
+        effect = type(effect)(**{**_fields(effect), "cond": cond}, span=effect.span)
+        return n.Static(effect, span=self._span(meta))
+
+    def keyword_uses(self, items):
+        return list(items)
+
+    @v_args(meta=True)
+    def keyword_use(self, meta, items):
+        return n.KeywordUse(str(items[0]), tuple(_strings(items[1:])), span=self._span(meta))
+
+    # -------------------------------------------------------- statements
+    @v_args(meta=True)
+    def block(self, meta, items):
+        return n.Block(tuple(items), span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, items):
+        return n.Let(str(items[1]), items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta, items):
+        target, op, value = items
+        return n.Assign(target, op, value, span=self._span(meta))
+
+    def assign_op(self, items):
+        return str(items[0])
+
+    @v_args(meta=True)
+    def move_stmt(self, meta, items):
+        what, (where, zone, index) = items[1], items[3]
+        return n.Move(what, zone, where, index, span=self._span(meta))
+
+    def place_back(self, items):
+        return ("back", items[-1], None)
+
+    def place_front(self, items):
+        return ("front", items[-1], None)
+
+    def place_at(self, items):
+        return ("at", items[0], items[2])
+
+    @v_args(meta=True)
+    def create_stmt(self, meta, items):
+        _, card, _in, zone, _for, owner, _as, name = items
+        return n.Create(card, zone, owner, str(name) if name else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def remove_stmt(self, meta, items):
+        return n.Remove(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, items):
+        return n.Shuffle(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, items):
+        _, name, count, _from, options, _by, by, prompt = items
+        lo, hi = count if count else (None, None)
+        return n.Choose(
+            str(name),
+            options,
+            by,
+            _unquote(prompt) if prompt else None,
+            lo,
+            hi,
+            span=self._span(meta),
+        )
+
+    def count(self, items):
+        lo, hi = items
+        return (lo, hi if hi is not None else lo)
+
+    @v_args(meta=True)
+    def order_stmt(self, meta, items):
+        _, name, _from, what, _by, by, prompt = items
+        return n.Order(
+            str(name), what, by, _unquote(prompt) if prompt else None, span=self._span(meta)
+        )
+
+    @v_args(meta=True)
+    def emit_stmt(self, meta, items):
+        return n.Emit(str(items[1]), tuple(_strings(items[2:])), span=self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, items):
+        call = items[0]
+        if not isinstance(call, n.Call):
+            raise LarkError("not a statement: a verb call such as destroy(x) was expected")
+        return n.CallStmt(call.func, call.args, span=self._span(meta))
+
+    @v_args(meta=True)
+    def win_stmt(self, meta, items):
+        return n.Win(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def lose_stmt(self, meta, items):
+        return n.Lose(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, items):
+        return n.DrawGame(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_stmt(self, meta, items):
+        return n.End(items[1].type.lower(), span=self._span(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, items):
+        return n.Pass(span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, items):
+        return n.Return(span=self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, items):
+        return n.Break(span=self._span(meta))
+
+    @v_args(meta=True)
+    def modify_effect(self, meta, items):
+        _, obj, prop, _by, amount = items
+        return n.Modify(obj, str(prop), amount, span=self._span(meta))
+
+    @v_args(meta=True)
+    def grant_effect(self, meta, items):
+        _, kw, _to, to = items
+        return n.Grant(kw, to, span=self._span(meta))
+
+    @v_args(meta=True)
+    def modify_stmt(self, meta, items):
+        eff, until = items
+        return n.Modify(eff.obj, eff.prop, eff.amount, until, span=self._span(meta))
+
+    @v_args(meta=True)
+    def grant_stmt(self, meta, items):
+        eff, until = items
+        return n.Grant(eff.keyword, eff.to, until, span=self._span(meta))
+
+    def duration(self, items):
+        tok = items[3]
+        return str(tok) if tok.type == "NAME" else tok.type.lower()
+
+    @v_args(meta=True)
+    def window_stmt(self, meta, items):
+        _, name, _by, by, once = items
+        return n.Window(str(name), by, once is not None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, items):
+        return n.Log(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, items):
+        return n.Require(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, items):
+        _, cond, body, *rest = items
+        branches = [(cond, body)]
+        orelse = None
+        for r in rest:
+            if r is None:
+                continue
+            if r[0] == "elif":
+                branches.append((r[1], r[2]))
+            else:
+                orelse = r[1]
+        return n.If(tuple(branches), orelse, span=self._span(meta))
+
+    def elif_clause(self, items):
+        return ("elif", items[1], items[2])
+
+    def else_clause(self, items):
+        return ("else", items[1])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, items):
+        _, name, _in, what, body = items
+        return n.For(str(name), what, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, items):
+        return n.Repeat(items[1], items[3], span=self._span(meta))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, items):
+        return n.While(items[1], items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def until_stmt(self, meta, items):
+        return n.While(items[2], items[3], True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def scope_stmt(self, meta, items):
+        head = items[0]
+        body = items[-1]
+        if head.type == "TURN":
+            return n.Scope("turn", "turn", items[1], body, span=self._span(meta))
+        if head.type == "ROUND":
+            return n.Scope("round", "round", None, body, span=self._span(meta))
+        return n.Scope("phase", str(items[1]), None, body, span=self._span(meta))
+
+    # -------------------------------------------------------- expressions
+    @v_args(meta=True)
+    def where(self, meta, items):
+        return n.Where(items[0], items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def or_expr(self, meta, items):
+        return n.BoolOp("or", tuple(items[::2]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_expr(self, meta, items):
+        return n.BoolOp("and", tuple(items[::2]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_(self, meta, items):
+        return n.Not(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        return n.BinOp(str(items[1]), items[0], items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def ko_compare(self, meta, items):
+        op = {"이하": "<=", "이상": ">=", "미만": "<", "초과": ">"}[str(items[2])]
+        num = n.Num(int(items[1]), span=self._tok(items[1]))
+        return n.BinOp(op, items[0], num, span=self._span(meta))
+
+    @v_args(meta=True)
+    def contains(self, meta, items):
+        return n.Contains(items[0], items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_contains(self, meta, items):
+        sp = self._span(meta)
+        return n.Not(n.Contains(items[0], items[3], span=sp), span=sp)
+
+    @v_args(meta=True)
+    def has(self, meta, items):
+        return n.Has(items[0], str(items[2]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def is_kind(self, meta, items):
+        return n.IsKind(items[0], str(items[2]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def is_not_kind(self, meta, items):
+        sp = self._span(meta)
+        return n.Not(n.IsKind(items[0], str(items[3]), span=sp), span=sp)
+
+    @v_args(meta=True)
+    def binop(self, meta, items):
+        return n.BinOp(str(items[1]), items[0], items[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        if str(items[0]) == "+":
+            return items[1]
+        return n.Neg(items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        return n.Attr(items[0], str(items[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        func = items[0]
+        if not isinstance(func, n.Name):
+            raise LarkError("only names can be called")
+        return n.Call(func.name, tuple(_strings(items[1:])), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, items):
+        return n.Index(items[0], items[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def number(self, meta, items):
+        return n.Num(int(items[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def string(self, meta, items):
+        return n.Str(_unquote(items[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def true(self, meta, items):
+        return n.Const(True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, items):
+        return n.Const(False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def none(self, meta, items):
+        return n.Const(None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def this(self, meta, items):
+        return n.Special("this", span=self._span(meta))
+
+    @v_args(meta=True)
+    def you(self, meta, items):
+        return n.Special("you", span=self._span(meta))
+
+    @v_args(meta=True)
+    def it(self, meta, items):
+        return n.Special("it", span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return n.Name(str(items[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def list(self, meta, items):
+        return n.ListExpr(tuple(_strings(items)), span=self._span(meta))
+
+
+def _flatten(items):
+    for i in items:
+        if isinstance(i, list):
+            yield from i
+        else:
+            yield i
+
+
+def _fields(node) -> dict:
+    from dataclasses import fields
+
+    return {f.name: getattr(node, f.name) for f in fields(node) if f.name != "span"}
+
+
+def _unquote(tok) -> str:
+    s = str(tok)[1:-1]
+    if "\\" not in s:
+        return s
+    escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+    return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(1)), s)
+
+
+def parse_file(path: str | Path, diags: Diagnostics) -> n.Module | None:
+    """Parse one language file; unreadable files become diagnostics."""
+    from .sources import read_text
+
+    text = read_text(path, diags)
+    if text is None:
+        return None
+    return parse_module(text, Origin(str(path)), diags)
+
+
+def main(argv=None):  # pragma: no cover - debugging aid
+    diags = Diagnostics()
+    mod = parse_file(argv[0] if argv else sys.argv[1], diags)
+    print(mod)
+    print(diags.render())
+
+
+__all__ = ["parse_module", "parse_card_text", "parse_file", "Origin", "Abort", "Tree"]
