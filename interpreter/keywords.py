@@ -29,6 +29,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "IF": ("if", "만약", "condition"),
     "ELIF": ("elif", "아니고만약", "further condition"),
     "ELSE": ("else", "아니면", "otherwise"),
+    "THEN": ("then", "이면", "`if c then a else b` (an expression)"),
     "FOR": ("for", "각각", "loop over a list"),
     "IN": ("in", "안에", "membership, loop source, creation zone"),
     "REPEAT": ("repeat", "반복", "repeat n times / until"),

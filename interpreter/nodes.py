@@ -129,6 +129,15 @@ class Where(Expr):
     cond: Expr
 
 
+@dataclass(frozen=True, slots=True)
+class IfExpr(Expr):
+    """`if cond then a else b`."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
 # ---------------------------------------------------------------- statements
 
 
@@ -424,7 +433,7 @@ class Static(Decl):
 class ActionDecl(Decl):
     names: tuple[str, ...]
     params: tuple[Param, ...]
-    window: str | None
+    windows: tuple[str, ...]
     body: Block
 
 

@@ -321,10 +321,15 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def action_decl(self, meta, items):
-        _, names, params, _in, window, body = items
-        return n.ActionDecl(
-            names, params or (), str(window) if window else None, body, span=self._span(meta)
-        )
+        _, names, params, _in, windows, body = items
+        return n.ActionDecl(names, params or (), windows or (), body, span=self._span(meta))
+
+    def windows(self, toks):
+        return tuple(str(t) for t in toks)
+
+    @v_args(meta=True)
+    def if_expr(self, meta, items):
+        return n.IfExpr(items[1], items[3], items[5], span=self._span(meta))
 
     @v_args(meta=True)
     def setup_decl(self, meta, items):

@@ -1,0 +1,382 @@
+"""The game API for code, in the shape of OpenSpiel's: one interface for every ruleset.
+
+game = madang.new_game("clash_of_decks", {"attack_order": "nearest_first"}, seed=7)
+while not game.is_terminal():
+    game.apply_action(random.choice(game.legal_actions()))
+game.returns()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from . import engine
+from .builtins import RulesError
+from .compiler import Program
+from .diagnostics import Diagnostics
+from .loader import load_ruleset
+from .state import Game, State
+
+SAVE_FORMAT = "madang-save/1"
+
+
+class MadangError(Exception):
+    """A user-facing failure: bad options, an unknown ruleset, a corrupt save. Carries
+    diagnostics when there are any."""
+
+    def __init__(self, message: str, diags: Diagnostics | None = None):
+        super().__init__(message)
+        self.diags = diags
+
+
+@lru_cache(maxsize=16)
+def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
+    diags = Diagnostics()
+    loaded = load_ruleset(ref, diags, list(extra))
+    if loaded is None or loaded.program is None or diags.has_errors():
+        raise MadangError(f"ruleset '{ref}' has errors", diags)
+    loaded.program.folder = loaded.folder
+    return loaded.program
+
+
+def load_program(ref: str | Path, cards: list[str] | tuple[str, ...] = ()) -> Program:
+    ref = str(ref)
+    key = ref if not Path(ref).exists() else str(Path(ref).resolve())
+    return _load_cached(key, tuple(str(Path(c).resolve()) for c in cards))
+
+
+def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
+    """Defaults filled in, values converted and checked; returns (options, number of players)."""
+    meta = prog.meta
+    specs = dict(meta.get("options") or {})
+    players = meta.get("players", 2)
+    lo, hi = (players, players) if isinstance(players, int) else (players["min"], players["max"])
+    given = dict(options or {})
+    out: dict = {}
+    nplayers = lo
+    if "players" in given and "players" not in specs:
+        nplayers = _convert("players", given.pop("players"), lo)
+        if not lo <= nplayers <= hi:
+            raise MadangError(
+                f"option players={nplayers}: this ruleset is for {lo}–{hi} players"
+                if lo != hi
+                else f"option players={nplayers}: this ruleset is for {lo} players"
+            )
+    for name, value in given.items():
+        if name not in specs:
+            from .diagnostics import did_you_mean
+
+            hint = did_you_mean(name, list(specs) + (["players"] if lo != hi else []))
+            raise MadangError(
+                f"unknown option '{name}'"
+                + (f" ({hint})" if hint else "")
+                + f"; options: {', '.join(sorted(specs)) or 'none'}"
+            )
+    for name, spec in specs.items():
+        default = spec.get("default")
+        allowed = spec.get("values")
+        if spec.get("per_seat"):
+            raw = given.get(name)
+            if raw is None:
+                vals = [default] * hi
+            else:
+                parts = raw if isinstance(raw, list) else str(raw).split(",")
+                vals = [_convert(name, v, default) for v in parts]
+                if len(vals) == 1:
+                    vals = vals * hi
+            for v in vals:
+                _allowed(name, v, allowed)
+            out[name] = vals
+        else:
+            v = _convert(name, given[name], default) if name in given else default
+            _allowed(name, v, allowed)
+            out[name] = v
+    if "players" in specs:
+        nplayers = int(out["players"])
+    else:
+        out["players"] = nplayers
+    for name, spec in specs.items():
+        if spec.get("per_seat"):
+            out[name] = out[name][:nplayers] + [out[name][-1]] * max(0, nplayers - len(out[name]))
+    _check_budget(meta, out)
+    return out, nplayers
+
+
+def _convert(name, value, like):
+    if isinstance(value, str) and not isinstance(like, str):
+        if isinstance(like, bool):
+            if value.lower() in ("true", "yes", "1", "on"):
+                return True
+            if value.lower() in ("false", "no", "0", "off"):
+                return False
+            raise MadangError(f"option {name}={value!r}: expected true or false")
+        if isinstance(like, int):
+            try:
+                return int(value)
+            except ValueError:
+                raise MadangError(f"option {name}={value!r}: expected a whole number") from None
+    return value
+
+
+def _allowed(name, v, allowed):
+    if allowed is not None and v not in allowed:
+        raise MadangError(
+            f"option {name}={v!r} is not allowed; choose one of: {', '.join(map(str, allowed))}"
+        )
+
+
+def _check_budget(meta: dict, opts: dict) -> None:
+    b = meta.get("budget")
+    if not b:
+        return
+    src = b["points_from"]
+    pts_map = b.get("points")
+    points = pts_map.get(opts[src], 0) if pts_map else int(opts[src])
+    for name, refund in (b.get("refund") or {}).items():
+        if opts.get(name) is True:
+            points += refund
+    cost, parts = 0, []
+    for name, spec in (meta.get("options") or {}).items():
+        costs = spec.get("cost")
+        if costs:
+            c = costs.get(opts[name], costs.get(str(opts[name]), 0))
+            if c:
+                cost += c
+                parts.append(f"{name}={opts[name]} ({c})")
+    if cost > points:
+        raise MadangError(
+            f"the options cost {cost} points but the budget of {src}={opts[src]} is {points}: "
+            + ", ".join(parts)
+        )
+
+
+def make_game(prog: Program, options: dict | None, seed: int) -> Game:
+    opts, nplayers = resolve_options(prog, options)
+    g = Game(prog, nplayers, opts, int(seed))
+    settings = prog.settings
+    g.auto_single = bool(settings.get("auto_single", True))
+    g.max_steps = int(settings.get("max_steps", 2_000_000))
+    maps = prog.meta.get("maps") or {}
+    if maps:
+        which = (
+            opts.get(settings.get("map_option", "map"))
+            if settings.get("map_option", "map") in opts
+            else next(iter(maps))
+        )
+        if isinstance(which, str) and which in maps:
+            areas = maps[which].get("areas") or {}
+            g.areas = list(areas)
+            g.area_index = {a: i for i, a in enumerate(g.areas)}
+            g.adjacency = [
+                [g.area_index[b] for b in (areas[a].get("adjacent") or []) if b in g.area_index]
+                for a in g.areas
+            ]
+            g.area_props = [dict(areas[a]) for a in g.areas]
+    for z in prog.zones.values():
+        g.zone_base[z.name] = len(g.zone_info)
+        count = {"global": 1, "player": nplayers, "area": len(g.areas)}[z.scope]
+        for k in range(count):
+            inst = len(g.zone_info)
+            g.zone_info.append((z.name, k if z.scope != "global" else -1))
+            if z.active:
+                g.active_zones.append(inst)
+    for alias, canon in prog.syms.canonical.items():
+        if canon in g.zone_base and alias not in g.zone_base:
+            g.zone_base[alias] = g.zone_base[canon]
+    return g
+
+
+class GameState:
+    """One game in progress. `legal_actions()` are indices into the pending decision's options."""
+
+    def __init__(self, st: State):
+        self.st = st
+
+    # ------------------------------------------------------------ OpenSpiel-style API
+    def current_player(self) -> int:
+        """The player to decide, or -4 (terminal)."""
+        if self.st.over:
+            return -4
+        return self.st.pending.player if self.st.pending else -4
+
+    def legal_actions(self) -> list[int]:
+        p = self.st.pending
+        return list(range(len(p.labels))) if p and not self.st.over else []
+
+    def action_labels(self) -> list[str]:
+        p = self.st.pending
+        return list(p.labels) if p else []
+
+    def prompt(self) -> str:
+        return self.st.pending.prompt if self.st.pending else ""
+
+    def apply_action(self, a: int) -> None:
+        st = self.st
+        if st.over or st.pending is None:
+            raise MadangError("the game is over: no action can be applied")
+        if not isinstance(a, int) or not 0 <= a < len(st.pending.labels):
+            raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.labels) - 1}")
+        d = st.pending
+        engine.note(st, {"decision": d.prompt, "player": d.player, "choice": d.labels[a]})
+        st.answer = d.values[a]
+        st.has_answer = True
+        st.pending = None
+        st.decisions += 1
+        engine.run(st)
+
+    def apply_label(self, label: str) -> None:
+        labels = self.action_labels()
+        if label not in labels:
+            raise MadangError(f"no option {label!r}; options: {', '.join(labels)}")
+        self.apply_action(labels.index(label))
+
+    def clone(self) -> GameState:
+        return GameState(self.st.clone())
+
+    def is_terminal(self) -> bool:
+        return self.st.over
+
+    def returns(self) -> list[float]:
+        st = self.st
+        n = st.g.nplayers
+        if not st.over:
+            return [0.0] * n
+        if not st.winners:
+            return (
+                [(-1.0 if p in st.lost else 0.0) for p in range(n)]
+                if len(st.lost) == n
+                else [0.0] * n
+            )
+        return [1.0 if p in st.winners else -1.0 for p in range(n)]
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.st.winners)
+
+    def observation(self, player: int) -> dict:
+        """What `player` may see: public zones, their own hidden zones, counts of the rest."""
+        st = self.st
+        g = st.g
+        prog = g.prog
+        zones = {}
+        for z, (name, owner) in enumerate(g.zone_info):
+            vis = prog.zones[name].visibility
+            label = g.zone_label(z)
+            if vis == "public" or (vis == "owner" and owner == player):
+                zones[label] = [prog.cards[st.obj_card[o]].name for o in st.zones[z]]
+            else:
+                zones[label] = {"count": len(st.zones[z])}
+        out = {
+            "player": player,
+            "turn": st.turn,
+            "round": st.round,
+            "phase": st.phase,
+            "active": st.active,
+            "zones": zones,
+            "counters": dict(st.counters),
+            "player_counters": {k: list(v) for k, v in st.pcounters.items()},
+        }
+        if st.pending and st.pending.player == player:
+            out["decision"] = {"prompt": st.pending.prompt, "options": list(st.pending.labels)}
+        return out
+
+    # ------------------------------------------------------------ persistence
+    def to_json(self) -> str:
+        st = self.st
+        g = st.g
+        doc = {
+            "format": SAVE_FORMAT,
+            "ruleset": g.prog.name,
+            "ruleset_path": str(getattr(g.prog, "folder", "")),
+            "options": g.options,
+            "seed": g.seed,
+            "fingerprint": fingerprint(g.prog),
+            "state": st.to_data(),
+        }
+        return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, prog: Program | None = None) -> GameState:
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise MadangError(f"not a madang save file: {e}") from None
+        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+            raise MadangError("not a madang save file (format marker missing)")
+        try:
+            if prog is None:
+                ref = doc["ruleset"]
+                path = doc.get("ruleset_path")
+                prog = load_program(path if path and Path(path).is_dir() else ref)
+            if doc.get("fingerprint") != fingerprint(prog):
+                raise MadangError("the save file was made with a different version of the ruleset")
+            opts = dict(doc["options"])
+            g = make_game(prog, opts, doc["seed"])
+            st = State.from_data(g, doc["state"])
+        except MadangError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise MadangError(f"corrupt save file: {type(e).__name__}: {e}") from None
+        return cls(st)
+
+    def digest(self) -> str:
+        data = json.dumps(
+            self.st.to_data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        return hashlib.sha256(data.encode()).hexdigest()
+
+    def __str__(self) -> str:
+        obs = self.observation(self.st.pending.player if self.st.pending else 0)
+        return json.dumps(obs, ensure_ascii=False)
+
+
+def fingerprint(prog: Program) -> str:
+    h = hashlib.sha256()
+    h.update(str(len(prog.blocks)).encode())
+    h.update(str(len(prog.stmts)).encode())
+    h.update(",".join(c.name for c in prog.cards).encode())
+    return h.hexdigest()[:16]
+
+
+def new_game(
+    ruleset: str | Path | Program,
+    options: dict | None = None,
+    seed: int = 0,
+    log: bool = False,
+    cards=(),
+) -> GameState:
+    prog = ruleset if isinstance(ruleset, Program) else load_program(ruleset, cards)
+    g = make_game(prog, options, seed)
+    st = State(g)
+    if log:
+        st.log = []
+    start(st)
+    return GameState(st)
+
+
+def start(st: State, run: bool = True) -> None:
+    """Counters to their defaults, then the flow with setup on top of it."""
+    from .state import FUNC, Frame
+
+    g = st.g
+    prog = g.prog
+    for name, c in prog.counters.items():
+        default = prog.counter_defaults[name]
+        if c.scope == "global":
+            st.counters[name] = default(st, {})
+        elif c.scope == "player":
+            st.pcounters[name] = [default(st, {"you": p}) for p in range(g.nplayers)]
+        else:
+            st.acounters[name] = [default(st, {}) for _ in g.areas]
+    st.frames = [Frame(prog.flow_block, {}, -1, FUNC), Frame(prog.setup_block, {}, -1, FUNC)]
+    if run:
+        try:
+            engine.run(st)
+        except RulesError:
+            raise
+
+
+__all__ = ["new_game", "GameState", "MadangError", "load_program", "RulesError"]

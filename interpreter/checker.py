@@ -1,0 +1,795 @@
+"""Resolve every name of a ruleset and check arity and types.
+
+The checker never changes the AST. What it learns goes into side tables keyed by node identity
+(`Resolved.names`, `.attrs`, `.calls`), which the compiler reads; problems go into Diagnostics,
+each located and, where it helps, with a "did you mean" hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import nodes as n
+from .builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
+from .diagnostics import Diagnostics, did_you_mean
+from .symbols import (
+    ANY, AREA, BOOL, CONDITION, KEYWORD, KIND, NONE, NUMBER, OBJECT, PLAYER, TEXT, ZONE,
+    Ability, CallableSym, Symbols, elem_type, list_of, type_name,
+)  # fmt: skip
+
+
+@dataclass
+class Resolved:
+    names: dict[int, tuple] = field(default_factory=dict)
+    attrs: dict[int, tuple] = field(default_factory=dict)
+    calls: dict[int, tuple] = field(default_factory=dict)
+    types: dict[int, object] = field(default_factory=dict)  # option types of choose/order/log
+    keep: list = field(default_factory=list)  # keeps nodes alive so their ids stay unique
+
+
+class Scope:
+    """Local names and their types; nested blocks share their function's scope."""
+
+    def __init__(self, names: dict | None = None, where: bool = False, ctx: str = ""):
+        self.names: dict[str, object] = dict(names or {})
+        self.where = where
+        self.ctx = ctx  # 'action', 'ability', 'verb', 'flow', ...
+
+    def child(self, **extra) -> Scope:
+        s = Scope(self.names, self.where, self.ctx)
+        s.names.update(extra)
+        return s
+
+
+NUMERIC_OPS = {"+", "-", "*", "/", "%"}
+ORDER_OPS = {"<", "<=", ">", ">="}
+
+
+class Checker:
+    def __init__(self, syms: Symbols, diags: Diagnostics):
+        self.s = syms
+        self.d = diags
+        self.r = Resolved()
+        self._windows_used: set[str] = set()
+
+    # ---------------------------------------------------------------- entry
+    def check_all(self) -> Resolved:
+        s = self.s
+        for k in s.unique(s.kinds):
+            for f in k.fields.values():
+                if f.default is not None:
+                    self.expr(f.default, Scope())
+        for c in s.unique(s.counters):
+            if c.default is not None:
+                self.expr(c.default, Scope())
+        for d in s.unique(s.defines):
+            self.expr(d.decl.body, Scope({p.name: p.type for p in d.params}, ctx="define"))
+        for v in s.unique(s.verbs):
+            self.block(v.decl.body, Scope({p.name: p.type for p in v.params}, ctx="verb"))
+        for kw in s.unique(s.keywords):
+            for item in kw.decl.items:
+                if isinstance(item, n.KeywordUse):
+                    self.keyword_use(item)
+        for ab in s.abilities:
+            self.ability(ab)
+        for b in s.setup:
+            self.block(b, Scope(ctx="flow"))
+        for b in s.flow:
+            self.block(b, Scope(ctx="flow"))
+        for c in s.checks:
+            scope = Scope(ctx="check")
+            if c.var:
+                t = self.expr(c.over, scope)
+                scope = scope.child(**{c.var: elem_type(t)})
+            self.expect(c.cond, scope, BOOL)
+            self.block(c.body, scope)
+        for card in s.cards.values():
+            if card.text is not None:
+                for item in card.text.items:
+                    if isinstance(item, n.KeywordUse):
+                        self.keyword_use(item)
+        self._unused()
+        return self.r
+
+    def _unused(self) -> None:
+        s = self.s
+        for table, what in ((s.verbs, "verb"), (s.defines, "definition"), (s.events, "event")):
+            for sym in s.unique(table):
+                if not sym.used:
+                    self.d.warning(f"{what} '{sym.name}' is never used", sym.span, code="unused")
+        for z in s.unique(s.zones):
+            if not z.used:
+                self.d.warning(f"zone '{z.name}' is never used", z.span, code="unused")
+        for c in s.unique(s.counters):
+            if not c.used:
+                self.d.warning(f"counter '{c.name}' is never used", c.span, code="unused")
+        for w in sorted(s.windows):
+            if w not in self._windows_used:
+                for a in s.unique(s.actions):
+                    if w in a.decl.windows:
+                        self.d.warning(
+                            f"action '{a.name}' is in window '{w}', which no `window` statement opens",
+                            a.span,
+                            code="unreachable",
+                        )
+                        break
+
+    # ---------------------------------------------------------------- abilities
+    def ability(self, ab: Ability) -> None:
+        scope = self._ability_scope(ab)
+        d = ab.decl
+        match d:
+            case n.Trigger():
+                ev = self._event(d.event, d.span)
+                if ev is not None:
+                    if d.binds and len(d.binds) > len(ev.params):
+                        self.d.error(
+                            f"'{ev.name}' has {len(ev.params)} argument(s); the pattern binds {len(d.binds)}",
+                            d.span,
+                            code="arity",
+                        )
+                    for name, p in zip(d.binds, ev.params):
+                        scope.names[name] = p.type
+                if d.cond is not None:
+                    self.expect(d.cond, scope, BOOL)
+                self.block(d.body, scope)
+            case n.Static():
+                self.effect(d.effect, scope)
+                if d.effect.cond is not None:
+                    self.expect(d.effect.cond, scope, BOOL)
+            case n.ActionDecl():
+                self.action(d, scope)
+
+    def _ability_scope(self, ab: Ability) -> Scope:
+        names: dict[str, object] = {}
+        if ab.origin == "keyword":
+            kw = self.s.keywords[ab.owner]
+            names.update({p.name: p.type for p in kw.params})
+        sc = Scope(names, ctx="ability")
+        sc.has_this = ab.origin != "global"
+        return sc
+
+    def _event(self, name: str, span) -> CallableSym | None:
+        sym = self.s.events.get(name) or self.s.verbs.get(name)
+        if sym is None:
+            self.d.error(
+                f"unknown event '{name}'",
+                span,
+                did_you_mean(name, list(self.s.events) + list(self.s.verbs) + list(BUILTIN_EVENTS)),
+                code="unknown-event",
+            )
+            return None
+        sym.used = True
+        return sym
+
+    def action(self, d: n.ActionDecl, scope: Scope) -> None:
+        sc = scope.child()
+        sc.ctx = "action"
+        for p in self.s.actions[d.names[0]].params if d.names[0] in self.s.actions else []:
+            if p.domain is not None:
+                dt = self.expr(p.domain, sc)
+                if p.type == ANY:
+                    p.type = elem_type(dt)
+            else:
+                self.d.error(
+                    f"action parameter '{p.name}' needs a domain: `{p.name}: type from LIST`",
+                    p.span,
+                    code="action-domain",
+                )
+            sc.names[p.name] = p.type
+        self.block(d.body, sc)
+
+    def keyword_use(self, use: n.KeywordUse) -> None:
+        kw = self.s.keywords.get(use.name)
+        if kw is None:
+            self.d.error(
+                f"unknown keyword '{use.name}'",
+                use.span,
+                did_you_mean(use.name, self.s.keywords),
+                code="unknown-keyword",
+            )
+            return
+        kw.used = True
+        if len(use.args) != len(kw.params):
+            want = len(kw.params)
+            sig = ", ".join(f"{p.name}: {type_name(p.type)}" for p in kw.params)
+            self.d.error(
+                f"keyword '{use.name}' takes {want} argument{'s' if want != 1 else ''}, got {len(use.args)}",
+                use.span,
+                f"write it as {use.name}[{sig}]" if want else f"write it as {use.name}",
+                code="arity",
+            )
+            return
+        for arg, p in zip(use.args, kw.params):
+            if p.type == KEYWORD:
+                if not (isinstance(arg, n.Name) and arg.name in self.s.keywords):
+                    name = arg.name if isinstance(arg, n.Name) else None
+                    self.d.error(
+                        f"argument '{p.name}' of '{use.name}' must be a keyword",
+                        arg.span,
+                        did_you_mean(name, self.s.keywords) if name else None,
+                        code="type",
+                    )
+                else:
+                    self.s.keywords[arg.name].used = True
+                    self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
+            elif p.type == CONDITION:
+                self.expect(arg, Scope(where=True, ctx="condition"), BOOL)
+            else:
+                t = self.expr(arg, Scope(ctx="card"))
+                self.compat(t, p.type, arg, f"argument '{p.name}' of '{use.name}'")
+
+    # ---------------------------------------------------------------- statements
+    def block(self, b: n.Block, scope: Scope) -> None:
+        for st in b.body:
+            self.stmt(st, scope)
+
+    def stmt(self, st: n.Stmt, sc: Scope) -> None:
+        match st:
+            case n.Let():
+                sc.names[st.name] = self.expr(st.value, sc)
+            case n.Assign():
+                t = self.target(st.target, sc)
+                vt = self.expr(st.value, sc)
+                if st.op != "=":
+                    self.compat(t, NUMBER, st.target, f"'{st.op}' target")
+                    self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
+                else:
+                    self.compat(vt, t, st.value, "assigned value")
+            case n.Move():
+                self.expr(st.what, sc)
+                self.expect(st.zone, sc, ZONE)
+                if st.index is not None:
+                    self.expect(st.index, sc, NUMBER)
+            case n.Create():
+                self.expr(st.card, sc)
+                self.expect(st.zone, sc, ZONE)
+                if st.owner is not None:
+                    self.expect(st.owner, sc, PLAYER)
+                if st.name:
+                    sc.names[st.name] = OBJECT
+            case n.Remove():
+                self.expr(st.what, sc)
+            case n.Shuffle():
+                self.expect(st.zone, sc, ZONE)
+            case n.Choose():
+                t = self.expr(st.options, sc)
+                if st.by is not None:
+                    self.expect(st.by, sc, PLAYER)
+                for e in (st.min, st.max):
+                    if e is not None:
+                        self.expect(e, sc, NUMBER)
+                sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
+                self.r.types[id(st)] = elem_type(t)
+            case n.Order():
+                t = self.expr(st.items, sc)
+                if st.by is not None:
+                    self.expect(st.by, sc, PLAYER)
+                sc.names[st.name] = list_of(elem_type(t))
+                self.r.types[id(st)] = elem_type(t)
+            case n.Emit():
+                ev = self.s.events.get(st.event)
+                if ev is None:
+                    self.d.error(
+                        f"unknown event '{st.event}'",
+                        st.span,
+                        did_you_mean(st.event, self.s.events)
+                        or "declare it with `event NAME(params)`",
+                        code="unknown-event",
+                    )
+                    for a in st.args:
+                        self.expr(a, sc)
+                    return
+                ev.used = True
+                self.args(ev, st.args, st, sc)
+            case n.CallStmt():
+                v = self.s.verbs.get(st.verb)
+                if v is None:
+                    hint = did_you_mean(st.verb, self.s.verbs)
+                    if st.verb in self.s.defines or st.verb in BUILTIN_FUNCS:
+                        hint = (
+                            f"'{st.verb}' is an expression, not a verb; use it inside a statement"
+                        )
+                    self.d.error(f"unknown verb '{st.verb}'", st.span, hint, code="unknown-verb")
+                    for a in st.args:
+                        self.expr(a, sc)
+                    return
+                v.used = True
+                self.r.calls[id(st)] = ("verb", v.name)
+                self.args(v, st.args, st, sc)
+            case n.Win() | n.Lose():
+                t = self.expr(st.who, sc)
+                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
+                    self.d.error(
+                        f"'{type(st).__name__.lower()}' needs a player or a list of players, got {type_name(t)}",
+                        st.who.span,
+                        code="type",
+                    )
+            case n.DrawGame() | n.End() | n.Pass() | n.Return() | n.Break():
+                pass
+            case n.Modify() | n.Grant():
+                self.effect(st, sc)
+            case n.Window():
+                self._windows_used.add(st.name)
+                if st.name not in self.s.windows:
+                    self.d.warning(
+                        f"no action is declared in window '{st.name}'",
+                        st.span,
+                        did_you_mean(st.name, self.s.windows),
+                        code="unknown-window",
+                    )
+                t = self.expr(st.by, sc)
+                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
+                    self.d.error(
+                        f"a window is offered to a player or a list of players, got {type_name(t)}",
+                        st.by.span,
+                        code="type",
+                    )
+            case n.Log():
+                self.r.types[id(st)] = self.expr(st.value, sc)
+            case n.Require():
+                self.expect(st.cond, sc, BOOL)
+            case n.If():
+                for cond, body in st.branches:
+                    self.expect(cond, sc, BOOL)
+                    self.block(body, sc)
+                if st.orelse is not None:
+                    self.block(st.orelse, sc)
+            case n.For():
+                t = self.expr(st.items, sc)
+                if t not in (ANY, ZONE) and not isinstance(t, tuple):
+                    self.d.error(
+                        f"'for' needs a list or a zone, got {type_name(t)}",
+                        st.items.span,
+                        code="type",
+                    )
+                sc.names[st.name] = elem_type(t)
+                self.block(st.body, sc)
+            case n.Repeat():
+                self.expect(st.times, sc, NUMBER)
+                self.block(st.body, sc)
+            case n.While():
+                self.expect(st.cond, sc, BOOL)
+                self.block(st.body, sc)
+            case n.Scope():
+                if st.player is not None:
+                    self.expect(st.player, sc, PLAYER)
+                self.block(st.body, sc)
+            case _:  # pragma: no cover
+                raise TypeError(st)
+
+    def effect(self, st, sc: Scope) -> None:
+        if isinstance(st, n.Modify):
+            t = self.expr(st.obj, sc)
+            f = self.s.fields.get(st.prop)
+            if f is None:
+                self.d.error(
+                    f"unknown property '{st.prop}'",
+                    st.span,
+                    did_you_mean(st.prop, self.s.fields),
+                    code="unknown-property",
+                )
+            elif f.type != NUMBER:
+                self.d.error(
+                    f"only number properties can be modified; '{st.prop}' is {type_name(f.type)}",
+                    st.span,
+                    code="type",
+                )
+            self.expect(st.amount, sc, NUMBER)
+            del t
+        else:
+            kt = self.expr(st.keyword, sc)
+            self.compat(kt, KEYWORD, st.keyword, "granted keyword")
+            self.expr(st.to, sc)
+
+    def args(self, sym: CallableSym, args, node, sc: Scope) -> None:
+        if len(args) != len(sym.params):
+            sig = ", ".join(p.name for p in sym.params)
+            self.d.error(
+                f"'{sym.name}' takes {len(sym.params)} argument{'s' if len(sym.params) != 1 else ''} ({sig}), got {len(args)}",
+                node.span,
+                code="arity",
+            )
+        for a, p in zip(args, sym.params):
+            t = self.expr(a, sc)
+            self.compat(t, p.type, a, f"argument '{p.name}' of '{sym.name}'")
+        for a in args[len(sym.params) :]:
+            self.expr(a, sc)
+
+    def target(self, e: n.Expr, sc: Scope):
+        if isinstance(e, n.Name):
+            if e.name in sc.names:
+                self.r.names[id(e)] = ("local", e.name)
+                return sc.names[e.name]
+            c = self.s.counters.get(e.name)
+            if c is not None and c.scope == "global":
+                c.used = True
+                self.r.names[id(e)] = ("counter", c.name)
+                return NUMBER
+            self.d.error(
+                f"cannot assign to '{e.name}': not a local name or a global counter",
+                e.span,
+                did_you_mean(e.name, list(sc.names) + list(self.s.counters)),
+                code="unknown-name",
+            )
+            return ANY
+        if isinstance(e, n.Attr):
+            t = self.expr(e, sc)
+            res = self.r.attrs.get(id(e))
+            if res and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict"):
+                self.d.error(f"cannot assign to '{e.name}'", e.span, code="not-assignable")
+            return t
+        self.d.error("cannot assign to this expression", e.span, code="not-assignable")
+        return ANY
+
+    # ---------------------------------------------------------------- expressions
+    def expect(self, e: n.Expr, sc: Scope, want) -> None:
+        t = self.expr(e, sc)
+        self.compat(t, want, e, "value")
+
+    def compat(self, got, want, e: n.Expr, what: str) -> None:
+        if got == want or ANY in (got, want) or got == NONE or want == CONDITION:
+            return
+        if isinstance(got, tuple) and isinstance(want, tuple):
+            if ANY in (got[1], want[1]) or got[1] == want[1]:
+                return
+        if want == ZONE and got == ZONE:
+            return
+        if isinstance(want, tuple) and got == ZONE and want[1] in (OBJECT, ANY):
+            return
+        if want in (KIND, TEXT) and got in (KIND, TEXT):
+            return
+        if want == KEYWORD and got == TEXT:
+            return
+        self.d.error(f"{what} must be {type_name(want)}, got {type_name(got)}", e.span, code="type")
+
+    def expr(self, e: n.Expr, sc: Scope):
+        match e:
+            case n.Num():
+                return NUMBER
+            case n.Str():
+                return TEXT
+            case n.Const():
+                return BOOL if e.value is not None else NONE
+            case n.Special():
+                if e.which == "it":
+                    if "it" not in sc.names:
+                        self.d.error(
+                            "'it' is only meaningful inside `where` or a condition",
+                            e.span,
+                            code="scope",
+                        )
+                        return ANY
+                    return sc.names["it"]
+                if (
+                    e.which == "this"
+                    and not getattr(sc, "has_this", False)
+                    and "this" not in sc.names
+                ):
+                    if sc.ctx not in ("ability", "condition", "card", "action"):
+                        self.d.error(
+                            f"'this' has no meaning in a {sc.ctx or 'rule'}: only abilities of keywords and cards have a source",
+                            e.span,
+                            code="scope",
+                        )
+                return OBJECT if e.which == "this" else PLAYER
+            case n.Name():
+                return self.name(e, sc)
+            case n.Attr():
+                return self.attr(e, sc)
+            case n.Call():
+                return self.call(e, sc)
+            case n.Index():
+                t = self.expr(e.obj, sc)
+                self.expr(e.index, sc)
+                return elem_type(t) if isinstance(t, tuple) or t == ZONE else ANY
+            case n.ListExpr():
+                ts = [self.expr(i, sc) for i in e.items]
+                return list_of(ts[0] if ts and all(t == ts[0] for t in ts) else ANY)
+            case n.BinOp():
+                lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+                if e.op in NUMERIC_OPS:
+                    if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
+                        return lt if isinstance(lt, tuple) else rt
+                    if e.op == "+" and TEXT in (lt, rt):
+                        return TEXT
+                    self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
+                    self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
+                    return NUMBER
+                if e.op in ORDER_OPS:
+                    self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
+                    self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
+                    return BOOL
+                if (
+                    ANY not in (lt, rt)
+                    and NONE not in (lt, rt)
+                    and lt != rt
+                    and not (
+                        {lt, rt} <= {TEXT, KIND, KEYWORD}
+                        or isinstance(lt, tuple)
+                        and isinstance(rt, tuple)
+                    )
+                ):
+                    self.d.error(
+                        f"comparing {type_name(lt)} with {type_name(rt)} is always {'false' if e.op == '==' else 'true'}",
+                        e.span,
+                        code="type",
+                    )
+                return BOOL
+            case n.BoolOp():
+                for i in e.items:
+                    self.expect(i, sc, BOOL)
+                return BOOL
+            case n.Not():
+                self.expect(e.expr, sc, BOOL)
+                return BOOL
+            case n.Neg():
+                self.expect(e.expr, sc, NUMBER)
+                return NUMBER
+            case n.Contains():
+                self.expr(e.item, sc)
+                t = self.expr(e.container, sc)
+                if t not in (ZONE, ANY) and not isinstance(t, tuple):
+                    self.d.error(
+                        f"'in' needs a list or a zone on its right, got {type_name(t)}",
+                        e.container.span,
+                        code="type",
+                    )
+                return BOOL
+            case n.Has():
+                self.expect(e.obj, sc, OBJECT)
+                if e.keyword in self.s.keywords:
+                    self.s.keywords[e.keyword].used = True
+                elif e.keyword in sc.names and sc.names[e.keyword] in (KEYWORD, ANY):
+                    self.r.names[id(e)] = ("local", e.keyword)
+                else:
+                    self.d.error(
+                        f"unknown keyword '{e.keyword}'",
+                        e.span,
+                        did_you_mean(e.keyword, self.s.keywords),
+                        code="unknown-keyword",
+                    )
+                return BOOL
+            case n.IsKind():
+                self.expect(e.obj, sc, OBJECT)
+                if e.kind not in self.s.kinds:
+                    self.d.error(
+                        f"unknown kind '{e.kind}'",
+                        e.span,
+                        did_you_mean(e.kind, self.s.kinds),
+                        code="unknown-kind",
+                    )
+                return BOOL
+            case n.IfExpr():
+                self.expect(e.cond, sc, BOOL)
+                a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
+                return a if a == b or b == NONE else (b if a == NONE else ANY)
+            case n.Where():
+                t = self.expr(e.items, sc)
+                if t not in (ANY, ZONE) and not isinstance(t, tuple):
+                    self.d.error(
+                        f"'where' filters a list or a zone, got {type_name(t)}",
+                        e.items.span,
+                        code="type",
+                    )
+                inner = sc.child(it=elem_type(t))
+                inner.where = True
+                self.expect(e.cond, inner, BOOL)
+                return list_of(elem_type(t))
+            case _:  # pragma: no cover
+                raise TypeError(e)
+
+    def name(self, e: n.Name, sc: Scope):
+        s, name, res = self.s, e.name, self.r.names
+        if name in sc.names:
+            res[id(e)] = ("local", name)
+            return sc.names[name]
+        if name in s.defines:
+            d = s.defines[name]
+            d.used = True
+            if d.params:
+                self.d.error(f"'{name}' takes arguments: write {name}(...)", e.span, code="arity")
+            res[id(e)] = ("define", d.name)
+            return ANY
+        if name in s.counters and s.counters[name].scope == "global":
+            s.counters[name].used = True
+            res[id(e)] = ("counter", s.counters[name].name)
+            return NUMBER
+        if name in s.zones and s.zones[name].scope == "global":
+            s.zones[name].used = True
+            res[id(e)] = ("zone", s.zones[name].name)
+            return ZONE
+        if name in BUILTIN_NAMES:
+            res[id(e)] = ("builtin", name)
+            return BUILTIN_NAMES[name]
+        if (
+            sc.where
+            and name in s.fields
+            and "it" in sc.names
+            or sc.ctx == "condition"
+            and name in s.fields
+        ):
+            res[id(e)] = ("it_prop", name)
+            return s.fields[name].type
+        if name in s.keywords:
+            s.keywords[name].used = True
+            res[id(e)] = ("keyword", s.canonical[name])
+            return KEYWORD
+        if name in s.kinds:
+            res[id(e)] = ("kind", s.canonical[name])
+            return KIND
+        if name in s.cards:
+            res[id(e)] = ("card", name)
+            return TEXT
+        if name in s.zones or name in s.counters:
+            what = "zone" if name in s.zones else "counter"
+            sym = s.zones.get(name) or s.counters.get(name)
+            sym.used = True
+            self.d.error(
+                f"'{name}' is a {what} {('of each ' + sym.scope) if sym.scope != 'global' else ''}: say whose, as in p.{name}",
+                e.span,
+                code="scope",
+            )
+            return ANY
+        cands = (
+            list(sc.names)
+            + list(s.defines)
+            + list(s.counters)
+            + list(s.zones)
+            + list(BUILTIN_NAMES)
+            + list(s.keywords)
+            + list(s.cards)
+        )
+        self.d.error(
+            f"unknown name '{name}'", e.span, did_you_mean(name, cands), code="unknown-name"
+        )
+        return ANY
+
+    def attr(self, e: n.Attr, sc: Scope):
+        s, name = self.s, e.name
+        if (
+            isinstance(e.obj, n.Name)
+            and e.obj.name in ("option", "옵션")
+            and e.obj.name not in sc.names
+        ):
+            self.r.names[id(e.obj)] = ("builtin", "option")
+            if name not in s.options:
+                self.d.error(
+                    f"unknown option '{name}'",
+                    e.span,
+                    did_you_mean(name, s.options),
+                    code="unknown-option",
+                )
+                return ANY
+            self.r.attrs[id(e)] = ("option", name)
+            spec = s.options[name]
+            if spec.get("per_seat"):
+                return list_of(_value_type(spec.get("default")))
+            return _value_type(spec.get("default"))
+        t = self.expr(e.obj, sc)
+        if t == ANY and isinstance(e.obj, n.Name) and e.obj.name in ("data", "자료"):
+            self.r.attrs[id(e)] = ("dict", name)
+            return ANY
+        if isinstance(t, tuple):
+            # An attribute of a list is the list of that attribute of each item: players.hand.
+            self.r.types[id(e)] = "map"
+            inner = self._attr_of(e, t[1], name)
+            return list_of(inner) if inner is not None else ANY
+        rt = self._attr_of(e, t, name)
+        return ANY if rt is None else rt
+
+    def _attr_of(self, e: n.Attr, t, name: str):
+        s = self.s
+        zone = s.zones.get(name)
+        counter = s.counters.get(name)
+        field_ = s.fields.get(name)
+        cands: list[tuple] = []
+        if t in (PLAYER, ANY):
+            if zone is not None and zone.scope == "player":
+                cands.append(("player_zone", zone.name, ZONE))
+            if counter is not None and counter.scope == "player":
+                cands.append(("player_counter", counter.name, NUMBER))
+            if name in PLAYER_ATTRS:
+                cands.append(("player_builtin", name, PLAYER_ATTRS[name]))
+        if t in (AREA, ANY):
+            if zone is not None and zone.scope == "area":
+                cands.append(("area_zone", zone.name, ZONE))
+            if counter is not None and counter.scope == "area":
+                cands.append(("area_counter", counter.name, NUMBER))
+        if t in (OBJECT, ANY):
+            if field_ is not None:
+                cands.append(("obj_prop", name, field_.type))
+            if name in OBJECT_ATTRS:
+                cands.append(("obj_builtin", name, OBJECT_ATTRS[name]))
+        if t in (ZONE,) and name in ("owner", "size", "소유자", "크기"):
+            cands.append(("zone_builtin", name, PLAYER if name in ("owner", "소유자") else NUMBER))
+        if t == ANY and not cands:
+            cands.append(("dict", name, ANY))
+        if not cands:
+            known = []
+            if t == PLAYER:
+                known = (
+                    [z.name for z in s.unique(s.zones) if z.scope == "player"]
+                    + [c.name for c in s.unique(s.counters) if c.scope == "player"]
+                    + list(PLAYER_ATTRS)
+                )
+            elif t == OBJECT:
+                known = list(s.fields) + list(OBJECT_ATTRS)
+            elif t == AREA:
+                known = [z.name for z in s.unique(s.zones) if z.scope == "area"] + [
+                    c.name for c in s.unique(s.counters) if c.scope == "area"
+                ]
+            self.d.error(
+                f"{type_name(t)} has no '{name}'",
+                e.span,
+                did_you_mean(name, known),
+                code="unknown-property",
+            )
+            return None
+        if len(cands) > 1 and len({c[0].split("_")[0] for c in cands}) > 1:
+            self.d.error(
+                f"'{name}' could be a {' or '.join(sorted({c[0].split('_')[0] for c in cands}))} attribute: "
+                "declare the type of the value before the dot",
+                e.span,
+                code="ambiguous",
+            )
+        kind, target, rt = cands[0]
+        if zone is not None and kind.endswith("zone"):
+            zone.used = True
+        if counter is not None and kind.endswith("counter"):
+            counter.used = True
+        self.r.attrs[id(e)] = (kind, target)
+        return rt
+
+    def call(self, e: n.Call, sc: Scope):
+        s = self.s
+        d = s.defines.get(e.func)
+        if d is not None:
+            d.used = True
+            self.r.calls[id(e)] = ("define", d.name)
+            self.args(d, e.args, e, sc)
+            return ANY
+        b = BUILTIN_FUNCS.get(e.func)
+        if b is not None:
+            lo, hi, ret = b.min_args, b.max_args, b.returns
+            if not lo <= len(e.args) <= hi:
+                want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+                self.d.error(
+                    f"'{e.func}' takes {want} argument{'s' if hi != 1 else ''}, got {len(e.args)}",
+                    e.span,
+                    code="arity",
+                )
+            ts = [self.expr(a, sc) for a in e.args]
+            self.r.calls[id(e)] = ("builtin", e.func)
+            if callable(ret):
+                return ret(ts)
+            return ret
+        if e.func in s.verbs:
+            self.d.error(
+                f"'{e.func}' is a verb: call it as a statement on its own line",
+                e.span,
+                code="not-expression",
+            )
+        else:
+            self.d.error(
+                f"unknown function '{e.func}'",
+                e.span,
+                did_you_mean(e.func, list(s.defines) + list(BUILTIN_FUNCS)),
+                code="unknown-function",
+            )
+        for a in e.args:
+            self.expr(a, sc)
+        return ANY
+
+
+BUILTIN_EVENTS = {"turn_start", "turn_end", "phase_start", "phase_end"}
+
+
+def _value_type(v):
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return NUMBER
+    if isinstance(v, str):
+        return TEXT
+    return ANY

@@ -1,0 +1,921 @@
+"""Checked AST → a `Program` of closures and statement objects: no tree walking while playing.
+
+Names were resolved by the checker (side tables in `Resolved`); the compiler only turns each
+node into the closure or runtime statement that does its job, and folds constants.
+"""
+
+from __future__ import annotations
+
+from . import engine as E
+from . import nodes as n
+from .builtins import BUILTIN_FUNCS, RulesError
+from .checker import Resolved
+from .symbols import ANY, OBJECT, Ability, CardSym, Symbols, type_name
+
+
+class VerbRT:
+    """A verb or event at run time: parameters, body block, and who listens to it."""
+
+    __slots__ = ("name", "param_names", "param_types", "body", "listeners", "listened", "narration")
+
+    def __init__(self, name, params, body, narration=None):
+        self.name = name
+        self.param_names = [p.name for p in params]
+        self.param_types = [p.type for p in params]
+        self.body = body
+        self.listeners: dict[str, list] = {}
+        self.listened = False
+        self.narration = narration
+
+    def rule_names(self, st):
+        return [lst.rule for ls in self.listeners.values() for lst in ls]
+
+
+class ListenerRT:
+    __slots__ = (
+        "id",
+        "origin",
+        "owner",
+        "binds",
+        "param_names",
+        "cond",
+        "body",
+        "limit",
+        "rule",
+        "kw_params",
+        "card_index",
+        "prog",
+    )
+
+    def applies_to(self, st, o):
+        if self.origin == "card":
+            return st.obj_card[o] == self.card_index
+        return self.prog.has(st, o, self.owner)
+
+    def bind_params(self, st, src, env):
+        if self.kw_params:
+            args = self.prog.cards[st.obj_card[src]].keywords.get(self.owner, ())
+            for name, v in zip(self.kw_params, args):
+                env[name] = v
+
+
+class StaticRT:
+    """A continuous effect of an ability: while its source is in an active zone."""
+
+    __slots__ = (
+        "id",
+        "origin",
+        "owner",
+        "card_index",
+        "kw_params",
+        "target",
+        "value",
+        "cond",
+        "prop",
+        "grant",
+        "prog",
+    )
+
+    def sources(self, st):
+        prog = self.prog
+        out = []
+        for z in st.g.active_zones:
+            for o in st.zones[z]:
+                if self.origin == "card":
+                    if st.obj_card[o] == self.card_index:
+                        out.append(o)
+                elif self.owner in prog.cards[st.obj_card[o]].keywords or any(
+                    gr[0] == o and gr[1] == self.owner for gr in st.grants
+                ):
+                    out.append(o)
+                elif self.origin == "global":
+                    pass
+        if self.origin == "global":
+            return [None]
+        return out
+
+    def env_for(self, st, src):
+        if src is None:
+            return {"you": st.active}
+        env = {"this": src, "you": st.obj_owner[src]}
+        if self.kw_params:
+            args = self.prog.cards[st.obj_card[src]].keywords.get(self.owner, ())
+            for name, v in zip(self.kw_params, args):
+                env[name] = v
+        return env
+
+    def hits(self, st, env, o) -> bool:
+        if self.cond is not None and not self.cond(st, env):
+            return False
+        t = self.target(st, env)
+        return o in t if isinstance(t, list) else o == t
+
+
+class ActionRT:
+    __slots__ = (
+        "id",
+        "name",
+        "param_names",
+        "param_types",
+        "domains",
+        "requires",
+        "body",
+        "origin",
+        "owner",
+        "card_index",
+        "prog",
+    )
+
+    def enumerate(self, st, player, labels, values):
+        if self.origin == "global":
+            sources = [None]
+        else:
+            prog = self.prog
+            sources = [
+                o for z in st.g.active_zones for o in st.zones[z]
+                if st.obj_owner[o] == player and (
+                    st.obj_card[o] == self.card_index if self.origin == "card" else prog.has(st, o, self.owner)
+                )
+            ]  # fmt: skip
+        for src in sources:
+            env = {"you": player}
+            if src is not None:
+                env["this"] = src
+            self._enum(st, env, 0, [], src, labels, values)
+
+    def _enum(self, st, env, i, args, src, labels, values):
+        if i == len(self.domains):
+            for req in self.requires:
+                if not req(st, env):
+                    return
+            parts = [self.name] + [E.label(st, a, t) for a, t in zip(args, self.param_types)]
+            labels.append(" ".join(parts))
+            values.append([self.id, list(args), src])
+            return
+        dom = self.domains[i](st, env)
+        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else []
+        name = self.param_names[i]
+        for v in list(items):
+            env[name] = v
+            args.append(v)
+            self._enum(st, env, i + 1, args, src, labels, values)
+            args.pop()
+        env.pop(name, None)
+
+
+class CardRT:
+    __slots__ = ("name", "kind", "props", "keywords", "index", "traits", "extra")
+
+    def __init__(self, name, kind, props, keywords, index, traits, extra):
+        self.name, self.kind, self.props, self.keywords = name, kind, props, keywords
+        self.index, self.traits, self.extra = index, traits, extra
+
+
+class Program:
+    """A compiled ruleset: everything needed to run games of it."""
+
+    def __init__(self, syms: Symbols, meta: dict):
+        self.syms = syms
+        self.meta = meta
+        self.name = meta.get("name", "")
+        self.blocks: list[tuple] = []
+        self.stmts: list = []
+        self.empty_block = self.add_block(())
+        self.verbs: dict[str, VerbRT] = {}
+        self.actions: list[ActionRT] = []
+        self.window_actions: dict[str, list[ActionRT]] = {}
+        self.cards: list[CardRT] = []
+        self.card_index: dict[str, int] = {}
+        self.kinds: dict[str, str] = dict(syms.canonical)
+        self.zones = {z.name: z for z in syms.unique(syms.zones)}
+        self.counters = {c.name: c for c in syms.unique(syms.counters)}
+        self.checks: list = []
+        self.statics_prop: dict[str, list[StaticRT]] = {}
+        self.statics_grant: list[StaticRT] = []
+        self.modified_props: set[str] = set()
+        self.setup_block = self.empty_block
+        self.flow_block = self.empty_block
+        self.counter_defaults: dict[str, object] = {}
+        self.settings = meta.get("settings") or {}
+
+    def add_block(self, stmts) -> int:
+        self.blocks.append(tuple(stmts))
+        return len(self.blocks) - 1
+
+    def add_stmt(self, s):
+        s.id = len(self.stmts)
+        self.stmts.append(s)
+        return s
+
+    def zone_order(self, st, o):
+        if o is None:
+            return (-1, -1)
+        z = st.obj_zone[o]
+        return (z, st.zones[z].index(o) if z >= 0 else -1)
+
+    def has(self, st, o, kw) -> bool:
+        if kw in self.cards[st.obj_card[o]].keywords:
+            return True
+        for gr in st.grants:
+            if gr[0] == o and gr[1] == kw:
+                return True
+        for sa in self.statics_grant:
+            for src in sa.sources(st):
+                env = sa.env_for(st, src)
+                if sa.value(st, env) == kw and sa.hits(st, env, o):
+                    return True
+        return False
+
+    def read_prop(self, st, o, name):
+        d = st.props.get(name)
+        if d is not None and o in d:
+            v = d[o]
+        else:
+            v = self.cards[st.obj_card[o]].props.get(name)
+        if name in self.modified_props:
+            for m in st.mods:
+                if m[0] == o and m[1] == name:
+                    v += m[2]
+            for sa in self.statics_prop.get(name, ()):
+                for src in sa.sources(st):
+                    env = sa.env_for(st, src)
+                    if sa.hits(st, env, o):
+                        v += sa.value(st, env)
+        return v
+
+
+class Compiler:
+    def __init__(self, syms: Symbols, res: Resolved, meta: dict):
+        self.s = syms
+        self.r = res
+        self.p = Program(syms, meta)
+
+    # ---------------------------------------------------------------- program
+    def compile(self) -> Program:
+        s, p = self.s, self.p
+        for v in s.unique(s.verbs):
+            p.verbs[v.name] = VerbRT(v.name, v.params, None, v.decl.narration)
+        for ev in s.unique(s.events):
+            p.verbs[ev.name] = VerbRT(ev.name, ev.params, None)
+        self._cards()
+        for v in s.unique(s.verbs):
+            p.verbs[v.name].body = self.block(v.decl.body)
+        for ab in s.abilities:
+            self.ability(ab)
+        for name in p.verbs:
+            alias_of = s.canonical.get(name, name)
+            del alias_of
+        for vrt in p.verbs.values():
+            vrt.listened = bool(vrt.listeners)
+        for chk in s.checks:
+            c = E.Check(
+                chk.name or "check",
+                chk.var,
+                self.expr(chk.over) if chk.over is not None else None,
+                self.expr(chk.cond),
+                self.block(chk.body),
+            )
+            p.add_stmt(c)
+            p.checks.append(c)
+        if s.setup:
+            p.setup_block = self.block(
+                n.Block(tuple(st for b in s.setup for st in b.body), span=s.setup[0].span)
+            )
+        if s.flow:
+            p.flow_block = self.block(
+                n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
+            )
+        for c in s.unique(s.counters):
+            p.counter_defaults[c.name] = (
+                self.expr(c.default) if c.default is not None else (lambda st, env: 0)
+            )
+        return p
+
+    def _cards(self) -> None:
+        s, p = self.s, self.p
+        for card in s.cards.values():
+            kind = s.kinds.get(card.kind)
+            props = {}
+            if kind is not None:
+                for f in kind.fields.values():
+                    if f.default is not None:
+                        props[f.name] = self.const(f.default)
+            props.update(card.props)
+            keywords = {}
+            if card.text is not None:
+                for item in card.text.items:
+                    if isinstance(item, n.KeywordUse) and item.name in s.keywords:
+                        kw = s.keywords[item.name]
+                        keywords[kw.name] = tuple(self._kw_arg(a) for a in item.args)
+            p.card_index[card.name] = len(p.cards)
+            p.cards.append(
+                CardRT(
+                    card.name,
+                    kind.name if kind else card.kind,
+                    props,
+                    keywords,
+                    len(p.cards),
+                    card.traits,
+                    card.extra,
+                )
+            )
+        # Keywords a keyword grants to its bearer (`keyword X: Y` lines) count as printed.
+        for kw in s.unique(s.keywords):
+            implied = [i for i in kw.decl.items if isinstance(i, n.KeywordUse)]
+            if implied:
+                for c in p.cards:
+                    if kw.name in c.keywords:
+                        for u in implied:
+                            c.keywords.setdefault(
+                                s.canonical.get(u.name, u.name),
+                                tuple(self._kw_arg(a) for a in u.args),
+                            )
+
+    def _kw_arg(self, a):
+        res = self.r.names.get(id(a))
+        if res is not None and res[0] == "keyword":
+            return res[1]
+        try:
+            return self.const(a)
+        except RulesError:
+            return None
+
+    def const(self, e):
+        f = self.expr(e)
+        try:
+            return f(None, {})
+        except Exception as exc:  # a value that needs a game: not a constant
+            raise RulesError(f"{e.span}: not a constant") from exc
+
+    def ability(self, ab: Ability) -> None:
+        p, d = self.p, ab.decl
+        kw_params = []
+        card_index = -1
+        if ab.origin == "keyword":
+            kw_params = [q.name for q in self.s.keywords[ab.owner].params]
+        elif ab.origin == "card":
+            card_index = p.card_index.get(ab.owner, -1)
+        if isinstance(d, n.Trigger):
+            ev_sym = self.s.events.get(d.event) or self.s.verbs.get(d.event)
+            if ev_sym is None:
+                return
+            verb = p.verbs[ev_sym.name]
+            lst = ListenerRT()
+            lst.id = ab.id
+            lst.origin, lst.owner, lst.card_index, lst.prog = ab.origin, ab.owner, card_index, p
+            lst.binds = list(d.binds)
+            lst.param_names = verb.param_names
+            lst.cond = self.expr(d.cond) if d.cond is not None else None
+            lst.body = self.block(d.body)
+            lst.limit = d.limit
+            lst.kw_params = kw_params
+            where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
+            lst.rule = f"{where}: {d.timing} {verb.name} ({d.span})"
+            verb.listeners.setdefault(d.timing, []).append(lst)
+        elif isinstance(d, n.Static):
+            eff = d.effect
+            sa = StaticRT()
+            sa.id = ab.id
+            sa.origin, sa.owner, sa.card_index, sa.kw_params, sa.prog = (
+                ab.origin,
+                ab.owner,
+                card_index,
+                kw_params,
+                p,
+            )
+            sa.cond = self.expr(eff.cond) if eff.cond is not None else None
+            if isinstance(eff, n.Grant):
+                sa.grant = True
+                sa.value = self.expr(eff.keyword)
+                sa.target = self.expr(eff.to)
+                sa.prop = None
+                p.statics_grant.append(sa)
+            else:
+                sa.grant = False
+                sa.value = self.expr(eff.amount)
+                sa.target = self.expr(eff.obj)
+                sa.prop = eff.prop
+                p.statics_prop.setdefault(eff.prop, []).append(sa)
+                p.modified_props.add(eff.prop)
+        elif isinstance(d, n.ActionDecl):
+            sym = self.s.actions.get(d.names[0])
+            params = sym.params if sym is not None and sym.decl is d else []
+            if sym is not None and sym.decl is not d:
+                from .symbols import params_of
+                from .diagnostics import Diagnostics
+
+                params = params_of(d.params, Diagnostics())
+            a = ActionRT()
+            a.id = len(p.actions)
+            a.name = d.names[0]
+            a.param_names = [q.name for q in params]
+            a.param_types = [q.type for q in params]
+            a.domains = [
+                self.expr(q.domain) if q.domain is not None else (lambda st, env: [])
+                for q in params
+            ]
+            body = list(d.body.body)
+            reqs = []
+            while body and isinstance(body[0], n.Require):
+                reqs.append(self.expr(body.pop(0).cond))
+            a.requires = reqs
+            a.body = self.block(n.Block(tuple(body), span=d.body.span))
+            a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
+            p.actions.append(a)
+            for w in d.windows or ("",):
+                p.window_actions.setdefault(w, []).append(a)
+
+    # ---------------------------------------------------------------- statements
+    def block(self, b: n.Block) -> int:
+        return self.p.add_block([self.p.add_stmt(self.stmt(s)) for s in b.body])
+
+    def stmt(self, s):
+        ex = self.expr
+        sp = s.span
+        match s:
+            case n.Let():
+                return E.Let(sp, s.name, ex(s.value))
+            case n.Assign():
+                return self.assign(s)
+            case n.Move():
+                return E.Move(
+                    sp,
+                    ex(s.what),
+                    ex(s.zone),
+                    s.where,
+                    ex(s.index) if s.index is not None else None,
+                )
+            case n.Create():
+                return E.Create(
+                    sp, ex(s.card), ex(s.zone), ex(s.owner) if s.owner is not None else None, s.name
+                )
+            case n.Remove():
+                return E.Remove(sp, ex(s.what))
+            case n.Shuffle():
+                return E.Shuffle(sp, ex(s.zone))
+            case n.Choose():
+                return E.Choose(sp, s.name, ex(s.options), ex(s.by) if s.by else None, s.prompt or s.name,
+                                ex(s.min) if s.min is not None else None, ex(s.max) if s.max is not None else None,
+                                self.r.types.get(id(s), ANY))  # fmt: skip
+            case n.Order():
+                return E.Order(
+                    sp,
+                    s.name,
+                    ex(s.items),
+                    ex(s.by) if s.by else None,
+                    s.prompt or s.name,
+                    self.r.types.get(id(s), ANY),
+                )
+            case n.Emit():
+                ev = self.s.events[s.event]
+                return E.Call(sp, self.p.verbs[ev.name], [ex(a) for a in s.args])
+            case n.CallStmt():
+                v = self.s.verbs[s.verb]
+                return E.Call(sp, self.p.verbs[v.name], [ex(a) for a in s.args])
+            case n.Win():
+                return E.Win(sp, ex(s.who), False)
+            case n.Lose():
+                return E.Win(sp, ex(s.who), True)
+            case n.DrawGame():
+                return E.Tie(sp)
+            case n.End():
+                return E.End(sp, s.what)
+            case n.Pass():
+                return E.Pass(sp)
+            case n.Return():
+                return E.Return(sp)
+            case n.Break():
+                return E.Break(sp)
+            case n.Modify():
+                self.p.modified_props.add(s.prop)
+                return E.AddModifier(sp, ex(s.obj), s.prop, ex(s.amount), s.until, False)
+            case n.Grant():
+                return E.AddModifier(sp, ex(s.to), None, ex(s.keyword), s.until, True)
+            case n.Window():
+                return E.Window(
+                    sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, [])
+                )
+            case n.Log():
+                return E.Log(sp, ex(s.value), self.r.types.get(id(s), ANY))
+            case n.Require():
+                return E.Require(sp, ex(s.cond))
+            case n.If():
+                return E.If(sp, [ex(c) for c, _ in s.branches], [self.block(b) for _, b in s.branches],
+                            self.block(s.orelse) if s.orelse is not None else None)  # fmt: skip
+            case n.For():
+                return E.For(sp, s.name, ex(s.items), self.block(s.body))
+            case n.Repeat():
+                return E.Repeat(sp, ex(s.times), self.block(s.body))
+            case n.While():
+                return E.While(sp, ex(s.cond), self.block(s.body), s.until)
+            case n.Scope():
+                return E.ScopeStmt(
+                    sp,
+                    s.kind,
+                    s.name,
+                    ex(s.player) if s.player is not None else None,
+                    self.block(s.body),
+                )
+        raise TypeError(s)  # pragma: no cover
+
+    def assign(self, s: n.Assign):
+        t, ex = s.target, self.expr
+        if isinstance(t, n.Name):
+            res = self.r.names.get(id(t), ("local", t.name))
+            if res[0] == "counter":
+                return E.SetCounter(s.span, "global", res[1], s.op, None, ex(s.value))
+            return E.SetLocal(s.span, t.name, s.op, ex(s.value))
+        res = self.r.attrs[id(t)]
+        kind, name = res
+        obj = ex(t.obj)
+        if kind == "obj_prop":
+            p = self.p
+            return E.SetProp(
+                s.span, name, s.op, obj, ex(s.value), lambda st, o, _n=name: p.read_prop(st, o, _n)
+            )
+        if kind == "player_counter":
+            return E.SetCounter(s.span, "player", name, s.op, obj, ex(s.value))
+        if kind == "area_counter":
+            return E.SetCounter(s.span, "area", name, s.op, obj, ex(s.value))
+        return E.SetDict(s.span)
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, e):  # noqa: C901 - one case per node type
+        r, p = self.r, self.p
+        match e:
+            case n.Num() | n.Str() | n.Const():
+                v = e.value
+                return lambda st, env: v
+            case n.Special():
+                key = e.which
+                return lambda st, env: env.get(key)
+            case n.Name():
+                return self.name(e)
+            case n.Attr():
+                return self.attr(e)
+            case n.Call():
+                res = r.calls[id(e)]
+                args = [self.expr(a) for a in e.args]
+                if res[0] == "define":
+                    d = self.s.defines[res[1]]
+                    names = [q.name for q in d.params]
+                    body = self._define_body(d)
+                    return _call_define(body, names, args)
+                fn = BUILTIN_FUNCS[res[1]].fn
+                if len(args) == 1:
+                    a0 = args[0]
+                    return lambda st, env: fn(st, a0(st, env))
+                if len(args) == 2:
+                    a0, a1 = args
+                    return lambda st, env: fn(st, a0(st, env), a1(st, env))
+                return lambda st, env: fn(st, *[a(st, env) for a in args])
+            case n.Index():
+                obj, idx = self.expr(e.obj), self.expr(e.index)
+                return lambda st, env: _index(st, obj(st, env), idx(st, env))
+            case n.ListExpr():
+                items = [self.expr(i) for i in e.items]
+                return lambda st, env: [i(st, env) for i in items]
+            case n.BinOp():
+                return _binop(e.op, self.expr(e.left), self.expr(e.right), e.span)
+            case n.BoolOp():
+                items = [self.expr(i) for i in e.items]
+                if e.op == "and":
+                    if len(items) == 2:
+                        a, b = items
+                        return lambda st, env: bool(a(st, env)) and bool(b(st, env))
+                    return lambda st, env: all(i(st, env) for i in items)
+                if len(items) == 2:
+                    a, b = items
+                    return lambda st, env: bool(a(st, env)) or bool(b(st, env))
+                return lambda st, env: any(i(st, env) for i in items)
+            case n.Not():
+                f = self.expr(e.expr)
+                return lambda st, env: not f(st, env)
+            case n.Neg():
+                f = self.expr(e.expr)
+                return lambda st, env: -f(st, env)
+            case n.Contains():
+                item, cont = self.expr(e.item), self.expr(e.container)
+
+                def contains(st, env):
+                    c = cont(st, env)
+                    x = item(st, env)
+                    if isinstance(c, (list, dict)):
+                        return x in c
+                    return x is not None and st.obj_zone[x] == c
+
+                return contains
+            case n.Has():
+                obj = self.expr(e.obj)
+                if e.keyword in self.s.keywords and not self._is_local_kw(e):
+                    kw = self.s.canonical[e.keyword]
+                    return lambda st, env: (o := obj(st, env)) is not None and p.has(st, o, kw)
+                key = e.keyword
+                return lambda st, env: (
+                    (o := obj(st, env)) is not None and p.has(st, o, env.get(key))
+                )
+            case n.IsKind():
+                obj = self.expr(e.obj)
+                kind = self.s.canonical.get(e.kind, e.kind)
+                cards = p.cards
+                return lambda st, env: (
+                    (o := obj(st, env)) is not None and cards[st.obj_card[o]].kind == kind
+                )
+            case n.IfExpr():
+                c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+                return lambda st, env: a(st, env) if c(st, env) else b(st, env)
+            case n.Where():
+                items, cond = self.expr(e.items), self.expr(e.cond)
+
+                def where(st, env):
+                    v = items(st, env)
+                    seq = v if isinstance(v, list) else st.zones[v]
+                    had = "it" in env
+                    old = env.get("it")
+                    out = []
+                    for x in seq:
+                        env["it"] = x
+                        if cond(st, env):
+                            out.append(x)
+                    if had:
+                        env["it"] = old
+                    else:
+                        env.pop("it", None)
+                    return out
+
+                return where
+        raise TypeError(e)  # pragma: no cover
+
+    def _is_local_kw(self, e: n.Has) -> bool:
+        res = self.r.names.get(id(e))
+        return res is not None and res[0] == "local"
+
+    def _define_body(self, d):
+        cache = self.__dict__.setdefault("_defines", {})
+        if d.name not in cache:
+            cache[d.name] = None  # recursion guard: filled in below
+            holder = []
+            cache[d.name] = holder
+            holder.append(self.expr(d.decl.body))
+        return cache[d.name]
+
+    def name(self, e: n.Name):
+        res = self.r.names.get(id(e))
+        p = self.p
+        if res is None:
+            raise RulesError(f"{e.span}: unresolved name '{e.name}'")
+        kind, target = res
+        if kind == "local":
+            return lambda st, env: env.get(target)
+        if kind == "define":
+            body = self._define_body(self.s.defines[target])
+            return _call_define(body, [], [])
+        if kind == "counter":
+            return lambda st, env: st.counters[target]
+        if kind == "zone":
+            return lambda st, env: st.g.zone_base[target]
+        if kind in ("keyword", "kind", "card"):
+            return lambda st, env: target
+        if kind == "it_prop":
+            return lambda st, env: p.read_prop(st, env["it"], target)
+        if kind == "builtin":
+            return _BUILTIN_NAME_FUNCS[target]
+        raise RulesError(f"{e.span}: cannot compile name '{e.name}'")  # pragma: no cover
+
+    def attr(self, e: n.Attr):
+        kind, name = self.r.attrs[id(e)]
+        p = self.p
+        if kind == "option":
+            return lambda st, env: st.g.options.get(name)
+        obj = self.expr(e.obj)
+        if self.r.types.get(id(e)) == "map":
+            one = self._attr(kind, name, lambda st, env: env["\x01"])
+
+            def each(st, env):
+                v = obj(st, env)
+                if not isinstance(v, list):
+                    return None
+                out = []
+                for x in v:
+                    env["\x01"] = x
+                    out.append(one(st, env))
+                env.pop("\x01", None)
+                return out
+
+            return each
+        return self._attr(kind, name, obj)
+
+    def _attr(self, kind, name, obj):
+        p = self.p
+        if kind == "obj_prop":
+            if name in p.modified_props or name in self._modified_names():
+
+                def read_modified(st, env):
+                    o = obj(st, env)
+                    return None if o is None else p.read_prop(st, o, name)
+
+                return read_modified
+
+            cards = p.cards
+
+            def read(st, env):
+                o = obj(st, env)
+                if o is None:
+                    return None
+                d = st.props.get(name)
+                if d is not None and o in d:
+                    return d[o]
+                return cards[st.obj_card[o]].props.get(name)
+
+            return read
+        if kind == "obj_builtin":
+            return _OBJ_ATTR[name](obj, p)
+        if kind == "player_zone":
+            return lambda st, env: st.g.zone_base[name] + obj(st, env)
+        if kind == "player_counter":
+            return lambda st, env: st.pcounters[name][obj(st, env)]
+        if kind == "area_zone":
+            return lambda st, env: st.g.zone_base[name] + obj(st, env)
+        if kind == "area_counter":
+            return lambda st, env: st.acounters[name][obj(st, env)]
+        if kind == "player_builtin":
+            return obj
+        if kind == "zone_builtin":
+            if name in ("owner", "소유자"):
+                return lambda st, env: st.g.zone_info[obj(st, env)][1]
+            return lambda st, env: len(st.zones[obj(st, env)])
+        if kind == "dict":
+
+            def get(st, env):
+                v = obj(st, env)
+                if isinstance(v, dict):
+                    return v.get(name)
+                if name == "kind" and isinstance(v, int) and st is not None:
+                    return st.g.area_props[v].get("kind")
+                return None
+
+            return get
+        raise RulesError(f"cannot compile attribute '{name}'")  # pragma: no cover
+
+    def _modified_names(self):
+        cache = self.__dict__.get("_modnames")
+        if cache is None:
+            cache = set()
+            for ab in self.s.abilities:
+                if isinstance(ab.decl, n.Static) and isinstance(ab.decl.effect, n.Modify):
+                    cache.add(ab.decl.effect.prop)
+            _scan_modifies(self.s, cache)
+            self.__dict__["_modnames"] = cache
+        return cache
+
+
+def _scan_modifies(syms: Symbols, out: set) -> None:
+    def walk(node):
+        if isinstance(node, n.Modify):
+            out.add(node.prop)
+        if isinstance(node, n.Block):
+            for s in node.body:
+                walk(s)
+        elif isinstance(node, n.Node):
+            for v in node.__slots__ if hasattr(node, "__slots__") else ():
+                walk_val(getattr(node, v, None))
+
+    def walk_val(v):
+        if isinstance(v, n.Node):
+            walk(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                walk_val(x)
+
+    from dataclasses import fields
+
+    def walk_all(node):
+        if isinstance(node, n.Modify):
+            out.add(node.prop)
+        if isinstance(node, n.Node):
+            for f in fields(node):
+                val = getattr(node, f.name)
+                if isinstance(val, n.Node):
+                    walk_all(val)
+                elif isinstance(val, tuple):
+                    for x in val:
+                        if isinstance(x, n.Node):
+                            walk_all(x)
+                        elif isinstance(x, tuple):
+                            for y in x:
+                                if isinstance(y, n.Node):
+                                    walk_all(y)
+
+    for v in syms.unique(syms.verbs):
+        walk_all(v.decl.body)
+    for ab in syms.abilities:
+        walk_all(ab.decl)
+    for b in syms.setup + syms.flow:
+        walk_all(b)
+
+
+def _call_define(holder, names, args):
+    if not names:
+
+        def call0(st, env):
+            return holder[0](st, {"you": env.get("you"), "this": env.get("this")})
+
+        return call0
+
+    def call(st, env):
+        new = {"you": env.get("you"), "this": env.get("this")}
+        for k, a in zip(names, args):
+            new[k] = a(st, env)
+        return holder[0](st, new)
+
+    return call
+
+
+def _index(st, v, i):
+    if isinstance(v, list):
+        return v[i] if isinstance(i, int) and -len(v) <= i < len(v) else None
+    if isinstance(v, dict):
+        return v.get(i if not isinstance(i, int) or i in v else str(i))
+    if isinstance(v, int) and st is not None:
+        z = st.zones[v]
+        return z[i] if 0 <= i < len(z) else None
+    return None
+
+
+def _binop(op, a, b, span):
+    if op == "+":
+        return lambda st, env: _plus(a(st, env), b(st, env))
+    if op == "-":
+        return lambda st, env: a(st, env) - b(st, env)
+    if op == "*":
+        return lambda st, env: a(st, env) * b(st, env)
+    if op in ("/", "%"):
+
+        def div(st, env):
+            x, y = a(st, env), b(st, env)
+            if y == 0:
+                raise RulesError(f"{span}: division by zero")
+            return x // y if op == "/" else x % y
+
+        return div
+    if op == "==":
+        return lambda st, env: a(st, env) == b(st, env)
+    if op == "!=":
+        return lambda st, env: a(st, env) != b(st, env)
+
+    def cmp(st, env, _op=op):
+        x, y = a(st, env), b(st, env)
+        if x is None or y is None:
+            return False
+        if _op == "<":
+            return x < y
+        if _op == "<=":
+            return x <= y
+        if _op == ">":
+            return x > y
+        return x >= y
+
+    return cmp
+
+
+def _plus(x, y):
+    if isinstance(x, list) or isinstance(y, list):
+        return (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
+    if isinstance(x, str) or isinstance(y, str):
+        return f"{x}{y}"
+    return x + y
+
+
+def _players(st, env):
+    lost = st.lost
+    n = st.g.nplayers
+    if not lost:
+        return list(range(n))
+    return [q for q in range(n) if q not in lost]
+
+
+_BUILTIN_NAME_FUNCS = {
+    "players": _players,
+    "active": lambda st, env: st.active,
+    "first_player": lambda st, env: st.first,
+    "turn_number": lambda st, env: st.turn,
+    "round_number": lambda st, env: st.round,
+    "player_count": lambda st, env: st.g.nplayers,
+    "areas": lambda st, env: list(range(len(st.g.areas))),
+    "option": lambda st, env: st.g.options,
+    "data": lambda st, env: st.g.prog.meta.get("data") if st is not None else None,
+}
+
+
+_OBJ_ATTR = {
+    "owner": lambda obj, p: (
+        lambda st, env: None if (o := obj(st, env)) is None else st.obj_owner[o]
+    ),
+    "zone": lambda obj, p: lambda st, env: st.obj_zone[obj(st, env)],
+    "position": lambda obj, p: lambda st, env: BUILTIN_FUNCS["position"].fn(st, obj(st, env)),
+    "name": lambda obj, p: lambda st, env: p.cards[st.obj_card[obj(st, env)]].name,
+    "kind": lambda obj, p: lambda st, env: p.cards[st.obj_card[obj(st, env)]].kind,
+    "id": lambda obj, p: obj,
+}
+
+__all__ = ["Compiler", "Program", "type_name", "OBJECT", "CardSym"]

@@ -1,0 +1,935 @@
+"""The interpreter: compiled statements and the loop that steps through the frame stack.
+
+Statements are small objects with `exec(st, frame)`; those that own a frame (loops, scopes,
+verb calls with listeners, windows, checks) also have `at_end(st, frame) -> keep?`, called when
+their frame's block is done. Expressions are closures `f(st, env)` made by the compiler. A
+decision sets `st.pending` and rewinds the statement, so that the same statement runs again with
+the answer once `apply_action` gives it: no Python stack holds the game's progress.
+"""
+
+from __future__ import annotations
+
+from .builtins import RulesError
+from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
+
+MAX_CHAIN = 60  # nested events before a trigger loop is declared
+DONE = "__done__"
+
+
+class Stmt:
+    __slots__ = ("id", "span", "mutates")
+
+    def __init__(self, span):
+        self.span = span
+        self.id = -1
+        self.mutates = False
+
+    def exec(self, st: State, fr: Frame) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def at_end(self, st: State, fr: Frame) -> bool:
+        return False
+
+
+def run(st: State) -> None:
+    """Step until a decision is needed or the game is over."""
+    g = st.g
+    prog = g.prog
+    blocks, stmts, frames = prog.blocks, prog.stmts, st.frames
+    checks = prog.checks
+    limit = g.max_steps
+    steps = st.steps
+    try:
+        while st.pending is None and not st.over:
+            if not frames:
+                end_without_result(st)
+                break
+            fr = frames[-1]
+            blk = blocks[fr.block]
+            pc = fr.pc
+            if pc < len(blk):
+                s = blk[pc]
+                fr.pc = pc + 1
+                s.exec(st, fr)
+                if s.mutates and checks and not st.checking and not st.over:
+                    run_checks(st)
+            elif fr.ctl < 0 or not stmts[fr.ctl].at_end(st, fr):
+                if frames and frames[-1] is fr:
+                    frames.pop()
+            steps += 1
+            if steps > limit:
+                raise RulesError(f"the game did not end within {limit:,} steps")
+    finally:
+        st.steps = steps
+
+
+def end_without_result(st: State) -> None:
+    st.over = True
+    st.winners = []
+
+
+def finish(st: State, winners: list[int]) -> None:
+    st.over = True
+    st.winners = sorted(set(winners))
+    note(st, {"game_over": st.winners})
+
+
+def note(st: State, entry: dict) -> None:
+    if st.log is not None:
+        entry = {"step": st.steps, **entry}
+        st.log.append(entry)
+
+
+def run_checks(st: State) -> None:
+    prog = st.g.prog
+    for chk in prog.checks:
+        chk.fire(st)
+
+
+def ask(
+    st: State,
+    fr: Frame,
+    player: int,
+    prompt: str,
+    labels: list[str],
+    values: list,
+    kind: str = "choose",
+    rewind: bool = True,
+) -> None:
+    st.pending = Decision(player, prompt, labels, values, kind)
+    if rewind:
+        fr.pc -= 1
+
+
+def take_answer(st: State):
+    st.has_answer = False
+    v = st.answer
+    st.answer = None
+    return v
+
+
+def unwind(st: State, kinds: tuple[int, ...], inclusive: bool) -> Frame | None:
+    """Pop frames up to the nearest frame of one of `kinds`."""
+    frames = st.frames
+    while frames:
+        f = frames[-1]
+        if f.kind in kinds:
+            if inclusive:
+                frames.pop()
+            return f
+        frames.pop()
+    return None
+
+
+def recount_checks(st: State) -> None:
+    st.checking = sum(1 for f in st.frames if f.kind == CHECK)
+
+
+# ---------------------------------------------------------------- value labels
+
+
+def label(st: State, v, t) -> str:
+    """A short stable text for a value of static type `t` (in options, logs and observations)."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        inner = t[1] if isinstance(t, tuple) else "any"
+        return "[" + ", ".join(label(st, x, inner) for x in v) + "]"
+    if t == "object" and isinstance(v, int):
+        return st.g.prog.cards[st.obj_card[v]].name
+    if t == "player" and isinstance(v, int):
+        return f"P{v + 1}"
+    if t == "zone" and isinstance(v, int):
+        return st.g.zone_label(v)
+    if t == "area" and isinstance(v, int):
+        return st.g.areas[v]
+    return str(v)
+
+
+# ---------------------------------------------------------------- simple statements
+
+
+class Let(Stmt):
+    __slots__ = ("name", "value")
+
+    def __init__(self, span, name, value):
+        super().__init__(span)
+        self.name, self.value = name, value
+
+    def exec(self, st, fr):
+        fr.env[self.name] = self.value(st, fr.env)
+
+
+class SetLocal(Stmt):
+    __slots__ = ("name", "op", "value")
+
+    def __init__(self, span, name, op, value):
+        super().__init__(span)
+        self.name, self.op, self.value = name, op, value
+
+    def exec(self, st, fr):
+        v = self.value(st, fr.env)
+        env = fr.env
+        if self.op == "=":
+            env[self.name] = v
+        elif self.op == "+=":
+            env[self.name] = env[self.name] + v
+        else:
+            env[self.name] = env[self.name] - v
+
+
+class SetCounter(Stmt):
+    """Assign a counter: global (owner None), of a player or of an area."""
+
+    __slots__ = ("name", "op", "owner", "value", "table")
+
+    def __init__(self, span, table, name, op, owner, value):
+        super().__init__(span)
+        self.table, self.name, self.op, self.owner, self.value = table, name, op, owner, value
+        self.mutates = True
+
+    def exec(self, st, fr):
+        env = fr.env
+        v = self.value(st, env)
+        if self.table == "global":
+            cur = st.counters
+            key = self.name
+        else:
+            cur = st.pcounters[self.name] if self.table == "player" else st.acounters[self.name]
+            key = self.owner(st, env)
+        if self.op == "+=":
+            v = cur[key] + v
+        elif self.op == "-=":
+            v = cur[key] - v
+        cur[key] = v
+
+
+class SetProp(Stmt):
+    __slots__ = ("name", "op", "obj", "value", "read")
+
+    def __init__(self, span, name, op, obj, value, read):
+        super().__init__(span)
+        self.name, self.op, self.obj, self.value, self.read = name, op, obj, value, read
+        self.mutates = True
+
+    def exec(self, st, fr):
+        env = fr.env
+        o = self.obj(st, env)
+        if o is None:
+            raise RulesError(f"{self.span}: cannot set '{self.name}' of none")
+        v = self.value(st, env)
+        if self.op != "=":
+            base = self.read(st, o)
+            v = base + v if self.op == "+=" else base - v
+        d = st.props.get(self.name)
+        if d is None:
+            d = st.props[self.name] = {}
+        d[o] = v
+
+
+class SetDict(Stmt):
+    __slots__ = ("span_",)
+
+    def exec(self, st, fr):
+        raise RulesError(f"{self.span}: data and options cannot be changed")
+
+
+def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
+    old = st.obj_zone[o]
+    if old >= 0:
+        st.zones[old].remove(o)
+    dest = st.zones[z]
+    if where == "back":
+        dest.append(o)
+    elif where == "front":
+        dest.insert(0, o)
+    else:
+        dest.insert(max(0, min(index, len(dest))), o)
+    st.obj_zone[o] = z
+
+
+class Move(Stmt):
+    __slots__ = ("what", "zone", "where", "index")
+
+    def __init__(self, span, what, zone, where, index):
+        super().__init__(span)
+        self.what, self.zone, self.where, self.index = what, zone, where, index
+        self.mutates = True
+
+    def exec(self, st, fr):
+        env = fr.env
+        what = self.what(st, env)
+        z = self.zone(st, env)
+        if z is None:
+            raise RulesError(f"{self.span}: no zone to move to")
+        idx = self.index(st, env) if self.index is not None else 0
+        if what is None:
+            return
+        if isinstance(what, list):
+            for k, o in enumerate(list(what)):
+                move_object(st, o, z, self.where, idx + k if self.where == "at" else 0)
+        else:
+            move_object(st, what, z, self.where, idx)
+        note_move(st, what, z)
+
+
+def note_move(st, what, z):
+    if st.log is not None:
+        objs = what if isinstance(what, list) else [what]
+        note(st, {"move": [label(st, o, "object") for o in objs], "to": st.g.zone_label(z)})
+
+
+def create_object(st: State, card_index: int, z: int, owner: int) -> int:
+    o = len(st.obj_card)
+    st.obj_card.append(card_index)
+    st.obj_zone.append(z)
+    st.obj_owner.append(owner)
+    st.zones[z].append(o)
+    return o
+
+
+class Create(Stmt):
+    __slots__ = ("card", "zone", "owner", "name")
+
+    def __init__(self, span, card, zone, owner, name):
+        super().__init__(span)
+        self.card, self.zone, self.owner, self.name = card, zone, owner, name
+        self.mutates = True
+
+    def exec(self, st, fr):
+        env = fr.env
+        name = self.card(st, env)
+        idx = st.g.prog.card_index.get(name)
+        if idx is None:
+            raise RulesError(f"{self.span}: no card named {name!r}")
+        z = self.zone(st, env)
+        if self.owner is not None:
+            owner = self.owner(st, env)
+        else:
+            zname, zowner = st.g.zone_info[z]
+            owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
+        o = create_object(st, idx, z, owner)
+        if self.name:
+            env[self.name] = o
+
+
+class Remove(Stmt):
+    __slots__ = ("what",)
+
+    def __init__(self, span, what):
+        super().__init__(span)
+        self.what = what
+        self.mutates = True
+
+    def exec(self, st, fr):
+        what = self.what(st, fr.env)
+        for o in what if isinstance(what, list) else [what]:
+            if o is None:
+                continue
+            z = st.obj_zone[o]
+            if z >= 0:
+                st.zones[z].remove(o)
+            st.obj_zone[o] = -1
+
+
+class Shuffle(Stmt):
+    __slots__ = ("zone",)
+
+    def __init__(self, span, zone):
+        super().__init__(span)
+        self.zone = zone
+        self.mutates = True
+
+    def exec(self, st, fr):
+        st.shuffle(st.zones[self.zone(st, fr.env)])
+
+
+class Log(Stmt):
+    __slots__ = ("value", "type")
+
+    def __init__(self, span, value, type_):
+        super().__init__(span)
+        self.value, self.type = value, type_
+
+    def exec(self, st, fr):
+        if st.log is not None:
+            note(st, {"log": label(st, self.value(st, fr.env), self.type)})
+
+
+class Pass(Stmt):
+    __slots__ = ()
+
+    def exec(self, st, fr):
+        pass
+
+
+class Require(Stmt):
+    """Outside an action's head: leave the current block's function when the condition fails."""
+
+    __slots__ = ("cond",)
+
+    def __init__(self, span, cond):
+        super().__init__(span)
+        self.cond = cond
+
+    def exec(self, st, fr):
+        if not self.cond(st, fr.env):
+            unwind(st, (FUNC,), inclusive=True)
+            recount_checks(st)
+
+
+class Win(Stmt):
+    __slots__ = ("who", "lose")
+
+    def __init__(self, span, who, lose):
+        super().__init__(span)
+        self.who, self.lose = who, lose
+        self.mutates = True
+
+    def exec(self, st, fr):
+        who = self.who(st, fr.env)
+        who = who if isinstance(who, list) else [who]
+        if not self.lose:
+            finish(st, who)
+            return
+        for p in who:
+            if p not in st.lost:
+                st.lost.append(p)
+        note(st, {"lost": sorted(st.lost)})
+        left = [p for p in range(st.g.nplayers) if p not in st.lost]
+        if len(left) <= 1:
+            finish(st, left)
+
+
+class Tie(Stmt):
+    __slots__ = ()
+
+    def exec(self, st, fr):
+        finish(st, [])
+
+
+class End(Stmt):
+    """`end turn` / `end phase`: jump to the end of the nearest such scope; `end game`: a draw
+    unless someone already won."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, span, what):
+        super().__init__(span)
+        self.what = what
+
+    def exec(self, st, fr):
+        if self.what == "game":
+            finish(st, [p for p in range(st.g.nplayers) if p not in st.lost] if st.lost else [])
+            return
+        stmts = st.g.prog.stmts
+        frames = st.frames
+        while frames:
+            f = frames[-1]
+            if f.kind == SCOPE and stmts[f.ctl].kind == self.what:
+                f.pc = len(st.g.prog.blocks[f.block])
+                break
+            frames.pop()
+        recount_checks(st)
+
+
+class Return(Stmt):
+    __slots__ = ()
+
+    def exec(self, st, fr):
+        unwind(st, (FUNC,), inclusive=True)
+        recount_checks(st)
+
+
+class Break(Stmt):
+    __slots__ = ()
+
+    def exec(self, st, fr):
+        unwind(st, (LOOP,), inclusive=True)
+
+
+class AddModifier(Stmt):
+    """`modify x.prop by n [until end of S]` and `grant kw to x [until end of S]`."""
+
+    __slots__ = ("target", "prop", "amount", "until", "grant")
+
+    def __init__(self, span, target, prop, amount, until, grant):
+        super().__init__(span)
+        self.target, self.prop, self.amount, self.until, self.grant = (
+            target,
+            prop,
+            amount,
+            until,
+            grant,
+        )
+        self.mutates = True
+
+    def exec(self, st, fr):
+        env = fr.env
+        targets = self.target(st, env)
+        targets = targets if isinstance(targets, list) else [targets]
+        st.ts += 1
+        if self.grant:
+            kw = self.amount(st, env)
+            st.grants.extend((o, kw, self.until, st.ts) for o in targets if o is not None)
+        else:
+            n = self.amount(st, env)
+            st.mods.extend((o, self.prop, n, self.until, st.ts) for o in targets if o is not None)
+
+
+# ---------------------------------------------------------------- control flow
+
+
+class If(Stmt):
+    __slots__ = ("conds", "blocks", "orelse")
+
+    def __init__(self, span, conds, blocks, orelse):
+        super().__init__(span)
+        self.conds, self.blocks, self.orelse = conds, blocks, orelse
+
+    def exec(self, st, fr):
+        env = fr.env
+        for cond, blk in zip(self.conds, self.blocks):
+            if cond(st, env):
+                st.frames.append(Frame(blk, env))
+                return
+        if self.orelse is not None:
+            st.frames.append(Frame(self.orelse, env))
+
+
+class For(Stmt):
+    __slots__ = ("name", "items", "body")
+
+    def __init__(self, span, name, items, body):
+        super().__init__(span)
+        self.name, self.items, self.body = name, items, body
+
+    def exec(self, st, fr):
+        env = fr.env
+        items = self.items(st, env)
+        items = list(items) if isinstance(items, list) else list(st.zones[items])
+        if items:
+            env[self.name] = items[0]
+            st.frames.append(Frame(self.body, env, self.id, LOOP, items, 0))
+
+    def at_end(self, st, fr):
+        i = fr.i + 1
+        if i < len(fr.items):
+            fr.i = i
+            fr.env[self.name] = fr.items[i]
+            fr.pc = 0
+            return True
+        return False
+
+
+class Repeat(Stmt):
+    __slots__ = ("times", "body")
+
+    def __init__(self, span, times, body):
+        super().__init__(span)
+        self.times, self.body = times, body
+
+    def exec(self, st, fr):
+        n = self.times(st, fr.env)
+        if n > 0:
+            st.frames.append(Frame(self.body, fr.env, self.id, LOOP, None, n - 1))
+
+    def at_end(self, st, fr):
+        if fr.i > 0:
+            fr.i -= 1
+            fr.pc = 0
+            return True
+        return False
+
+
+class While(Stmt):
+    __slots__ = ("cond", "body", "until")
+
+    def __init__(self, span, cond, body, until):
+        super().__init__(span)
+        self.cond, self.body, self.until = cond, body, until
+
+    def exec(self, st, fr):
+        if bool(self.cond(st, fr.env)) != self.until:
+            st.frames.append(Frame(self.body, fr.env, self.id, LOOP))
+
+    def at_end(self, st, fr):
+        if bool(self.cond(st, fr.env)) != self.until:
+            fr.pc = 0
+            return True
+        return False
+
+
+class ScopeStmt(Stmt):
+    """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
+
+    __slots__ = ("kind", "name", "player", "body")
+
+    def __init__(self, span, kind, name, player, body):
+        super().__init__(span)
+        self.kind, self.name, self.player, self.body = kind, name, player, body
+        self.mutates = True
+
+    def exec(self, st, fr):
+        extra = {"phase": st.phase}
+        if self.kind == "turn":
+            st.active = self.player(st, fr.env)
+            st.turn += 1
+            note(st, {"turn": st.turn, "player": st.active})
+        elif self.kind == "round":
+            st.round += 1
+            note(st, {"round": st.round})
+        else:
+            st.phase = self.name
+            note(st, {"phase": self.name})
+        st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, None, 0, extra))
+
+    def at_end(self, st, fr):
+        name = self.name
+        if st.mods:
+            st.mods = [m for m in st.mods if m[3] != name]
+        if st.grants:
+            st.grants = [m for m in st.grants if m[2] != name]
+        if st.used:
+            st.used = [u for u in st.used if u[2] != name]
+        if self.kind == "phase":
+            st.phase = fr.extra["phase"]
+        return False
+
+
+# ---------------------------------------------------------------- decisions
+
+
+class Choose(Stmt):
+    """One pick, or between `lo` and `hi` picks one at a time (with a 'done' option)."""
+
+    __slots__ = ("name", "options", "by", "prompt", "lo", "hi", "type")
+
+    def __init__(self, span, name, options, by, prompt, lo, hi, type_):
+        super().__init__(span)
+        self.name, self.options, self.by, self.prompt = name, options, by, prompt
+        self.lo, self.hi, self.type = lo, hi, type_
+
+    def exec(self, st, fr):
+        env = fr.env
+        multi = self.lo is not None
+        key = "\x00" + self.name
+        if st.has_answer:
+            v = take_answer(st)
+            if not multi:
+                env[self.name] = v
+                return
+            picked = env.get(key, [])
+            if v == DONE:
+                env.pop(key, None)
+                env[self.name] = picked
+                return
+            picked = picked + [v]
+            env[key] = picked
+        opts = self.options(st, env)
+        opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
+        by = self.by(st, env) if self.by is not None else env.get("you", st.active)
+        if not multi:
+            if not opts:
+                env[self.name] = None
+                return
+            if len(opts) == 1 and st.g.auto_single:
+                env[self.name] = opts[0]
+                return
+            ask(st, fr, by, self.prompt, [label(st, o, self.type) for o in opts], opts)
+            return
+        picked = env.get(key, [])
+        lo, hi = self.lo(st, env), self.hi(st, env)
+        for p in picked:
+            if p in opts:
+                opts.remove(p)
+        if len(picked) >= hi or not opts:
+            env.pop(key, None)
+            env[self.name] = picked
+            return
+        if len(picked) < lo and len(opts) + len(picked) <= lo:
+            env.pop(key, None)
+            env[self.name] = picked + opts[: lo - len(picked)]
+            return
+        env[key] = picked
+        labels = [label(st, o, self.type) for o in opts]
+        values = list(opts)
+        if len(picked) >= lo:
+            labels.append("done")
+            values.append(DONE)
+        ask(st, fr, by, self.prompt, labels, values)
+
+
+class Order(Stmt):
+    __slots__ = ("name", "items", "by", "prompt", "type")
+
+    def __init__(self, span, name, items, by, prompt, type_):
+        super().__init__(span)
+        self.name, self.items, self.by, self.prompt, self.type = name, items, by, prompt, type_
+
+    def exec(self, st, fr):
+        env = fr.env
+        key = "\x00" + self.name
+        picked = env.get(key, [])
+        if st.has_answer:
+            picked = picked + [take_answer(st)]
+        items = self.items(st, env)
+        rest = [
+            x for x in (items if isinstance(items, list) else st.zones[items]) if x not in picked
+        ]
+        if len(rest) <= 1:
+            env.pop(key, None)
+            env[self.name] = picked + rest
+            return
+        env[key] = picked
+        by = self.by(st, env) if self.by is not None else env.get("you", st.active)
+        ask(st, fr, by, self.prompt, [label(st, o, self.type) for o in rest], rest, kind="order")
+
+
+class Window(Stmt):
+    """Offer a window's actions: to one player until they pass (or once), or to a list of
+    players in turn until all of them pass one after another."""
+
+    __slots__ = ("name", "by", "once", "actions")
+
+    def __init__(self, span, name, by, once, actions):
+        super().__init__(span)
+        self.name, self.by, self.once, self.actions = name, by, once, actions
+
+    def exec(self, st, fr):
+        by = self.by(st, fr.env)
+        players = by if isinstance(by, list) else [by]
+        if players:
+            st.frames.append(
+                Frame(
+                    st.g.prog.empty_block,
+                    {},
+                    self.id,
+                    WINDOW,
+                    players,
+                    0,
+                    {"passes": 0, "multi": isinstance(by, list), "done": False},
+                )
+            )
+
+    def at_end(self, st, fr):
+        ex = fr.extra
+        players = fr.items
+        while True:
+            if ex["done"]:
+                return False
+            if st.has_answer:
+                v = take_answer(st)
+                if v == DONE:
+                    ex["passes"] += 1
+                    if not ex["multi"] or ex["passes"] >= len(players):
+                        return False
+                    fr.i = (fr.i + 1) % len(players)
+                    continue
+                ex["passes"] = 0
+                if self.once:
+                    ex["done"] = True
+                elif ex["multi"]:
+                    fr.i = (fr.i + 1) % len(players)
+                start_action(st, v, players[fr.i if not ex["multi"] else (fr.i - 1) % len(players)])
+                return True
+            player = players[fr.i]
+            labels, values = enumerate_actions(st, self.actions, player)
+            labels.append("pass")
+            values.append(DONE)
+            if len(values) == 1 and st.g.auto_single:
+                st.has_answer, st.answer = True, DONE
+                continue
+            ask(st, fr, player, self.name, labels, values, kind="window", rewind=False)
+            return True
+
+
+def enumerate_actions(st: State, actions, player: int) -> tuple[list[str], list]:
+    labels: list[str] = []
+    values: list = []
+    for act in actions:
+        act.enumerate(st, player, labels, values)
+    return labels, values
+
+
+def start_action(st: State, value, player: int) -> None:
+    act = st.g.prog.actions[value[0]]
+    env = dict(zip(act.param_names, value[1]))
+    env["you"] = player
+    if value[2] is not None:
+        env["this"] = value[2]
+    note(
+        st,
+        {
+            "action": act.name,
+            "player": player,
+            "args": [label(st, a, t) for a, t in zip(value[1], act.param_types)],
+        },
+    )
+    st.frames.append(Frame(act.body, env, -1, FUNC))
+
+
+# ---------------------------------------------------------------- verbs, events, triggers
+
+
+class Call(Stmt):
+    """Call a verb or emit an event: before-triggers, the body (or a replacement), after-triggers."""
+
+    __slots__ = ("verb", "args")
+
+    def __init__(self, span, verb, args):
+        super().__init__(span)
+        self.verb, self.args = verb, args
+
+    def exec(self, st, fr):
+        verb = self.verb
+        env = {}
+        for name, arg in zip(verb.param_names, self.args):
+            env[name] = arg(st, fr.env)
+        if st.log is not None:
+            note(
+                st,
+                {
+                    "event": verb.name,
+                    "args": [
+                        label(st, env[p], t) for p, t in zip(verb.param_names, verb.param_types)
+                    ],
+                },
+            )
+        if not verb.listened:
+            if verb.body is not None:
+                st.frames.append(Frame(verb.body, env, -1, FUNC))
+            return
+        depth = sum(1 for f in st.frames if f.kind == EVENT)
+        if depth >= MAX_CHAIN:
+            chain = [st.g.prog.stmts[f.ctl].verb.name for f in st.frames if f.kind == EVENT][-8:]
+            raise RulesError(
+                f"{self.span}: a chain of triggers did not end after {MAX_CHAIN} nested events "
+                f"(last events: {' → '.join(chain)}); rules involved: {', '.join(sorted(set(verb.rule_names(st))))}"
+            )
+        st.frames.append(
+            Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
+        )
+
+    def at_end(self, st, fr):
+        verb = self.verb
+        ex = fr.extra
+        stage = ex["stage"]
+        ex["stage"] = stage + 1
+        if stage == 0:
+            push_triggers(st, verb, "before", fr.env)
+            return True
+        if stage == 1:
+            rep = find_replacement(st, verb, fr.env)
+            if rep is not None:
+                lst, src, env = rep
+                ex["rep"] = [lst.id, src]
+                st.frames.append(Frame(lst.body, env, -1, FUNC))
+            elif verb.body is not None:
+                st.frames.append(Frame(verb.body, dict(fr.env), -1, FUNC))
+            return True
+        if stage == 2:
+            push_triggers(st, verb, "after", fr.env)
+            return True
+        return False
+
+
+def push_triggers(st: State, verb, timing: str, args: dict) -> None:
+    found = collect(st, verb.listeners.get(timing), args)
+    if timing == "after":
+        found += collect(st, verb.listeners.get("when"), args)
+        if len(found) > 1:
+            found.sort(key=lambda t: t[3])
+    for lst, src, env, _ in reversed(found):
+        if lst.limit is not None:
+            st.used.append((lst.id, src if src is not None else -1, lst.limit))
+        note(
+            st,
+            {"trigger": lst.rule, "source": label(st, src, "object") if src is not None else None},
+        )
+        st.frames.append(Frame(lst.body, env, -1, FUNC))
+
+
+def find_replacement(st: State, verb, args: dict):
+    lsts = verb.listeners.get("instead")
+    if not lsts:
+        return None
+    applied = {
+        tuple(f.extra["rep"])
+        for f in st.frames
+        if f.kind == EVENT and f.extra and f.extra.get("rep")
+    }
+    for lst, src, env, _ in collect(st, lsts, args):
+        if (lst.id, src) not in applied:
+            if lst.limit is not None:
+                st.used.append((lst.id, src if src is not None else -1, lst.limit))
+            note(st, {"replaced": verb.name, "by": lst.rule})
+            return lst, src, env
+    return None
+
+
+def collect(st: State, lsts, args: dict) -> list:
+    """The listeners that fire, each with its source object, environment and order key."""
+    if not lsts:
+        return []
+    g = st.g
+    prog = g.prog
+    out = []
+    n = g.nplayers
+    active = st.active
+    for lst in lsts:
+        if lst.origin == "global":
+            sources = [None]
+        else:
+            sources = [o for z in g.active_zones for o in st.zones[z] if lst.applies_to(st, o)]
+        for src in sources:
+            env = {}
+            for bind, pname in zip(lst.binds, lst.param_names):
+                env[bind] = args.get(pname)
+            if src is not None:
+                env["this"] = src
+                env["you"] = st.obj_owner[src]
+                lst.bind_params(st, src, env)
+            else:
+                env["you"] = active
+            if (
+                lst.limit is not None
+                and (lst.id, src if src is not None else -1, lst.limit) in st.used
+            ):
+                continue
+            if lst.cond is not None and not lst.cond(st, env):
+                continue
+            owner = env["you"]
+            order = ((owner - active) % n, prog.zone_order(st, src), lst.id)
+            out.append((lst, src, env, order))
+    if len(out) > 1:
+        out.sort(key=lambda t: t[3])
+    return out
+
+
+class Check:
+    """A state check: after every atomic action, run its body for each case where it holds."""
+
+    __slots__ = ("id", "var", "over", "cond", "body", "name")
+
+    def __init__(self, name, var, over, cond, body):
+        self.name, self.var, self.over, self.cond, self.body = name, var, over, cond, body
+        self.id = -1
+
+    def fire(self, st: State) -> None:
+        if self.var is None:
+            envs = [{}]
+        else:
+            items = self.over(st, {})
+            envs = [{self.var: x} for x in (items if isinstance(items, list) else st.zones[items])]
+        for env in envs:
+            if self.cond(st, env):
+                st.checking += 1
+                note(st, {"check": self.name})
+                st.frames.append(Frame(self.body, env, self.id, CHECK))
+
+    def at_end(self, st, fr):
+        st.checking -= 1
+        return False

@@ -1,0 +1,261 @@
+"""Ruleset folders and card files → a checked, compiled `Program`.
+
+Pipeline: ruleset.yaml (schema) → language files (parse) → card files (schema, card texts) →
+collect declarations → check → compile. Every stage reports into one `Diagnostics`, so a run
+shows all problems; compilation happens only when there are no errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import nodes as n
+from .checker import Checker
+from .compiler import Compiler, Program
+from .diagnostics import Diagnostics, Span, did_you_mean
+from .parser import Origin, parse_card_text, parse_module
+from .schema import RULESET_SCHEMA, card_schema, validate
+from .sources import read_text
+from .symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
+from .yamlsrc import load_yaml
+
+CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
+
+
+def bundled_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for cand in (here / "rulesets", here.parent / "rulesets"):
+        if cand.is_dir():
+            return cand
+    return here / "rulesets"
+
+
+def bundled_names() -> list[str]:
+    d = bundled_dir()
+    return (
+        sorted(p.name for p in d.iterdir() if (p / "ruleset.yaml").is_file()) if d.is_dir() else []
+    )
+
+
+def find_ruleset(ref: str, diags: Diagnostics) -> Path | None:
+    """A bundled ruleset's name, or a path to a ruleset folder (or its ruleset.yaml)."""
+    p = Path(ref)
+    if p.is_file() and p.name == "ruleset.yaml":
+        return p.parent
+    if p.is_dir():
+        if (p / "ruleset.yaml").is_file():
+            return p
+        diags.error(
+            f"'{ref}' is a folder without a ruleset.yaml", Span(str(p), 0, 0), code="no-ruleset"
+        )
+        return None
+    b = bundled_dir() / ref
+    if "/" not in ref and (b / "ruleset.yaml").is_file():
+        return b
+    diags.error(
+        f"unknown ruleset '{ref}'",
+        Span(ref, 0, 0),
+        did_you_mean(ref, bundled_names())
+        or f"bundled rulesets: {', '.join(bundled_names()) or 'none'}",
+        code="no-ruleset",
+    )
+    return None
+
+
+@dataclass
+class Loaded:
+    folder: Path
+    meta: dict
+    syms: Symbols
+    program: Program | None
+    card_files: list[str] = field(default_factory=list)
+
+
+def load_ruleset(
+    ref: str | Path, diags: Diagnostics, extra_cards: list[str] = (), compile: bool = True
+) -> Loaded | None:
+    folder = find_ruleset(str(ref), diags)
+    if folder is None:
+        return None
+    meta = _read_meta(folder, diags)
+    if meta is None:
+        return None
+    col = Collector(diags)
+    col.s.options = dict(meta.get("options") or {})
+    col.s.data = meta.get("data")
+    for rel in meta.get("files") or []:
+        path = folder / rel
+        text = read_text(path, diags)
+        if text is None:
+            continue
+        mod = parse_module(text, Origin(_show(path)), diags)
+        if mod is not None:
+            col.module(mod)
+    col.keyword_abilities()
+    card_files = [str(folder / rel) for rel in meta.get("cards") or []] + [
+        str(p) for p in extra_cards
+    ]
+    for path in card_files:
+        load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
+    res = Checker(col.s, diags).check_all()
+    program = None
+    if compile and not diags.has_errors():
+        program = Compiler(col.s, res, meta).compile()
+    return Loaded(folder, meta, col.s, program, card_files)
+
+
+def _show(path: Path) -> str:
+    """Paths in messages: relative to the working folder when below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
+    path = folder / "ruleset.yaml"
+    text = read_text(path, diags)
+    if text is None:
+        return None
+    doc = load_yaml(text, _show(path), diags)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        diags.error(
+            "ruleset.yaml must be a mapping (name:, title:, files:, ...)",
+            doc.span(()),
+            code="schema",
+        )
+        return None
+    before = len(diags.errors)
+    validate(doc.data, RULESET_SCHEMA, doc, diags)
+    if len(diags.errors) > before:
+        return None
+    meta = doc.data
+    for i, rel in enumerate(list(meta.get("files") or []) + list(meta.get("cards") or [])):
+        key = "files" if i < len(meta.get("files") or []) else "cards"
+        idx = i if key == "files" else i - len(meta.get("files") or [])
+        p = (folder / rel).resolve()
+        if not p.is_file():
+            diags.error(f"missing file '{rel}'", doc.span((key, idx)), code="no-file")
+        elif folder.resolve() not in p.parents:
+            diags.error(
+                f"'{rel}' is outside the ruleset folder", doc.span((key, idx)), code="no-file"
+            )
+    _check_options(meta, doc, diags)
+    meta["_doc"] = doc
+    return meta
+
+
+def _check_options(meta: dict, doc, diags: Diagnostics) -> None:
+    for name, spec in (meta.get("options") or {}).items():
+        values = spec.get("values")
+        if values is not None and spec.get("default") not in values:
+            diags.error(
+                f"default {spec.get('default')!r} of option '{name}' is not one of its values {values}",
+                doc.span(("options", name, "default")),
+                code="option",
+            )
+
+
+def kinds_spec(syms: Symbols) -> dict[str, dict[str, tuple[str, bool]]]:
+    out = {}
+    for kname, k in syms.kinds.items():
+        fields = {}
+        for f in k.fields.values():
+            t = f.type if isinstance(f.type, str) else "list of text"
+            fields[f.name] = (
+                {NUMBER: "number", TEXT: "text", BOOL: "bool"}.get(
+                    t, t if t == "list of text" else "any"
+                ),
+                f.default is None,
+            )
+        out[kname] = fields
+    return out
+
+
+def load_cards(
+    path: str, col: Collector, diags: Diagnostics, ruleset: str, standalone: bool = False
+) -> None:
+    text = read_text(path, diags)
+    if text is None:
+        return
+    shown = _show(Path(path))
+    doc = load_yaml(text, shown, diags)
+    if doc is None:
+        return
+    data = doc.data
+    if not isinstance(data, dict) or "cards" not in data:
+        diags.error("a card file is a mapping with a 'cards:' list", doc.span(()), code="schema")
+        return
+    named = data.get("ruleset")
+    if standalone and named is None:
+        diags.error(
+            "a card file of its own must name its ruleset: add `ruleset: NAME`",
+            doc.span(()),
+            code="schema",
+        )
+    elif named is not None and named != ruleset:
+        diags.error(
+            f"this card file is for ruleset '{named}', not '{ruleset}'",
+            doc.span(("ruleset",)),
+            code="schema",
+        )
+        return
+    before = len(diags.errors)
+    validate(data, card_schema(ruleset, kinds_spec(col.s)), doc, diags)
+    if len(diags.errors) > before:
+        return
+    for i, entry in enumerate(data.get("cards") or []):
+        kind = col.s.kinds.get(entry.get("type"))
+        if kind is None:
+            continue
+        props = {k: v for k, v in entry.items() if k in kind.fields}
+        card = CardSym(
+            str(entry["name"]),
+            doc.span(("cards", i, "name")),
+            kind=kind.name,
+            props=props,
+            traits=tuple(entry.get("traits") or ()),
+            copies=int(entry.get("copies", 1)),
+            extra={
+                k: v
+                for k, v in entry.items()
+                if k not in props and k not in ("name", "type", "text")
+            },
+        )
+        body = entry.get("text")
+        if isinstance(body, str) and body.strip() and body.strip() != "-":
+            card.text = parse_card_text(body, doc.text_origin(("cards", i, "text")), diags)
+        elif body is None or isinstance(body, str):
+            card.text = n.CardText((), span=doc.span(("cards", i)))
+        col.card(card)
+
+
+def load_standalone_cards(path: str, diags: Diagnostics) -> str | None:
+    """The ruleset that a card file of its own names (for `madang check cards.yaml`)."""
+    text = read_text(path, diags)
+    if text is None:
+        return None
+    doc = load_yaml(text, _show(Path(path)), diags)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("ruleset"), str):
+        diags.error(
+            "a card file of its own must name its ruleset: add `ruleset: NAME`",
+            doc.span(()),
+            code="schema",
+        )
+        return None
+    return doc.data["ruleset"]
+
+
+def check_language_file(path: str, diags: Diagnostics) -> None:
+    """Parse one language file on its own (names are checked only within a ruleset)."""
+    text = read_text(path, diags)
+    if text is not None:
+        parse_module(text, Origin(_show(Path(path))), diags)
+
+
+__all__ = ["load_ruleset", "find_ruleset", "bundled_names", "Loaded", "ANY"]

@@ -1,0 +1,272 @@
+"""The game state as plain data, including the interpreter's position inside the rules.
+
+Everything that changes during a game lives in `State`: zones (lists of object ids), objects
+(parallel lists), properties, counters, modifiers, the random generator's 64-bit state and the
+stack of `Frame`s. Nothing is held by Python generators or closures, so `clone()` is a handful
+of list copies and `to_json()` / `from_json()` resume a game exactly, mid-effect included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MASK64 = (1 << 64) - 1
+
+# Frame kinds
+BLOCK, LOOP, FUNC, SCOPE, EVENT, WINDOW, CHECK = range(7)
+
+
+class Frame:
+    """One level of the interpreter's stack: a block being executed at statement `pc`.
+
+    `env` holds the local names (shared with nested blocks of the same function); `ctl` is the id
+    of the statement that owns the frame and decides what happens at its end (-1: just pop);
+    `items`/`i` are loop state and `extra` any other small state of the owner.
+    """
+
+    __slots__ = ("block", "pc", "env", "ctl", "kind", "items", "i", "extra")
+
+    def __init__(self, block, env, ctl=-1, kind=BLOCK, items=None, i=0, extra=None, pc=0):
+        self.block = block
+        self.pc = pc
+        self.env = env
+        self.ctl = ctl
+        self.kind = kind
+        self.items = items
+        self.i = i
+        self.extra = extra
+
+
+@dataclass
+class Decision:
+    """A choice the game waits for: `player` picks one of `labels` (values are what it means)."""
+
+    player: int
+    prompt: str
+    labels: list[str]
+    values: list
+    kind: str = "choose"
+
+    def to_json(self) -> dict:
+        return {
+            "player": self.player,
+            "prompt": self.prompt,
+            "labels": self.labels,
+            "values": self.values,
+            "kind": self.kind,
+        }
+
+
+@dataclass
+class Game:
+    """What stays fixed during one game: shared by all clones of its states."""
+
+    prog: object
+    nplayers: int
+    options: dict
+    seed: int
+    zone_base: dict[str, int] = field(default_factory=dict)  # zone name -> first instance id
+    zone_info: list[tuple[str, int]] = field(default_factory=list)  # instance -> (zone, owner)
+    active_zones: list[int] = field(default_factory=list)
+    areas: list[str] = field(default_factory=list)
+    area_index: dict[str, int] = field(default_factory=dict)
+    adjacency: list[list[int]] = field(default_factory=list)
+    area_props: list[dict] = field(default_factory=list)
+    auto_single: bool = True
+    max_steps: int = 2_000_000
+
+    def zone_label(self, z: int) -> str:
+        name, owner = self.zone_info[z]
+        if owner < 0:
+            return name
+        scope = self.prog.zones[name].scope
+        return f"{name}#{owner + 1}" if scope == "player" else f"{name}@{self.areas[owner]}"
+
+
+class State:
+    __slots__ = (
+        "g", "zones", "obj_card", "obj_zone", "obj_owner", "props", "counters", "pcounters",
+        "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
+        "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
+        "winners", "checking", "steps", "decisions", "log", "ts",
+    )  # fmt: skip
+
+    def __init__(self, g: Game):
+        self.g = g
+        self.zones: list[list[int]] = [[] for _ in g.zone_info]
+        self.obj_card: list[int] = []
+        self.obj_zone: list[int] = []
+        self.obj_owner: list[int] = []
+        self.props: dict[str, dict[int, object]] = {}
+        self.counters: dict[str, object] = {}
+        self.pcounters: dict[str, list] = {}
+        self.acounters: dict[str, list] = {}
+        self.mods: list[tuple] = []  # (target, prop, amount, until, ts)
+        self.grants: list[tuple] = []  # (target, keyword, until, ts)
+        self.frames: list[Frame] = []
+        self.pending: Decision | None = None
+        self.has_answer = False
+        self.answer = None
+        self.rng = (g.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
+        self.active = 0
+        self.first = 0
+        self.direction = 1
+        self.turn = 0
+        self.round = 0
+        self.phase = ""
+        self.used: list = []  # (ability id, source, period) of `once per` limits
+        self.lost: list[int] = []
+        self.over = False
+        self.winners: list[int] = []
+        self.checking = 0
+        self.steps = 0
+        self.decisions = 0
+        self.log: list | None = None
+        self.ts = 0
+
+    # ------------------------------------------------------------ randomness (splitmix64)
+    def next64(self) -> int:
+        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def rand_below(self, n: int) -> int:
+        return (self.next64() * n) >> 64
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.rand_below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # ------------------------------------------------------------ copying
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.g = self.g
+        c.zones = [z[:] for z in self.zones]
+        c.obj_card = self.obj_card[:]
+        c.obj_zone = self.obj_zone[:]
+        c.obj_owner = self.obj_owner[:]
+        c.props = {k: v.copy() for k, v in self.props.items()}
+        c.counters = self.counters.copy()
+        c.pcounters = {k: v[:] for k, v in self.pcounters.items()}
+        c.acounters = {k: v[:] for k, v in self.acounters.items()}
+        c.mods = self.mods[:]
+        c.grants = self.grants[:]
+        envs: dict[int, dict] = {}
+        frames = []
+        for f in self.frames:
+            e = envs.get(id(f.env))
+            if e is None:
+                e = envs[id(f.env)] = f.env.copy()
+            frames.append(
+                Frame(
+                    f.block,
+                    e,
+                    f.ctl,
+                    f.kind,
+                    f.items,
+                    f.i,
+                    f.extra.copy() if f.extra else f.extra,
+                    f.pc,
+                )
+            )
+        c.frames = frames
+        c.pending = self.pending
+        c.has_answer = self.has_answer
+        c.answer = self.answer
+        c.rng = self.rng
+        c.active, c.first, c.direction = self.active, self.first, self.direction
+        c.turn, c.round, c.phase = self.turn, self.round, self.phase
+        c.used = self.used[:]
+        c.lost = self.lost[:]
+        c.over = self.over
+        c.winners = self.winners[:]
+        c.checking = self.checking
+        c.steps = self.steps
+        c.decisions = self.decisions
+        c.log = None
+        c.ts = self.ts
+        return c
+
+    # ------------------------------------------------------------ serialisation
+    def to_data(self) -> dict:
+        """Canonical plain data (JSON-ready); the log is not part of the state."""
+        envs: dict[int, int] = {}
+        env_list: list[dict] = []
+        frames = []
+        for f in self.frames:
+            k = envs.get(id(f.env))
+            if k is None:
+                k = envs[id(f.env)] = len(env_list)
+                env_list.append(f.env)
+            frames.append([f.block, f.pc, k, f.ctl, f.kind, f.items, f.i, f.extra])
+        return {
+            "zones": self.zones,
+            "objects": {"card": self.obj_card, "zone": self.obj_zone, "owner": self.obj_owner},
+            "props": {
+                k: sorted([o, v] for o, v in d.items()) for k, d in sorted(self.props.items())
+            },
+            "counters": dict(sorted(self.counters.items())),
+            "player_counters": dict(sorted(self.pcounters.items())),
+            "area_counters": dict(sorted(self.acounters.items())),
+            "mods": [list(m) for m in self.mods],
+            "grants": [list(m) for m in self.grants],
+            "envs": [dict(sorted(e.items())) for e in env_list],
+            "frames": frames,
+            "pending": self.pending.to_json() if self.pending else None,
+            "has_answer": self.has_answer,
+            "answer": self.answer,
+            "rng": self.rng,
+            "active": self.active,
+            "first": self.first,
+            "direction": self.direction,
+            "turn": self.turn,
+            "round": self.round,
+            "phase": self.phase,
+            "used": [list(u) for u in self.used],
+            "lost": self.lost,
+            "over": self.over,
+            "winners": self.winners,
+            "checking": self.checking,
+            "steps": self.steps,
+            "decisions": self.decisions,
+            "ts": self.ts,
+        }
+
+    @classmethod
+    def from_data(cls, g: Game, d: dict) -> State:
+        st = cls(g)
+        st.zones = [list(z) for z in d["zones"]]
+        st.obj_card = list(d["objects"]["card"])
+        st.obj_zone = list(d["objects"]["zone"])
+        st.obj_owner = list(d["objects"]["owner"])
+        st.props = {k: {o: v for o, v in pairs} for k, pairs in d["props"].items()}
+        st.counters = dict(d["counters"])
+        st.pcounters = {k: list(v) for k, v in d["player_counters"].items()}
+        st.acounters = {k: list(v) for k, v in d["area_counters"].items()}
+        st.mods = [tuple(m) for m in d["mods"]]
+        st.grants = [tuple(m) for m in d["grants"]]
+        envs = [dict(e) for e in d["envs"]]
+        st.frames = [
+            Frame(b, envs[k], ctl, kind, items, i, extra, pc)
+            for b, pc, k, ctl, kind, items, i, extra in d["frames"]
+        ]
+        p = d["pending"]
+        st.pending = (
+            Decision(p["player"], p["prompt"], p["labels"], p["values"], p["kind"]) if p else None
+        )
+        st.has_answer = d["has_answer"]
+        st.answer = d["answer"]
+        st.rng = d["rng"]
+        st.active, st.first, st.direction = d["active"], d["first"], d["direction"]
+        st.turn, st.round, st.phase = d["turn"], d["round"], d["phase"]
+        st.used = [tuple(u) for u in d["used"]]
+        st.lost = list(d["lost"])
+        st.over = d["over"]
+        st.winners = list(d["winners"])
+        st.checking = d["checking"]
+        st.steps = d["steps"]
+        st.decisions = d["decisions"]
+        st.ts = d["ts"]
+        return st

@@ -1,0 +1,352 @@
+"""The declarations of a ruleset, collected from all its files into one table.
+
+`collect` walks the parsed modules and the cards, reports duplicates, and builds the lookup tables
+that the checker resolves names against. Every declaration may have aliases (`관통/pierce`); all
+spellings map to the same symbol, and the first spelling is canonical.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import nodes as n
+from .diagnostics import Diagnostics, Span, did_you_mean
+
+# Types of the language, as the checker sees them.
+NUMBER, TEXT, BOOL, PLAYER, OBJECT, ZONE, AREA, KEYWORD, KIND, ANY, NONE = (
+    "number", "text", "bool", "player", "object", "zone", "area", "keyword", "kind", "any", "none"
+)  # fmt: skip
+CONDITION = "condition"
+
+TYPE_NAMES = {
+    "number": NUMBER, "숫자": NUMBER, "int": NUMBER,
+    "text": TEXT, "문자": TEXT, "string": TEXT,
+    "bool": BOOL, "논리": BOOL,
+    "player": PLAYER, "플레이어": PLAYER,
+    "object": OBJECT, "card": OBJECT, "객체": OBJECT, "카드": OBJECT,
+    "zone": ZONE, "구역": ZONE,
+    "area": AREA, "지역": AREA,
+    "keyword": KEYWORD, "키워드": KEYWORD,
+    "kind": KIND, "종류": KIND,
+    "condition": CONDITION, "조건식": CONDITION,
+    "any": ANY, "값": ANY,
+    "list": ("list", ANY), "목록": ("list", ANY),
+}  # fmt: skip
+
+
+def list_of(t):
+    return ("list", t)
+
+
+def elem_type(t):
+    if isinstance(t, tuple):
+        return t[1]
+    if t == ZONE:
+        return OBJECT
+    return ANY
+
+
+def type_name(t) -> str:
+    if isinstance(t, tuple):
+        return f"list of {type_name(t[1])}"
+    return t
+
+
+ZONE_SCOPES = {"per player": "player", "플레이어마다": "player", "per area": "area", "지역마다": "area",
+               "shared": "global", "공용": "global"}  # fmt: skip
+ZONE_FLAGS = {
+    "ordered": "ordered", "순서": "ordered",
+    "public": "public", "공개": "public",
+    "owner sees": "owner", "소유자공개": "owner",
+    "hidden": "hidden", "비공개": "hidden",
+    "active": "active", "활성": "active",
+}  # fmt: skip
+
+
+@dataclass
+class Sym:
+    name: str
+    span: Span
+    used: bool = False
+
+
+@dataclass
+class FieldSym(Sym):
+    type: object = ANY
+    default: n.Expr | None = None
+    kinds: list[str] = field(default_factory=list)
+
+
+@dataclass
+class KindSym(Sym):
+    names: tuple[str, ...] = ()
+    fields: dict[str, FieldSym] = field(default_factory=dict)
+
+
+@dataclass
+class ZoneSym(Sym):
+    names: tuple[str, ...] = ()
+    scope: str = "global"
+    ordered: bool = False
+    visibility: str = "public"
+    active: bool = False
+    index: int = 0
+
+
+@dataclass
+class CounterSym(Sym):
+    names: tuple[str, ...] = ()
+    scope: str = "global"
+    default: n.Expr | None = None
+
+
+@dataclass
+class ParamSym:
+    name: str
+    type: object
+    domain: n.Expr | None
+    span: Span
+
+
+@dataclass
+class CallableSym(Sym):
+    """Verbs, events, definitions, keywords and actions: things with parameters."""
+
+    kind: str = ""
+    names: tuple[str, ...] = ()
+    params: list[ParamSym] = field(default_factory=list)
+    decl: object = None
+
+
+@dataclass
+class CardSym(Sym):
+    kind: str = ""
+    props: dict = field(default_factory=dict)
+    text: n.CardText | None = None
+    traits: tuple[str, ...] = ()
+    index: int = 0
+    copies: int = 1
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Ability:
+    """A trigger, static effect or action, with where it comes from: the rules themselves
+    ('global'), a keyword definition, or a card's text."""
+
+    decl: n.Trigger | n.Static | n.ActionDecl
+    origin: str  # 'global' | 'keyword' | 'card'
+    owner: str | None  # keyword or card name
+    id: int = 0
+
+
+@dataclass
+class Symbols:
+    kinds: dict[str, KindSym] = field(default_factory=dict)
+    fields: dict[str, FieldSym] = field(default_factory=dict)
+    zones: dict[str, ZoneSym] = field(default_factory=dict)
+    counters: dict[str, CounterSym] = field(default_factory=dict)
+    events: dict[str, CallableSym] = field(default_factory=dict)
+    verbs: dict[str, CallableSym] = field(default_factory=dict)
+    defines: dict[str, CallableSym] = field(default_factory=dict)
+    keywords: dict[str, CallableSym] = field(default_factory=dict)
+    actions: dict[str, CallableSym] = field(default_factory=dict)
+    cards: dict[str, CardSym] = field(default_factory=dict)
+    windows: set[str] = field(default_factory=set)
+    abilities: list[Ability] = field(default_factory=list)
+    setup: list[n.Block] = field(default_factory=list)
+    flow: list[n.Block] = field(default_factory=list)
+    checks: list[n.CheckDecl] = field(default_factory=list)
+    options: dict = field(default_factory=dict)  # name -> option spec (from ruleset.yaml)
+    data: object = None
+    canonical: dict[str, str] = field(default_factory=dict)  # any spelling -> canonical name
+
+    def unique(self, table: dict) -> list:
+        seen, out = set(), []
+        for s in table.values():
+            if id(s) not in seen:
+                seen.add(id(s))
+                out.append(s)
+        return out
+
+    def all_names(self) -> set[str]:
+        out = set()
+        for table in (self.kinds, self.zones, self.counters, self.events, self.verbs, self.defines,
+                      self.keywords, self.actions, self.cards, self.fields):  # fmt: skip
+            out.update(table)
+        return out
+
+
+def _type_of(ref: n.TypeRef | None, diags: Diagnostics):
+    if ref is None:
+        return ANY
+    t = TYPE_NAMES.get(ref.name)
+    if t is None:
+        diags.error(
+            f"unknown type '{ref.name}'",
+            ref.span,
+            did_you_mean(ref.name, TYPE_NAMES)
+            or "types: number, text, bool, player, object, zone, area, keyword, list of T",
+            code="unknown-type",
+        )
+        return ANY
+    if ref.of is not None:
+        inner = TYPE_NAMES.get(ref.of, ANY)
+        return list_of(inner if not isinstance(inner, tuple) else ANY)
+    return t
+
+
+def params_of(params, diags: Diagnostics) -> list[ParamSym]:
+    out, seen = [], set()
+    for p in params:
+        if p.name in seen:
+            diags.error(f"parameter '{p.name}' is declared twice", p.span, code="duplicate")
+        seen.add(p.name)
+        out.append(ParamSym(p.name, _type_of(p.type, diags), p.domain, p.span))
+    return out
+
+
+class Collector:
+    def __init__(self, diags: Diagnostics):
+        self.d = diags
+        self.s = Symbols()
+        self._where: dict[str, Span] = {}
+
+    def _claim(self, names: tuple[str, ...], span: Span, what: str, table: dict, sym) -> None:
+        for name in names:
+            prev = self._where.get(name)
+            if prev is not None:
+                self.d.error(f"'{name}' is already defined (at {prev})", span, code="duplicate")
+                continue
+            self._where[name] = span
+            table[name] = sym
+            self.s.canonical[name] = names[0]
+
+    def module(self, mod: n.Module) -> None:
+        for decl in mod.decls:
+            self.decl(decl)
+
+    def decl(self, d) -> None:
+        s = self.s
+        match d:
+            case n.KindDecl():
+                k = KindSym(d.names[0], d.span, names=d.names)
+                for f in d.fields:
+                    if f.name in k.fields:
+                        self.d.error(
+                            f"field '{f.name}' is declared twice", f.span, code="duplicate"
+                        )
+                        continue
+                    fs = FieldSym(f.name, f.span, type=_type_of(f.type, self.d), default=f.default)
+                    k.fields[f.name] = fs
+                    prev = s.fields.get(f.name)
+                    if prev is not None and prev.type != fs.type:
+                        self.d.error(
+                            f"field '{f.name}' has type {type_name(fs.type)} here but {type_name(prev.type)} "
+                            f"at {prev.span}",
+                            f.span,
+                            code="type",
+                        )
+                    s.fields.setdefault(f.name, fs).kinds.append(k.name)
+                self._claim(d.names, d.span, "kind", s.kinds, k)
+            case n.ZoneDecl():
+                z = ZoneSym(d.names[0], d.span, names=d.names, index=len(s.unique(s.zones)))
+                for attr, span in d.attrs:
+                    if attr in ZONE_SCOPES:
+                        z.scope = ZONE_SCOPES[attr]
+                    elif attr in ZONE_FLAGS:
+                        flag = ZONE_FLAGS[attr]
+                        if flag == "ordered":
+                            z.ordered = True
+                        elif flag == "active":
+                            z.active = True
+                        else:
+                            z.visibility = flag
+                    else:
+                        self.d.error(
+                            f"unknown zone attribute '{attr}'",
+                            span,
+                            did_you_mean(attr, list(ZONE_SCOPES) + list(ZONE_FLAGS))
+                            or "attributes: per player, per area, shared, ordered, public, owner sees, hidden, active",
+                            code="unknown-attribute",
+                        )
+                self._claim(d.names, d.span, "zone", s.zones, z)
+            case n.CounterDecl():
+                c = CounterSym(d.names[0], d.span, names=d.names, default=d.default)
+                for attr, span in d.attrs:
+                    if attr in ZONE_SCOPES:
+                        c.scope = ZONE_SCOPES[attr]
+                    else:
+                        self.d.error(
+                            f"unknown counter attribute '{attr}'",
+                            span,
+                            did_you_mean(attr, ZONE_SCOPES)
+                            or "attributes: per player, per area, shared",
+                            code="unknown-attribute",
+                        )
+                self._claim(d.names, d.span, "counter", s.counters, c)
+            case n.EventDecl():
+                self._callable("event", d, s.events)
+            case n.VerbDecl():
+                self._callable("verb", d, s.verbs)
+            case n.DefineDecl():
+                self._callable("define", d, s.defines)
+            case n.KeywordDecl():
+                self._callable("keyword", d, s.keywords)
+            case n.ActionDecl():
+                self._callable("action", d, s.actions)
+                s.abilities.append(Ability(d, "global", None, len(s.abilities)))
+                s.windows.update(d.windows)
+            case n.SetupDecl():
+                s.setup.append(d.body)
+            case n.FlowDecl():
+                s.flow.append(d.body)
+            case n.CheckDecl():
+                s.checks.append(d)
+            case n.Trigger() | n.Static():
+                s.abilities.append(Ability(d, "global", None, len(s.abilities)))
+
+    def _callable(self, kind: str, d, table: dict) -> None:
+        sym = CallableSym(
+            d.names[0], d.span, kind=kind, names=d.names, params=params_of(d.params, self.d), decl=d
+        )
+        self._claim(d.names, d.span, kind, table, sym)
+
+    def keyword_abilities(self) -> None:
+        for kw in self.s.unique(self.s.keywords):
+            for item in kw.decl.items:
+                if isinstance(item, n.ActionDecl):
+                    self.s.actions.setdefault(
+                        item.names[0],
+                        CallableSym(
+                            item.names[0],
+                            item.span,
+                            kind="action",
+                            names=item.names,
+                            params=params_of(item.params, self.d),
+                            decl=item,
+                        ),
+                    )
+                    self.s.windows.update(item.windows)
+                if not isinstance(item, n.KeywordUse):
+                    self.s.abilities.append(
+                        Ability(item, "keyword", kw.name, len(self.s.abilities))
+                    )
+
+    def card(self, card: CardSym) -> None:
+        prev = self.s.cards.get(card.name)
+        if prev is not None:
+            self.d.error(
+                f"card '{card.name}' is already defined (at {prev.span})",
+                card.span,
+                code="duplicate",
+            )
+            return
+        card.index = len(self.s.cards)
+        self.s.cards[card.name] = card
+        if card.text is not None:
+            for item in card.text.items:
+                if isinstance(item, n.ActionDecl):
+                    self.s.windows.update(item.windows)
+                if not isinstance(item, n.KeywordUse):
+                    self.s.abilities.append(Ability(item, "card", card.name, len(self.s.abilities)))
