@@ -204,11 +204,10 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         p = self.st.pending
-        return list(range(len(p.labels))) if p and not self.st.over else []
+        return list(range(len(p.values))) if p and not self.st.over else []
 
     def action_labels(self) -> list[str]:
-        p = self.st.pending
-        return list(p.labels) if p else []
+        return list(engine.decision_labels(self.st))
 
     def prompt(self) -> str:
         return self.st.pending.prompt if self.st.pending else ""
@@ -217,10 +216,11 @@ class GameState:
         st = self.st
         if st.over or st.pending is None:
             raise MadangError("the game is over: no action can be applied")
-        if not isinstance(a, int) or not 0 <= a < len(st.pending.labels):
-            raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.labels) - 1}")
+        if not isinstance(a, int) or not 0 <= a < len(st.pending.values):
+            raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.values) - 1}")
         d = st.pending
-        engine.note(st, {"decision": d.prompt, "player": d.player, "choice": d.labels[a]})
+        if st.log is not None:
+            engine.note(st, {"decision": d.prompt, "player": d.player, "choice": engine.decision_labels(st)[a]})
         st.answer = d.values[a]
         st.has_answer = True
         st.pending = None
@@ -280,7 +280,7 @@ class GameState:
             "player_counters": {k: list(v) for k, v in st.pcounters.items()},
         }
         if st.pending and st.pending.player == player:
-            out["decision"] = {"prompt": st.pending.prompt, "options": list(st.pending.labels)}
+            out["decision"] = {"prompt": st.pending.prompt, "options": engine.decision_labels(st)}
         return out
 
     # ------------------------------------------------------------ persistence

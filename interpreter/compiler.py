@@ -74,25 +74,16 @@ class StaticRT:
         "prop",
         "grant",
         "prog",
+        "card_set",
     )
 
     def sources(self, st):
-        prog = self.prog
-        out = []
-        for z in st.g.active_zones:
-            for o in st.zones[z]:
-                if self.origin == "card":
-                    if st.obj_card[o] == self.card_index:
-                        out.append(o)
-                elif self.owner in prog.cards[st.obj_card[o]].keywords or any(
-                    gr[0] == o and gr[1] == self.owner for gr in st.grants
-                ):
-                    out.append(o)
-                elif self.origin == "global":
-                    pass
+        """The objects whose copy of this ability is in force (None for the rules' own)."""
         if self.origin == "global":
             return [None]
-        return out
+        cards = self.card_set
+        obj_card = st.obj_card
+        return [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
 
     def env_for(self, st, src):
         if src is None:
@@ -126,7 +117,7 @@ class ActionRT:
         "prog",
     )
 
-    def enumerate(self, st, player, labels, values):
+    def enumerate(self, st, player, values):
         if self.origin == "global":
             sources = [None]
         else:
@@ -141,15 +132,13 @@ class ActionRT:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
-            self._enum(st, env, 0, [], src, labels, values)
+            self._enum(st, env, 0, [], src, values)
 
-    def _enum(self, st, env, i, args, src, labels, values):
+    def _enum(self, st, env, i, args, src, values):
+        for req in self.requires[i]:
+            if not req(st, env):
+                return
         if i == len(self.domains):
-            for req in self.requires:
-                if not req(st, env):
-                    return
-            parts = [self.name] + [E.label(st, a, t) for a, t in zip(args, self.param_types)]
-            labels.append(" ".join(parts))
             values.append([self.id, list(args), src])
             return
         dom = self.domains[i](st, env)
@@ -158,7 +147,7 @@ class ActionRT:
         for v in list(items):
             env[name] = v
             args.append(v)
-            self._enum(st, env, i + 1, args, src, labels, values)
+            self._enum(st, env, i + 1, args, src, values)
             args.pop()
         env.pop(name, None)
 
@@ -219,12 +208,42 @@ class Program:
         for gr in st.grants:
             if gr[0] == o and gr[1] == kw:
                 return True
-        for sa in self.statics_grant:
+        for sa in self.grant_index.get(kw, ()) or ():
+            for src in sa.sources(st):
+                env = sa.env_for(st, src)
+                if sa.value(st, env) == kw and sa.hits(st, env, o):
+                    return True
+        for sa in self.grant_any:
             for src in sa.sources(st):
                 env = sa.env_for(st, src)
                 if sa.value(st, env) == kw and sa.hits(st, env, o):
                     return True
         return False
+
+    def index_statics(self) -> None:
+        """Which cards carry each static ability, and which keywords each can grant: `has`
+        then looks only at the abilities that could give the keyword asked about."""
+        self.grant_index = {}
+        self.grant_any = []
+        for sa in self.statics_grant + [x for v in self.statics_prop.values() for x in v]:
+            if sa.origin == "card":
+                sa.card_set = frozenset([sa.card_index])
+            elif sa.origin == "keyword":
+                sa.card_set = frozenset(c.index for c in self.cards if sa.owner in c.keywords)
+            else:
+                sa.card_set = frozenset()
+        for sa in self.statics_grant:
+            kws = None
+            if sa.origin == "keyword":
+                try:
+                    kws = {sa.value(None, dict(zip(sa.kw_params, self.cards[c].keywords.get(sa.owner, ())))) for c in sa.card_set}
+                except Exception:
+                    kws = None
+            if kws is None:
+                self.grant_any.append(sa)
+            else:
+                for k in kws:
+                    self.grant_index.setdefault(k, []).append(sa)
 
     def read_prop(self, st, o, name):
         d = st.props.get(name)
@@ -285,6 +304,8 @@ class Compiler:
             p.flow_block = self.block(
                 n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
             )
+        p.index_statics()
+        E.mark_inline(p)
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
                 self.expr(c.default) if c.default is not None else (lambda st, env: 0)
@@ -415,10 +436,15 @@ class Compiler:
                 for q in params
             ]
             body = list(d.body.body)
-            reqs = []
+            # Legality: the leading `require`s, split at `and`; each part is tested as soon as
+            # the parameters it mentions are bound, so that enumeration prunes early.
+            a.requires = [[] for _ in range(len(params) + 1)]
+            names = [q.name for q in params]
             while body and isinstance(body[0], n.Require):
-                reqs.append(self.expr(body.pop(0).cond))
-            a.requires = reqs
+                for part in _conjuncts(body.pop(0).cond):
+                    used = _locals_used(part, self.r)
+                    level = max((names.index(x) + 1 for x in used if x in names), default=0)
+                    a.requires[level].append(self.expr(part))
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             p.actions.append(a)
@@ -812,6 +838,41 @@ def _scan_modifies(syms: Symbols, out: set) -> None:
         walk_all(ab.decl)
     for b in syms.setup + syms.flow:
         walk_all(b)
+
+
+def _conjuncts(e):
+    if isinstance(e, n.BoolOp) and e.op == "and":
+        for i in e.items:
+            yield from _conjuncts(i)
+    else:
+        yield e
+
+
+def _locals_used(e, res: Resolved) -> set[str]:
+    """Local names an expression reads (for hoisting legality tests)."""
+    from dataclasses import fields
+
+    out: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, n.Name):
+            r = res.names.get(id(x))
+            if r is None or r[0] == "local":
+                out.add(x.name)
+        elif isinstance(x, n.Has) and res.names.get(id(x), ("",))[0] == "local":
+            out.add(x.keyword)
+        if isinstance(x, n.Node):
+            for f in fields(x):
+                v = getattr(x, f.name)
+                if isinstance(v, n.Node):
+                    walk(v)
+                elif isinstance(v, tuple):
+                    for y in v:
+                        if isinstance(y, n.Node):
+                            walk(y)
+
+    walk(e)
+    return out
 
 
 def _call_define(holder, names, args):

@@ -17,12 +17,18 @@ DONE = "__done__"
 
 
 class Stmt:
-    __slots__ = ("id", "span", "mutates")
+    """`immediate`: never pushes a frame nor asks a decision, so it may run inline inside
+    another statement (see `inline`): fewer trips through the run loop."""
+
+    __slots__ = ("id", "span", "mutates", "immediate", "inline")
+    IMMEDIATE = False
 
     def __init__(self, span):
         self.span = span
         self.id = -1
         self.mutates = False
+        self.immediate = self.IMMEDIATE
+        self.inline = False
 
     def exec(self, st: State, fr: Frame) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -80,23 +86,45 @@ def note(st: State, entry: dict) -> None:
         st.log.append(entry)
 
 
+def mark_inline(prog) -> None:
+    """Let loops, branches and verb calls whose bodies are all immediate run those bodies
+    inline. Not when the rules have state checks: those must run after every atomic action."""
+    if prog.checks:
+        return
+    blocks = prog.blocks
+
+    def imm(b):
+        return all(s.immediate for s in blocks[b])
+
+    changed = True
+    while changed:
+        changed = False
+        for s in prog.stmts:
+            if s.immediate or not isinstance(s, (If, For, Call)):
+                continue
+            if isinstance(s, If):
+                ok = all(imm(b) for b in s.blocks) and (s.orelse is None or imm(s.orelse))
+            elif isinstance(s, For):
+                ok = imm(s.body)
+            else:
+                ok = not s.verb.listened and s.verb.body is not None and imm(s.verb.body) and st_log_free(s)
+            if ok:
+                s.immediate = s.inline = True
+                changed = True
+
+
+def st_log_free(s) -> bool:
+    return True
+
+
 def run_checks(st: State) -> None:
     prog = st.g.prog
     for chk in prog.checks:
         chk.fire(st)
 
 
-def ask(
-    st: State,
-    fr: Frame,
-    player: int,
-    prompt: str,
-    labels: list[str],
-    values: list,
-    kind: str = "choose",
-    rewind: bool = True,
-) -> None:
-    st.pending = Decision(player, prompt, labels, values, kind)
+def ask(st: State, fr: Frame, player: int, prompt: str, values: list, kind: str = "choose", type_="any", rewind: bool = True) -> None:
+    st.pending = Decision(player, prompt, values, kind, type_)
     if rewind:
         fr.pc -= 1
 
@@ -152,6 +180,7 @@ def label(st: State, v, t) -> str:
 
 
 class Let(Stmt):
+    IMMEDIATE = True
     __slots__ = ("name", "value")
 
     def __init__(self, span, name, value):
@@ -163,6 +192,7 @@ class Let(Stmt):
 
 
 class SetLocal(Stmt):
+    IMMEDIATE = True
     __slots__ = ("name", "op", "value")
 
     def __init__(self, span, name, op, value):
@@ -181,6 +211,7 @@ class SetLocal(Stmt):
 
 
 class SetCounter(Stmt):
+    IMMEDIATE = True
     """Assign a counter: global (owner None), of a player or of an area."""
 
     __slots__ = ("name", "op", "owner", "value", "table")
@@ -207,6 +238,7 @@ class SetCounter(Stmt):
 
 
 class SetProp(Stmt):
+    IMMEDIATE = True
     __slots__ = ("name", "op", "obj", "value", "read")
 
     def __init__(self, span, name, op, obj, value, read):
@@ -230,6 +262,7 @@ class SetProp(Stmt):
 
 
 class SetDict(Stmt):
+    IMMEDIATE = True
     __slots__ = ("span_",)
 
     def exec(self, st, fr):
@@ -251,6 +284,7 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
 
 
 class Move(Stmt):
+    IMMEDIATE = True
     __slots__ = ("what", "zone", "where", "index")
 
     def __init__(self, span, what, zone, where, index):
@@ -291,6 +325,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
 
 
 class Create(Stmt):
+    IMMEDIATE = True
     __slots__ = ("card", "zone", "owner", "name")
 
     def __init__(self, span, card, zone, owner, name):
@@ -316,6 +351,7 @@ class Create(Stmt):
 
 
 class Remove(Stmt):
+    IMMEDIATE = True
     __slots__ = ("what",)
 
     def __init__(self, span, what):
@@ -335,6 +371,7 @@ class Remove(Stmt):
 
 
 class Shuffle(Stmt):
+    IMMEDIATE = True
     __slots__ = ("zone",)
 
     def __init__(self, span, zone):
@@ -347,6 +384,7 @@ class Shuffle(Stmt):
 
 
 class Log(Stmt):
+    IMMEDIATE = True
     __slots__ = ("value", "type")
 
     def __init__(self, span, value, type_):
@@ -359,6 +397,7 @@ class Log(Stmt):
 
 
 class Pass(Stmt):
+    IMMEDIATE = True
     __slots__ = ()
 
     def exec(self, st, fr):
@@ -381,6 +420,7 @@ class Require(Stmt):
 
 
 class Win(Stmt):
+    IMMEDIATE = True
     __slots__ = ("who", "lose")
 
     def __init__(self, span, who, lose):
@@ -404,6 +444,7 @@ class Win(Stmt):
 
 
 class Tie(Stmt):
+    IMMEDIATE = True
     __slots__ = ()
 
     def exec(self, st, fr):
@@ -451,6 +492,7 @@ class Break(Stmt):
 
 
 class AddModifier(Stmt):
+    IMMEDIATE = True
     """`modify x.prop by n [until end of S]` and `grant kw to x [until end of S]`."""
 
     __slots__ = ("target", "prop", "amount", "until", "grant")
@@ -493,10 +535,18 @@ class If(Stmt):
         env = fr.env
         for cond, blk in zip(self.conds, self.blocks):
             if cond(st, env):
-                st.frames.append(Frame(blk, env))
+                break
+        else:
+            blk = self.orelse
+            if blk is None:
                 return
-        if self.orelse is not None:
-            st.frames.append(Frame(self.orelse, env))
+        if self.inline:
+            for s in st.g.prog.blocks[blk]:
+                s.exec(st, fr)
+                if st.over:
+                    return
+        else:
+            st.frames.append(Frame(blk, env))
 
 
 class For(Stmt):
@@ -510,9 +560,20 @@ class For(Stmt):
         env = fr.env
         items = self.items(st, env)
         items = list(items) if isinstance(items, list) else list(st.zones[items])
-        if items:
-            env[self.name] = items[0]
-            st.frames.append(Frame(self.body, env, self.id, LOOP, items, 0))
+        if not items:
+            return
+        if self.inline:
+            body = st.g.prog.blocks[self.body]
+            name = self.name
+            for x in items:
+                env[name] = x
+                for s in body:
+                    s.exec(st, fr)
+                    if st.over:
+                        return
+            return
+        env[self.name] = items[0]
+        st.frames.append(Frame(self.body, env, self.id, LOOP, items, 0))
 
     def at_end(self, st, fr):
         i = fr.i + 1
@@ -638,7 +699,7 @@ class Choose(Stmt):
             if len(opts) == 1 and st.g.auto_single:
                 env[self.name] = opts[0]
                 return
-            ask(st, fr, by, self.prompt, [label(st, o, self.type) for o in opts], opts)
+            ask(st, fr, by, self.prompt, opts, "choose", self.type)
             return
         picked = env.get(key, [])
         lo, hi = self.lo(st, env), self.hi(st, env)
@@ -654,12 +715,10 @@ class Choose(Stmt):
             env[self.name] = picked + opts[: lo - len(picked)]
             return
         env[key] = picked
-        labels = [label(st, o, self.type) for o in opts]
         values = list(opts)
         if len(picked) >= lo:
-            labels.append("done")
             values.append(DONE)
-        ask(st, fr, by, self.prompt, labels, values)
+        ask(st, fr, by, self.prompt, values, "choose", self.type)
 
 
 class Order(Stmt):
@@ -685,7 +744,7 @@ class Order(Stmt):
             return
         env[key] = picked
         by = self.by(st, env) if self.by is not None else env.get("you", st.active)
-        ask(st, fr, by, self.prompt, [label(st, o, self.type) for o in rest], rest, kind="order")
+        ask(st, fr, by, self.prompt, rest, "order", self.type)
 
 
 class Window(Stmt):
@@ -736,22 +795,39 @@ class Window(Stmt):
                 start_action(st, v, players[fr.i if not ex["multi"] else (fr.i - 1) % len(players)])
                 return True
             player = players[fr.i]
-            labels, values = enumerate_actions(st, self.actions, player)
-            labels.append("pass")
+            values = enumerate_actions(st, self.actions, player)
             values.append(DONE)
             if len(values) == 1 and st.g.auto_single:
                 st.has_answer, st.answer = True, DONE
                 continue
-            ask(st, fr, player, self.name, labels, values, kind="window", rewind=False)
+            ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
 
 
-def enumerate_actions(st: State, actions, player: int) -> tuple[list[str], list]:
-    labels: list[str] = []
+def enumerate_actions(st: State, actions, player: int) -> list:
     values: list = []
     for act in actions:
-        act.enumerate(st, player, labels, values)
-    return labels, values
+        act.enumerate(st, player, values)
+    return values
+
+
+def action_label(st: State, value) -> str:
+    act = st.g.prog.actions[value[0]]
+    return " ".join([act.name] + [label(st, a, t) for a, t in zip(value[1], act.param_types)])
+
+
+def decision_labels(st: State) -> list[str]:
+    """The options of the pending decision as text: stable, for people, scripts and logs."""
+    d = st.pending
+    if d is None:
+        return []
+    if d.labels is None:
+        done = "pass" if d.kind == "window" else "done"
+        if d.kind == "window":
+            d.labels = [done if isinstance(v, str) else action_label(st, v) for v in d.values]
+        else:
+            d.labels = [done if v == DONE else label(st, v, d.type) for v in d.values]
+    return d.labels
 
 
 def start_action(st: State, value, player: int) -> None:
@@ -799,7 +875,15 @@ class Call(Stmt):
                 },
             )
         if not verb.listened:
-            if verb.body is not None:
+            if verb.body is None:
+                return
+            if self.inline:
+                stub = Frame(verb.body, env, -1, FUNC)
+                for s in st.g.prog.blocks[verb.body]:
+                    s.exec(st, stub)
+                    if st.over:
+                        return
+            else:
                 st.frames.append(Frame(verb.body, env, -1, FUNC))
             return
         depth = sum(1 for f in st.frames if f.kind == EVENT)

@@ -39,22 +39,19 @@ class Frame:
 
 @dataclass
 class Decision:
-    """A choice the game waits for: `player` picks one of `labels` (values are what it means)."""
+    """A choice the game waits for: `player` picks one of `values`. Labels for people and
+    scripts are made only when asked for (engine.decision_labels), not on the hot path."""
 
     player: int
     prompt: str
-    labels: list[str]
     values: list
-    kind: str = "choose"
+    kind: str = "choose"  # 'choose' | 'order' | 'window'
+    type: object = "any"  # static type of the values ('action' in windows)
+    labels: list[str] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict:
-        return {
-            "player": self.player,
-            "prompt": self.prompt,
-            "labels": self.labels,
-            "values": self.values,
-            "kind": self.kind,
-        }
+        t = list(self.type) if isinstance(self.type, tuple) else self.type
+        return {"player": self.player, "prompt": self.prompt, "values": self.values, "kind": self.kind, "type": t}
 
 
 @dataclass
@@ -253,9 +250,9 @@ class State:
             for b, pc, k, ctl, kind, items, i, extra in d["frames"]
         ]
         p = d["pending"]
-        st.pending = (
-            Decision(p["player"], p["prompt"], p["labels"], p["values"], p["kind"]) if p else None
-        )
+        if p:
+            t = p["type"]
+            st.pending = Decision(p["player"], p["prompt"], p["values"], p["kind"], tuple(t) if isinstance(t, list) else t)
         st.has_answer = d["has_answer"]
         st.answer = d["answer"]
         st.rng = d["rng"]

@@ -38,7 +38,18 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 class _Node:
     """One composed value: its position (0-based) and, for collections, its children."""
 
-    __slots__ = ("kind", "data", "style", "line", "col", "end_line", "end_col", "items", "size")
+    __slots__ = (
+        "kind",
+        "data",
+        "style",
+        "line",
+        "col",
+        "end_line",
+        "end_col",
+        "items",
+        "size",
+        "height",
+    )
 
     def __init__(self, kind: int, data: Any, start, end, style: str | None = None):
         self.kind, self.data, self.style = kind, data, style
@@ -47,6 +58,7 @@ class _Node:
         # seq: list of _Node; map: {key: (key _Node, value _Node)}
         self.items: Any = [] if kind == _SEQ else {} if kind == _MAP else None
         self.size = 1  # number of values, counting those reached through aliases
+        self.height = 0 if kind == _SCALAR else 1  # levels of collections, aliases followed
 
 
 class _Stop(Exception):
@@ -103,6 +115,16 @@ class YamlDoc:
         first = found.line + 1
         indent = self._block_indent(found, first)
         return Origin(self.file, first + 1, indent + 1, indent + 1)
+
+    def source(self, path: Iterable) -> str | None:
+        """The text written for the value at `path` when it sits on one line (quotes included)."""
+        found = self.node(path)
+        if found is None or found.end_line != found.line:
+            return None
+        lines = self._text_lines()
+        if found.line >= len(lines):
+            return None
+        return lines[found.line][found.col : found.end_col]
 
     def _block_indent(self, node: _Node, first: int) -> int:
         lines = self._text_lines()
@@ -179,18 +201,20 @@ def _show_key(key: Any) -> str:
 
 
 def load_yaml(text: str, file: str, diags: Diagnostics) -> YamlDoc | None:
-    """Load one YAML document as plain data with positions; None after reporting a problem.
+    """Load one YAML document as plain data with positions; None after reporting why it cannot.
 
-    An empty file (or one with only comments) gives a document whose data is None.
+    An empty file (or one with only comments) gives a document whose data is None. Problems that
+    leave the data well defined (a duplicate key: the first value is kept) are reported and the
+    document is still returned, so that later checks can report their problems too.
     """
     diags.sources.setdefault(file, text)
-    composer = _Composer(text, file, diags)
     try:
+        composer = _Composer(text, file, diags)
         root = composer.run()
     except _Stop:
         return None
     except yaml.MarkedYAMLError as e:
-        _report_syntax(e, file, diags)
+        _report_syntax(e, text, file, diags)
         return None
     except yaml.reader.ReaderError as e:
         _report_reader(e, text, file, diags)
@@ -237,6 +261,7 @@ class _Composer:
         self.anchors: dict[str, _Node] = {}
         self.open_anchors: set[str] = set()
         self.stack: list[_Frame] = []
+        self.root: _Node | None = None
         self.expanded = 0
         self.failed = False
 
@@ -248,7 +273,6 @@ class _Composer:
 
     def _run(self) -> _Node | None:
         get = self.loader.get_event
-        root: _Node | None = None
         documents = 0
         while True:
             event = get()
@@ -271,13 +295,9 @@ class _Composer:
                         code="yaml-documents",
                     )
                     raise _Stop
-            elif cls is yaml.DocumentEndEvent:
-                root = self.root
             elif cls is yaml.StreamEndEvent:
-                return root
-            # StreamStartEvent: nothing to do
-
-    root: _Node | None = None
+                return self.root
+            # StreamStartEvent, DocumentEndEvent: nothing to do
 
     # -- nodes -------------------------------------------------------------------------------
 
@@ -371,6 +391,13 @@ class _Composer:
                 code="yaml-alias",
             )
             raise _Stop
+        if len(self.stack) + target.height > MAX_DEPTH:
+            self.diags.error(
+                f"YAML nested too deeply (more than {MAX_DEPTH} levels, following aliases)",
+                _mark_span(self.file, event.start_mark),
+                code="yaml-too-deep",
+            )
+            raise _Stop
         self.expanded += target.size
         if self.expanded > MAX_ALIAS_NODES:
             self.diags.error(
@@ -392,6 +419,8 @@ class _Composer:
         frame = self.stack[-1]
         parent = frame.node
         parent.size += node.size
+        if node.height >= parent.height:
+            parent.height = node.height + 1
         if parent.kind == _SEQ:
             parent.items.append(node)
             parent.data.append(node.data)
@@ -417,12 +446,11 @@ class _Composer:
             return
         first = parent.items.get(k)
         if first is not None:
-            self.diags.error(
+            self.diags.error(  # the data stays usable: the first value is kept
                 f"duplicate key {_show_key(k)} (first at line {first[0].line + 1})",
                 _span(self.file, key),
                 code="yaml-duplicate-key",
             )
-            self.failed = True
             return
         parent.items[k] = (key, value)
         parent.data[k] = value.data
@@ -446,14 +474,15 @@ class _Composer:
                         node.data[k] = pair[1].data
 
 
-def _report_syntax(e: yaml.MarkedYAMLError, file: str, diags: Diagnostics) -> None:
+def _report_syntax(e: yaml.MarkedYAMLError, text: str, file: str, diags: Diagnostics) -> None:
     mark = e.problem_mark or e.context_mark
     span = _mark_span(file, mark) if mark is not None else Span(file, 1, 1)
     problem = e.problem or e.context or "syntax error"
     hint = None
-    if "'\\t'" in problem:
+    lines = _LINE_BREAK.split(text)
+    if mark is not None and mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
         hint = "indent YAML with spaces, not tabs"
-    elif e.context and e.context_mark is not None and e.problem:
+    elif e.context and e.context_mark is not None and e.problem and e.context_mark.line != mark.line:
         hint = f"{e.context} at line {e.context_mark.line + 1}"
     diags.error(f"invalid YAML: {problem}", span, hint=hint, code="yaml-syntax")
 
