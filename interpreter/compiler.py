@@ -187,6 +187,31 @@ class Program:
         self.counter_defaults: dict[str, object] = {}
         self.settings = meta.get("settings") or {}
 
+    def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
+        """Compile statements written in the language against this program (scenario tests
+        start games this way). Raises SnippetError with rendered diagnostics."""
+        from .checker import Checker, Scope
+        from .diagnostics import Diagnostics
+        from .parser import Origin, parse_module
+
+        diags = Diagnostics()
+        body_lines = text.strip("\n").splitlines() or ["pass"]
+        src = "flow:\n" + "\n".join("    " + ln for ln in body_lines) + "\n"
+        diags.add_source(file, "\n".join(body_lines) + "\n")
+        mod = parse_module(src, Origin(file, line=0, col=1, indent=-3), diags)
+        if mod is None or diags.has_errors():
+            raise SnippetError(diags.render())
+        body = mod.decls[0].body
+        checker = Checker(self.syms, diags)
+        checker.block(body, Scope(dict(local_types), ctx="flow"))
+        if diags.has_errors():
+            raise SnippetError(diags.render())
+        comp = Compiler(self.syms, checker.r, self.meta, program=self)
+        comp._defines = getattr(self, "_define_cache", {})
+        block = comp.block(body)
+        E.mark_inline(self)
+        return block
+
     def add_block(self, stmts) -> int:
         self.blocks.append(tuple(stmts))
         return len(self.blocks) - 1
@@ -263,11 +288,15 @@ class Program:
         return v
 
 
+class SnippetError(Exception):
+    """A snippet (from a scenario) does not parse or check; the message holds the diagnostics."""
+
+
 class Compiler:
-    def __init__(self, syms: Symbols, res: Resolved, meta: dict):
+    def __init__(self, syms: Symbols, res: Resolved, meta: dict, program: Program | None = None):
         self.s = syms
         self.r = res
-        self.p = Program(syms, meta)
+        self.p = program if program is not None else Program(syms, meta)
 
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
@@ -306,6 +335,7 @@ class Compiler:
             )
         p.index_statics()
         E.mark_inline(p)
+        p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
                 self.expr(c.default) if c.default is not None else (lambda st, env: 0)

@@ -295,6 +295,8 @@ def _container(path: tuple, instance: Any) -> str:
     return _subject(path)
 
 
+# Language codes that surely mean a translation (other two-letter keys may be typos).
+_LANGUAGES = set("en ko ja zh fr de es it pt ru nl pl sv tr th vi id ar he hi uk cs".split())
 _YAML_BOOLS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 
 
@@ -336,8 +338,13 @@ class _Reporter:
     # one method per JSON Schema keyword --------------------------------------------------------
 
     def _type(self, e: ValidationError, path: tuple) -> None:
-        if e.schema.get("x-translation"):
+        if e.schema.get("x-translation") and path[-1].split("-")[0] not in _LANGUAGES:
             self._unknown_key(path[:-1], path[-1], e.schema.get("x-allowed", []), e.instance)
+            return
+        if e.schema.get("x-translation"):
+            message = f"{_subject(path)} must be a mapping, got {_describe(e.instance)}"
+            hint = "a language code holds a translation, such as {name: ..., text: ...}"
+            self.error(message, self.doc.span(path), hint)
             return
         if not path and e.instance is None:
             required = e.schema.get("required", [])
