@@ -1,9 +1,9 @@
 """The game API for code, in the shape of OpenSpiel's: one interface for every ruleset.
 
-game = madang.new_game("clash_of_decks", {"attack_order": "nearest_first"}, seed=7)
-while not game.is_terminal():
-    game.apply_action(random.choice(game.legal_actions()))
-game.returns()
+    game = madang.new_game("some_ruleset", {"some_option": "value"}, seed=7)
+    while not game.is_terminal():
+        game.apply_action(random.choice(game.legal_actions()))
+    game.returns()
 """
 
 from __future__ import annotations

@@ -236,6 +236,8 @@ class Checker:
                     self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
                 else:
                     self.compat(vt, t, st.value, "assigned value")
+                    if isinstance(st.target, n.Name) and isinstance(t, tuple) and t[1] == ANY and isinstance(vt, tuple):
+                        sc.names[st.target.name] = vt
             case n.Move():
                 self.expr(st.what, sc)
                 self.expect(st.zone, sc, ZONE)
@@ -416,7 +418,7 @@ class Checker:
         if isinstance(e, n.Attr):
             t = self.expr(e, sc)
             res = self.r.attrs.get(id(e))
-            if res and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict"):
+            if res and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict") and res != ("obj_builtin", "owner"):
                 self.d.error(f"cannot assign to '{e.name}'", e.span, code="not-assignable")
             return t
         self.d.error("cannot assign to this expression", e.span, code="not-assignable")

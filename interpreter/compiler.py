@@ -593,6 +593,8 @@ class Compiler:
             return E.SetCounter(s.span, "player", name, s.op, obj, ex(s.value))
         if kind == "area_counter":
             return E.SetCounter(s.span, "area", name, s.op, obj, ex(s.value))
+        if (kind, name) == ("obj_builtin", "owner"):
+            return E.SetOwner(s.span, obj, ex(s.value))
         return E.SetDict(s.span)
 
     # ---------------------------------------------------------------- expressions

@@ -261,6 +261,25 @@ class SetProp(Stmt):
         d[o] = v
 
 
+class SetOwner(Stmt):
+    """`x.owner = p` (objects made in a shared zone and later handed out, control changes)."""
+
+    IMMEDIATE = True
+    __slots__ = ("obj", "value")
+
+    def __init__(self, span, obj, value):
+        super().__init__(span)
+        self.obj, self.value = obj, value
+        self.mutates = True
+
+    def exec(self, st, fr):
+        what = self.obj(st, fr.env)
+        p = self.value(st, fr.env)
+        for o in what if isinstance(what, list) else [what]:
+            if o is not None:
+                st.obj_owner[o] = p
+
+
 class SetDict(Stmt):
     IMMEDIATE = True
     __slots__ = ("span_",)

@@ -360,7 +360,7 @@ class _Reporter:
         written = self.doc.source(path)
         if "string" in types and isinstance(e.instance, int | float | bool) and written:
             if isinstance(e.instance, bool) and written.lower() in _YAML_BOOLS:
-                return f"YAML reads {written} as {_show(e.instance)}; write \"{written}\" for text"
+                return f'YAML reads {written} as {_show(e.instance)}; write "{written}" for text'
             return f'write "{written}" in quotes to keep it as text'
         if types == ["integer"] and isinstance(e.instance, str):
             if re.fullmatch(r"[+-]?\d+", e.instance.strip()):

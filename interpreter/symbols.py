@@ -1,7 +1,7 @@
 """The declarations of a ruleset, collected from all its files into one table.
 
 `collect` walks the parsed modules and the cards, reports duplicates, and builds the lookup tables
-that the checker resolves names against. Every declaration may have aliases (`관통/pierce`); all
+that the checker resolves names against. Every declaration may have aliases (`name/alias`); all
 spellings map to the same symbol, and the first spelling is canonical.
 """
 

@@ -480,9 +480,15 @@ def _report_syntax(e: yaml.MarkedYAMLError, text: str, file: str, diags: Diagnos
     problem = e.problem or e.context or "syntax error"
     hint = None
     lines = _LINE_BREAK.split(text)
-    if mark is not None and mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+    if (
+        mark is not None
+        and mark.line < len(lines)
+        and lines[mark.line][mark.column : mark.column + 1] == "\t"
+    ):
         hint = "indent YAML with spaces, not tabs"
-    elif e.context and e.context_mark is not None and e.problem and e.context_mark.line != mark.line:
+    elif (
+        e.context and e.context_mark is not None and e.problem and e.context_mark.line != mark.line
+    ):
         hint = f"{e.context} at line {e.context_mark.line + 1}"
     diags.error(f"invalid YAML: {problem}", span, hint=hint, code="yaml-syntax")
 
