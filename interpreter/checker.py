@@ -13,6 +13,7 @@ from . import nodes as n
 from .builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
+    params_of,
     ANY, AREA, BOOL, CONDITION, KEYWORD, KIND, NONE, NUMBER, OBJECT, PLAYER, TEXT, ZONE,
     Ability, CallableSym, Symbols, elem_type, list_of, type_name,
 )  # fmt: skip
@@ -165,7 +166,9 @@ class Checker:
     def action(self, d: n.ActionDecl, scope: Scope) -> None:
         sc = scope.child()
         sc.ctx = "action"
-        for p in self.s.actions[d.names[0]].params if d.names[0] in self.s.actions else []:
+        sym = self.s.actions.get(d.names[0])
+        params = sym.params if sym is not None and sym.decl is d else params_of(d.params, Diagnostics())
+        for p in params:
             if p.domain is not None:
                 dt = self.expr(p.domain, sc)
                 if p.type == ANY:

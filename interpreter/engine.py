@@ -814,6 +814,9 @@ class Window(Stmt):
                 start_action(st, v, players[fr.i if not ex["multi"] else (fr.i - 1) % len(players)])
                 return True
             player = players[fr.i]
+            if player in st.lost:  # a player out of the game passes from now on
+                st.has_answer, st.answer = True, DONE
+                continue
             values = enumerate_actions(st, self.actions, player)
             values.append(DONE)
             if len(values) == 1 and st.g.auto_single:

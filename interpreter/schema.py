@@ -205,11 +205,14 @@ def _kind_schema(fields: dict[str, tuple[str, bool]]) -> dict:
 # -- validation ---------------------------------------------------------------------------------
 
 
-def validate(data: Any, schema: dict, doc: YamlDoc, diags: Diagnostics) -> bool:
-    """Check `data` (loaded as `doc`) against `schema`; report every problem. True when valid."""
+def validate(data: Any, schema: dict, doc: YamlDoc, diags: Diagnostics, at: tuple = ()) -> bool:
+    """Check `data` against `schema`; report every problem located in `doc`. True when valid.
+
+    `data` is `doc.data`, or the part of it at path `at` (such as the cards inside a scenario).
+    """
     instance = _jsonable(data)
     before = len(diags.errors)
-    reporter = _Reporter(doc, diags)
+    reporter = _Reporter(doc, diags, tuple(at))
     try:
         for error in Draft202012Validator(schema).iter_errors(instance):
             reporter.report(error)
@@ -316,15 +319,15 @@ _KEYWORDS = {
 
 
 class _Reporter:
-    def __init__(self, doc: YamlDoc, diags: Diagnostics):
-        self.doc, self.diags = doc, diags
+    def __init__(self, doc: YamlDoc, diags: Diagnostics, at: tuple = ()):
+        self.doc, self.diags, self.at = doc, diags, at
         self.seen: set = set()
 
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
         self.diags.error(message, span, hint=hint, code="schema")
 
     def report(self, e: ValidationError) -> None:
-        path = tuple(e.absolute_path)
+        path = self.at + tuple(e.absolute_path)
         handler = getattr(self, f"_{e.validator}", None) if e.validator in _KEYWORDS else None
         if "propertyNames" in e.absolute_schema_path:
             self._property_name(e, path)

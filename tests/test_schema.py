@@ -423,3 +423,16 @@ def test_any_data_gives_located_diagnostics(schema, data):
     for d in diags.items:
         assert d.span.line >= 1 and d.span.col >= 1
         assert not any(w in d.message for w in JSONSCHEMA_WORDING), d.message
+
+
+def test_validating_part_of_a_file():
+    text = "scenario: first turn\nsetup:\n  cards:\n    - {name: A, type: spell, cost: x}\n"
+    diags = Diagnostics()
+    doc = load_yaml(text, "s.yaml", diags)
+    assert not validate(doc.data["setup"], CARDS_SCHEMA, doc, diags, at=("setup",))
+    [d] = diags.errors
+    assert (d.message, d.span.line, d.span.col) == (
+        "'cost' must be an integer, got string 'x'",
+        4,
+        36,
+    )

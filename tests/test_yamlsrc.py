@@ -491,13 +491,17 @@ def test_random_bytes_never_raise(data):
         assert d.span.line >= 1
 
 
+# PyYAML's dumper writes NEL and the Unicode line separators raw, then cannot read them back.
+PLAIN_TEXT = st.text(st.characters(exclude_characters="\x85\u2028\u2029"), max_size=8)
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.recursive(
-        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        st.none() | st.booleans() | st.integers() | PLAIN_TEXT,
         lambda inner: (
             st.lists(inner, max_size=4)
-            | st.dictionaries(st.text(min_size=1, max_size=5), inner, max_size=4)
+            | st.dictionaries(PLAIN_TEXT.filter(bool), inner, max_size=4)
         ),
         max_leaves=20,
     )
