@@ -493,6 +493,7 @@ class Checker:
                 return list_of(ts[0] if ts and all(t == ts[0] for t in ts) else ANY)
             case n.BinOp():
                 lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+                self.r.types[id(e)] = (lt, rt)
                 if e.op in NUMERIC_OPS:
                     if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
                         return lt if isinstance(lt, tuple) else rt

@@ -139,16 +139,23 @@ class ActionRT:
             if not req(st, env):
                 return
         if i == len(self.domains):
-            values.append([self.id, list(args), src])
+            values.append([self.id, args, src])
             return
         dom = self.domains[i](st, env)
-        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else []
+        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
         name = self.param_names[i]
-        for v in list(items):
+        last = i + 1 == len(self.domains)
+        leaf_reqs = self.requires[i + 1]
+        for v in items:
             env[name] = v
-            args.append(v)
-            self._enum(st, env, i + 1, args, src, values)
-            args.pop()
+            if last:  # the innermost parameter: test and record without another call
+                for req in leaf_reqs:
+                    if not req(st, env):
+                        break
+                else:
+                    values.append([self.id, args + [v], src])
+            else:
+                self._enum(st, env, i + 1, args + [v], src, values)
         env.pop(name, None)
 
 
@@ -297,6 +304,11 @@ class Compiler:
         self.s = syms
         self.r = res
         self.p = program if program is not None else Program(syms, meta)
+        import os
+
+        from .codegen import CodeGen
+
+        self.codegen = None if os.environ.get("MADANG_CLOSURES") else CodeGen(self)
 
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
@@ -598,7 +610,14 @@ class Compiler:
         return E.SetDict(s.span)
 
     # ---------------------------------------------------------------- expressions
-    def expr(self, e):  # noqa: C901 - one case per node type
+    def expr(self, e):
+        """A function f(st, env) computing `e`: generated Python source (codegen) by default,
+        nested closures when MADANG_CLOSURES is set (the reference path, kept for testing)."""
+        if self.codegen is not None:
+            return self.codegen.compile(e)
+        return self.closure(e)
+
+    def closure(self, e):  # noqa: C901 - one case per node type
         r, p = self.r, self.p
         match e:
             case n.Num() | n.Str() | n.Const():

@@ -327,7 +327,7 @@ class _Composer:
             if tag == BOOL:
                 return self.constructor.bool_values[value.lower()]
             return None
-        except (ValueError, KeyError, ConstructorError):
+        except (ValueError, KeyError, IndexError, ConstructorError):
             self.diags.error(
                 f"{value!r} is not a valid {_show_tag(tag)}",
                 Span(

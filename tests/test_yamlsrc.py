@@ -333,6 +333,15 @@ def test_all_bad_tags_are_reported(loader):
     assert [d.span.line for d in diags.items] == [1, 2]
 
 
+@pytest.mark.parametrize(
+    "text", ["a: !!int\n", "a: !!float ''\n", "a: !!int 0x\n", "a: !!bool maybe\n"]
+)
+def test_invalid_explicit_scalars_never_raise(loader, text):
+    doc, diags = load(text)
+    assert doc is None
+    assert only_error(diags).message.endswith("is not a valid " + text.split()[1])
+
+
 def test_invalid_explicit_scalar(loader):
     doc, diags = load("a: !!int twelve\n")
     assert doc is None
@@ -492,7 +501,9 @@ def test_random_bytes_never_raise(data):
 
 
 # PyYAML's dumper writes NEL and the Unicode line separators raw, then cannot read them back.
-PLAIN_TEXT = st.text(st.characters(exclude_characters="\x85\u2028\u2029"), max_size=8)
+PLAIN_TEXT = st.text(
+    st.characters(codec="utf-8", exclude_characters="\x85\u2028\u2029"), max_size=8
+)
 
 
 @settings(max_examples=100, deadline=None)
