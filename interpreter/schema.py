@@ -121,9 +121,28 @@ RULESET_SCHEMA: dict = {
                 "auto_single": {"type": "boolean"},
                 "trigger_order": {"enum": ["active_first", "turn_order", "timestamp"]},
                 "max_steps": {"type": "integer", "minimum": 1},
+                "map_option": _IDENT,
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},
+        "maps": {
+            "type": "object",
+            "description": "Boards of areas: name -> {areas: {area: {adjacent: [...], ...}}, ...}.",
+            "propertyNames": _IDENT,
+            "additionalProperties": {
+                "type": "object",
+                "required": ["areas"],
+                "properties": {
+                    "areas": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "object",
+                            "properties": {"adjacent": {"type": "array", "items": {"type": "string"}}},
+                        },
+                    },
+                },
+            },
+        },
     },
 }
 
