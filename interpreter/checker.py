@@ -121,7 +121,7 @@ class Checker:
         d = ab.decl
         match d:
             case n.Trigger():
-                ev = self._event(d.event, d.span)
+                ev = self._event(d.event, d.event_span or d.span)
                 if ev is not None:
                     if d.binds and len(d.binds) > len(ev.params):
                         self.d.error(

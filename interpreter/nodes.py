@@ -422,6 +422,7 @@ class Trigger(Decl):
     cond: Expr | None
     limit: str | None
     body: Block
+    event_span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

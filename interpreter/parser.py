@@ -204,6 +204,8 @@ def _report(e: UnexpectedInput, text: str, origin: Origin, diags: Diagnostics) -
             msg = "unexpected end of line"
         elif tok is not None and tok.type == "$END":
             msg = "unexpected end of text"
+        elif tok is not None and tok.value in KEYWORDS and "NAME" in (getattr(e, "expected", None) or ()):
+            msg = f"'{tok.value}' is a reserved word and cannot be used as a name"
         elif tok is not None:
             msg = f"unexpected {tok.value!r}"
         else:
@@ -373,17 +375,17 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def trigger(self, meta, items):
-        timing, (event, binds), _if, cond, limit, body = items
+        timing, (event, binds, espan), _if, cond, limit, body = items
         timing = {"WHEN": "when", "AFTER": "after", "BEFORE": "before"}[timing.type]
-        return n.Trigger(timing, event, binds, cond, limit, body, span=self._span(meta))
+        return n.Trigger(timing, event, binds, cond, limit, body, espan, span=self._span(meta))
 
     @v_args(meta=True)
     def replacement(self, meta, items):
-        _, _of, (event, binds), _if, cond, limit, body = items
-        return n.Trigger("instead", event, binds, cond, limit, body, span=self._span(meta))
+        _, _of, (event, binds, espan), _if, cond, limit, body = items
+        return n.Trigger("instead", event, binds, cond, limit, body, espan, span=self._span(meta))
 
     def event_pattern(self, items):
-        return str(items[0]), tuple(str(t) for t in items[1:] if t is not None)
+        return str(items[0]), tuple(str(t) for t in items[1:] if t is not None), self._tok(items[0])
 
     def limit(self, items):
         return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
