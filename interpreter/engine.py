@@ -985,6 +985,7 @@ def collect(st: State, lsts, args: dict) -> list:
     out = []
     n = g.nplayers
     active = st.active
+    policy = prog.settings.get("trigger_order", "active_first")
     for lst in lsts:
         if lst.origin == "global":
             sources = [None]
@@ -1008,7 +1009,12 @@ def collect(st: State, lsts, args: dict) -> list:
             if lst.cond is not None and not lst.cond(st, env):
                 continue
             owner = env["you"]
-            order = ((owner - active) % n, prog.zone_order(st, src), lst.id)
+            if policy == "active_first":
+                order = ((owner - active) % n, prog.zone_order(st, src), lst.id)
+            elif policy == "turn_order":
+                order = ((owner - st.first) % n, prog.zone_order(st, src), lst.id)
+            else:  # timestamp: the oldest source first (objects are numbered as created)
+                order = (-1 if src is None else src, lst.id)
             out.append((lst, src, env, order))
     if len(out) > 1:
         out.sort(key=lambda t: t[3])
