@@ -216,6 +216,12 @@ def _keyword_arg(st, o, kw, i=0):
     return args[i] if args and i < len(args) else None
 
 
+def _matches(st, o, cond):
+    if o is None or not (isinstance(cond, list) and len(cond) == 2 and cond[0] == "cond"):
+        return False
+    return bool(st.g.prog.conditions[cond[1]](st, {"it": o}))
+
+
 def _ceil_div(st, a, b):
     return -((-a) // b)
 
@@ -300,6 +306,7 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     "keyword_arg": Builtin(
         _keyword_arg, 2, 3, ANY, "the argument of a keyword printed on an object's card"
     ),
+    "matches": Builtin(_matches, 2, 2, BOOL, "whether an object meets a condition argument of a keyword (돌파[코스트 2 이하])"),
     "ceil_div": Builtin(_ceil_div, 2, 2, NUMBER, "a / b rounded up"),
 }
 

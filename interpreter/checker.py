@@ -217,7 +217,7 @@ class Checker:
                     self.s.keywords[arg.name].used = True
                     self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
             elif p.type == CONDITION:
-                self.expect(arg, Scope(where=True, ctx="condition"), BOOL)
+                self.expect(arg, Scope({"it": OBJECT}, where=True, ctx="condition"), BOOL)
             else:
                 t = self.expr(arg, Scope(ctx="card"))
                 self.compat(t, p.type, arg, f"argument '{p.name}' of '{use.name}'")

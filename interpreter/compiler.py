@@ -10,7 +10,7 @@ from . import engine as E
 from . import nodes as n
 from .builtins import BUILTIN_FUNCS, RulesError
 from .checker import Resolved
-from .symbols import ANY, OBJECT, Ability, CardSym, Symbols, type_name
+from .symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 
 
 class VerbRT:
@@ -192,6 +192,7 @@ class Program:
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
+        self.conditions: list = []  # compiled condition arguments of keywords
         self.settings = meta.get("settings") or {}
 
     def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
@@ -369,7 +370,7 @@ class Compiler:
                 for item in card.text.items:
                     if isinstance(item, n.KeywordUse) and item.name in s.keywords:
                         kw = s.keywords[item.name]
-                        keywords[kw.name] = tuple(self._kw_arg(a) for a in item.args)
+                        keywords[kw.name] = tuple(self._kw_arg(a, q) for a, q in zip(item.args, kw.params))
             p.card_index[card.name] = len(p.cards)
             p.cards.append(
                 CardRT(
@@ -391,10 +392,15 @@ class Compiler:
                         for u in implied:
                             c.keywords.setdefault(
                                 s.canonical.get(u.name, u.name),
-                                tuple(self._kw_arg(a) for a in u.args),
+                                tuple(self._kw_arg(a) for a in u.args),  # constants only
                             )
 
-    def _kw_arg(self, a):
+    def _kw_arg(self, a, param=None):
+        if param is not None and param.type == CONDITION:
+            # A condition on `it` (돌파[코스트 2 이하]): compiled once, referred to by number so
+            # that states stay plain data; `matches(x, cond)` evaluates it.
+            self.p.conditions.append(self.expr(a))
+            return ["cond", len(self.p.conditions) - 1]
         res = self.r.names.get(id(a))
         if res is not None and res[0] == "keyword":
             return res[1]

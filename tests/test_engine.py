@@ -40,7 +40,7 @@ def test_actions_are_enumerated_with_their_parameters():
     g = game()
     assert g.current_player() == 0
     assert g.action_labels() == [
-        "play Pawn", "play Knight", "play Captain", "play Parrot", "play Healer",
+        "play Pawn", "play Knight", "play Captain", "play Parrot", "play Healer", "play Ram",
         "gain 1", "gain 3", "pick 0", "concede 0", "pass",
     ]  # fmt: skip
 
@@ -199,3 +199,11 @@ def test_illegal_action_is_refused():
         g.apply_action(99)
     with pytest.raises(MadangError, match="no option 'dance'"):
         g.apply_label("dance")
+
+
+def test_condition_argument_of_a_keyword_is_evaluated_on_another_object():
+    g = play(game(), "play Ram", "play Pawn", "play Knight")
+    labels = g.action_labels()
+    # 돌파[power 2 이하]: only units of power 2 or less can be smashed (Captain is 4 in play).
+    assert "smash Pawn" in labels and "smash Ram" in labels
+    assert "smash Knight" not in labels
