@@ -39,6 +39,7 @@ def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
     if loaded is None or loaded.program is None or diags.has_errors():
         raise MadangError(f"ruleset '{ref}' has errors", diags)
     loaded.program.folder = loaded.folder
+    fingerprint(loaded.program)
     return loaded.program
 
 
@@ -334,11 +335,16 @@ class GameState:
 
 
 def fingerprint(prog: Program) -> str:
+    """Identifies the compiled ruleset a save was made with (computed once, at load time)."""
+    cached = getattr(prog, "_fingerprint", None)
+    if cached is not None:
+        return cached
     h = hashlib.sha256()
     h.update(str(len(prog.blocks)).encode())
     h.update(str(len(prog.stmts)).encode())
     h.update(",".join(c.name for c in prog.cards).encode())
-    return h.hexdigest()[:16]
+    prog._fingerprint = h.hexdigest()[:16]
+    return prog._fingerprint
 
 
 def new_game(

@@ -76,23 +76,31 @@ def _at(st, v, i):
 
 
 def _position(st, o):
+    if o is None:
+        raise RulesError("position() of none")
     z = st.obj_zone[o]
     return st.zones[z].index(o) if z >= 0 else -1
 
 
 def _behind(st, o):
+    if o is None:
+        raise RulesError("behind() of none")
     z = st.zones[st.obj_zone[o]]
     i = z.index(o) + 1
     return z[i] if i < len(z) else None
 
 
 def _ahead(st, o):
+    if o is None:
+        raise RulesError("ahead() of none")
     z = st.zones[st.obj_zone[o]]
     i = z.index(o) - 1
     return z[i] if i >= 0 else None
 
 
 def _neighbours(st, o):
+    if o is None:
+        raise RulesError("neighbours() of none")
     z = st.zones[st.obj_zone[o]]
     i = z.index(o)
     return [z[j] for j in (i - 1, i + 1) if 0 <= j < len(z)]

@@ -496,6 +496,8 @@ class Checker:
                 self.r.types[id(e)] = (lt, rt)
                 if e.op in NUMERIC_OPS:
                     if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
+                        if isinstance(lt, tuple) and isinstance(rt, tuple) and lt[1] == ANY:
+                            return rt
                         return lt if isinstance(lt, tuple) else rt
                     if e.op == "+" and TEXT in (lt, rt):
                         return TEXT

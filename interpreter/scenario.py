@@ -17,26 +17,30 @@ import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import engine
-from .api import GameState, MadangError, load_program, make_game
+from .api import GameState, MadangError, make_game
 from .api import start as start_game
 from .builtins import RulesError
 from .compiler import Program, SnippetError
 from .diagnostics import Diagnostics, did_you_mean
+from .loader import bundled_dir, bundled_names, load_ruleset
 from .state import FUNC, Frame, State
 from .yamlsrc import YamlDoc, load_yaml
 
 TOP_KEYS = ("ruleset", "rule", "name", "options", "seed", "cards", "setup", "start", "steps")
-SETUP_KEYS = ("active", "turn", "round", "phase", "zones", "counters", "player_counters", "props")
+SETUP_KEYS = (
+    "active", "first", "turn", "round", "phase", "zones", "counters", "player_counters", "props",
+)  # fmt: skip
 STEP_KINDS = ("expect", "choose", "error")
 STEP_KEYS = (*STEP_KINDS, "by")
 EXPECT_KEYS = (
-    "options", "options_include", "options_exclude", "prompt", "player", "zones", "counters",
-    "player_counters", "props", "cards", "counts", "keywords", "events", "no_events", "winner", "over", "active",
-    "turn", "round", "phase",
+    "options", "options_include", "options_exclude", "prompt", "player", "zones", "counts",
+    "cards", "counters", "player_counters", "props", "keywords", "events", "no_events", "winner",
+    "over", "active", "turn", "round", "phase",
 )  # fmt: skip
 SUFFIXES = (".yaml", ".yml")
 
@@ -99,6 +103,14 @@ class Report:
     def ok(self) -> bool:
         return self.failed == 0
 
+    def to_json(self) -> dict:
+        """The results as plain data (for `--format json`)."""
+        return {
+            "passed": self.passed,
+            "failed": self.failed,
+            "results": [dataclasses.asdict(r) for r in self.results],
+        }
+
     def render(self) -> str:
         """Each failure in full (and each pass when verbose), then `N passed, N failed`."""
         out = []
@@ -139,14 +151,35 @@ def is_scenario_file(path: Path) -> bool:
 
 
 def find_scenarios(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; folders searched recursively for scenario files, in sorted order."""
+    """Files as given; folders searched recursively for scenario files, in sorted order. A
+    ruleset folder, or a bundled ruleset's name, stands for its scenarios folder."""
     out: list[Path] = []
     for p in map(Path, paths):
+        folder = _scenarios_folder(p)
+        if folder is not None and not folder.is_dir():
+            continue  # a ruleset without scenarios (yet)
+        p = folder or p
         if p.is_dir():
             out += sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and is_scenario_file(f))
         else:
             out.append(p)
     return out
+
+
+def _scenarios_folder(p: Path) -> Path | None:
+    """The scenarios folder of a ruleset folder or bundled ruleset name (its ruleset.yaml's
+    `scenarios:`, else `scenarios`), or None when `p` is neither."""
+    if not p.exists() and len(p.parts) == 1 and str(p) in bundled_names():
+        p = bundled_dir() / p
+    meta = p / "ruleset.yaml"
+    if not p.is_dir() or not meta.is_file():
+        return None
+    try:
+        doc = load_yaml(meta.read_text(encoding="utf-8"), str(meta), Diagnostics())
+    except (OSError, UnicodeDecodeError):
+        doc = None
+    rel = doc.data.get("scenarios") if doc is not None and isinstance(doc.data, dict) else None
+    return p / (rel if isinstance(rel, str) and rel else "scenarios")
 
 
 def run_paths(paths: list[str], verbose: bool = False) -> Report:
@@ -248,7 +281,7 @@ class _Structure:
                 ("rule",) if "rule" in d else (),
                 "a scenario must name the rule it checks",
                 "add `rule: ...` with the rulebook section, clause or ruling, e.g. "
-                '`rule: "FAQ 특수 능력: 관통 + 광역"`',
+                '`rule: "rulebook 4.2: damage beyond health is lost"`',
             )
         else:
             self.want(("rule",), rule, (str,), "'rule'")
@@ -292,8 +325,9 @@ class _Structure:
                 self.error((*p, k), f"setup '{k}' must not be negative")
         if "phase" in s:
             self.want((*p, "phase"), s["phase"], (str,), "setup 'phase'")
-        if "active" in s:
-            self.player((*p, "active"), s["active"], "setup 'active'")
+        for k in ("active", "first"):
+            if k in s:
+                self.player((*p, k), s[k], f"setup '{k}'")
         self.zones((*p, "zones"), s)
         self.counters((*p, "counters"), s)
         self.player_counters((*p, "player_counters"), s)
@@ -374,6 +408,8 @@ class _Structure:
             return None
         self.keys(p, s, STEP_KEYS, f"step {i + 1}")
         kinds = [k for k in STEP_KINDS if k in s]
+        if not kinds and any(k not in STEP_KEYS for k in s):
+            return None  # the unknown key is reported (with a "did you mean")
         if len(kinds) != 1:
             self.error(
                 p,
@@ -425,7 +461,7 @@ class _Structure:
                             (*p, k, j),
                             f"unbalanced parentheses in {x!r}",
                             "YAML splits a [a, b] list at every comma: quote an event with "
-                            'arguments, e.g. "place(BARON, top#1)"',
+                            'arguments, e.g. "move(CARD, zone#1)"',
                         )
         for k in ("prompt", "phase"):
             if k in e:
@@ -516,6 +552,23 @@ def run_scenario(sc: Scenario) -> Result:
 _snippets: dict[tuple, tuple[Program, int]] = {}
 
 
+def scenario_program(ref: str, cards: tuple[str, ...] = ()) -> Program:
+    """The ruleset compiled for scenarios: a Program of their own, not the one `load_program`
+    shares with games, because each `start:` adds its compiled statements to the Program."""
+    key = str(Path(ref).resolve()) if Path(ref).exists() else ref
+    return _scenario_program(key, tuple(str(Path(c).resolve()) for c in cards))
+
+
+@lru_cache(maxsize=16)
+def _scenario_program(ref: str, cards: tuple[str, ...]) -> Program:
+    diags = Diagnostics()
+    loaded = load_ruleset(ref, diags, list(cards))
+    if loaded is None or loaded.program is None or diags.has_errors():
+        raise MadangError(f"ruleset '{ref}' has errors", diags)
+    loaded.program.folder = loaded.folder
+    return loaded.program
+
+
 class _Runner:
     def __init__(self, sc: Scenario):
         self.sc = sc
@@ -550,11 +603,16 @@ class _Runner:
             self.check_setup(sc.setup)
         for i, step in enumerate(sc.steps):
             self.check_step(i, step)
+        try:
+            block = self.compile_start() if sc.start is not None else None
+        except SnippetError as e:
+            problems = diags.render().rstrip() if diags.has_errors() else ""
+            raise _Failed("\n".join(x for x in (problems, str(e).rstrip()) if x)) from None
         if diags.has_errors():
             self.fail_diags(diags)
         if sc.setup is not None:
             self.apply_setup(sc.setup)
-        self.frames()
+        self.frames(block)
         self.go("at the start", lambda: engine.run(st))
         for step in sc.steps:
             getattr(self, "step_" + step.kind)(step)
@@ -580,18 +638,28 @@ class _Runner:
     def program(self) -> Program:
         ref = self.ruleset_ref()
         try:
-            prog = load_program(ref)
+            prog = scenario_program(ref)
         except MadangError as e:
-            text = e.diags.render().rstrip() if e.diags and e.diags.items else ""
-            msg = f"{self.at(('ruleset',))}: error: {e}" + ("\n" + text if text else "")
-            raise _Failed(msg) from None
+            raise _Failed(self.ruleset_problems(e)) from None
         if self.sc.cards is None:
             return prog
         tmp = self.card_file(prog.name)
         try:
-            return load_program(ref, cards=[str(tmp)])
+            return scenario_program(ref, (str(tmp),))
         except MadangError as e:
             raise _Failed(self.remap(e, tmp)) from None
+
+    def ruleset_problems(self, e: MadangError) -> str:
+        """Why the ruleset did not load; problems without a place in a file (an unknown
+        ruleset) are shown at the scenario's `ruleset:`."""
+        if not e.diags or not e.diags.items:
+            return f"{self.at(('ruleset',))}: error: {e}"
+        out = Diagnostics(sources=dict(e.diags.sources))
+        out.sources[self.sc.path] = self.doc.text
+        here = dataclasses.replace(self.doc.span(("ruleset",)), file=self.sc.path)
+        for d in e.diags.items:
+            out.items.append(dataclasses.replace(d, span=here) if d.span.line <= 0 else d)
+        return out.render().rstrip()
 
     def card_file(self, ruleset_name: str) -> Path:
         """The inline cards as a card file of their own, each card on the same line as in the
@@ -641,10 +709,9 @@ class _Runner:
             out.items.append(d)
         return out.render().rstrip()
 
-    def frames(self) -> None:
+    def frames(self, block: int | None) -> None:
         sc, st, prog = self.sc, self.st, self.prog
-        if sc.start is not None:
-            block = self.compile_start()
+        if block is not None:
             env = {f"P{k + 1}": k for k in range(self.g.nplayers)}
             st.frames = [Frame(block, env, -1, FUNC)]
         elif sc.setup is not None:
@@ -667,10 +734,7 @@ class _Runner:
         hit = _snippets.get(key)
         if hit is not None and hit[0] is self.prog:
             return hit[1]
-        try:
-            block = self.prog.compile_snippet(text, types, file=self.sc.path)
-        except SnippetError as e:
-            raise _Failed(str(e).rstrip()) from None
+        block = self.prog.compile_snippet(text, types, file=self.sc.path)
         _snippets[key] = (self.prog, block)
         return block
 
@@ -763,8 +827,9 @@ class _Runner:
 
     def check_setup(self, s: dict) -> None:
         p = ("setup",)
-        if "active" in s:
-            self.seat((*p, "active"), s["active"])
+        for k in ("active", "first"):
+            if k in s:
+                self.seat((*p, k), s[k])
         sizes: dict[str, int] = {}
         for label, cards in (s.get("zones") or {}).items():
             if self.zone((*p, "zones", label), label) is not None:
@@ -802,7 +867,8 @@ class _Runner:
         want = fields[prop].type
         ok = {"number": (int,), "bool": (bool,), "text": (str,)}.get(want)
         if ok is not None and not _is(value, ok):
-            self.err(path, f"'{prop}' is a {want}, not {_kind(value)}")
+            shown = {"number": "a number", "bool": "true or false", "text": "text"}[want]
+            self.err(path, f"'{prop}' is {shown}, not {_kind(value)}")
 
     def check_counters(self, p: tuple, d: dict) -> None:
         for name in d.get("counters") or {}:
@@ -859,6 +925,8 @@ class _Runner:
         st, prog = self.st, self.prog
         if "active" in s:
             st.active = int(s["active"][1:]) - 1
+        if "first" in s:
+            st.first = int(s["first"][1:]) - 1
         if "turn" in s:
             st.turn = s["turn"]
         if "round" in s:
@@ -1194,7 +1262,7 @@ def _keyword_lists(v: Any) -> list[tuple[tuple, list]]:
 
 
 def _parse_event(text: str) -> tuple[str, list[str] | None]:
-    """`place(BARON, top#1)` -> ('place', ['BARON', 'top#1']); `place` -> ('place', None)."""
+    """`move(CARD, zone#1)` -> ('move', ['CARD', 'zone#1']); `move` -> ('move', None)."""
     text = text.strip()
     if not text.endswith(")") or "(" not in text:
         return text, None

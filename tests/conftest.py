@@ -1,0 +1,102 @@
+"""pytest plugin: every scenario file is a test item.
+
+Collected from `rulesets/*/scenarios/` (beside each ruleset) and `tests/scenarios/`, searched
+recursively; a YAML file there is a scenario when its top level has `steps:` or `rule:`. Items are
+named `<ruleset>/<file stem>`; a failure shows the rule the scenario checks and what differed.
+Run them alone with `pytest tests/scenarios` (or `madang test PATH...` without pytest).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from madang.diagnostics import Diagnostics
+from madang.scenario import (
+    Result,
+    ScenarioError,
+    find_scenarios,
+    load_scenario,
+    run_scenario,
+    show_path,
+)
+from madang.yamlsrc import load_yaml
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+SCENARIOS = TESTS / "scenarios"
+
+
+def scenario_files() -> list[Path]:
+    """The scenario files of the repository: each ruleset's, then the tests' own examples."""
+    folders = sorted(p for p in (REPO / "rulesets").glob("*/scenarios") if p.is_dir())
+    if SCENARIOS.is_dir():
+        folders.append(SCENARIOS)
+    return find_scenarios(folders)
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector):
+    """`tests/scenarios` stands for all scenario folders, so that a plain `pytest` (whose
+    testpaths is tests/) runs the rulesets' scenarios too."""
+    if path.resolve() == SCENARIOS:
+        return ScenarioDirectory.from_parent(parent, path=path)
+    return None
+
+
+class ScenarioDirectory(pytest.Directory):
+    def collect(self):
+        for f in scenario_files():
+            yield ScenarioFile.from_parent(self, path=f)
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):
+        yield ScenarioItem.from_parent(self, name=f"{ruleset_of(self.path)}/{self.path.stem}")
+
+
+def ruleset_of(path: Path) -> str:
+    """The ruleset folder a scenario sits in, else the one its `ruleset:` names."""
+    parts = path.resolve().parts
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] == "scenarios" and parts[i - 2 : i - 1] == ("rulesets",):
+            return parts[i - 1]
+    try:
+        doc = load_yaml(path.read_text(encoding="utf-8"), str(path), Diagnostics())
+    except (OSError, UnicodeDecodeError):
+        return "scenario"
+    data = doc.data if doc is not None else None
+    ref = data.get("ruleset") if isinstance(data, dict) else None
+    return Path(ref).name if isinstance(ref, str) and ref.strip() else "scenario"
+
+
+class ScenarioFailed(Exception):
+    """A scenario did not hold; carries its result."""
+
+    def __init__(self, result: Result):
+        super().__init__(result.message)
+        self.result = result
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        try:
+            sc = load_scenario(self.path)
+        except ScenarioError as e:
+            raise ScenarioFailed(
+                Result(self.path.stem, show_path(self.path), None, False, str(e))
+            ) from None
+        self.user_properties.append(("rule", sc.rule))
+        result = run_scenario(sc)
+        if not result.ok:
+            raise ScenarioFailed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ScenarioFailed):
+            r = excinfo.value.result
+            head = f"scenario {self.name} ({r.path})"
+            rule = f"rule: {r.rule}" if r.rule else "rule: (none given)"
+            return f"{head}\n{rule}\n\n{r.message.rstrip()}"
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"scenario {self.name}"
