@@ -104,6 +104,7 @@ class StaticRT:
 
 class ActionRT:
     __slots__ = (
+        "dom0_key",
         "id",
         "name",
         "param_names",
@@ -117,7 +118,7 @@ class ActionRT:
         "prog",
     )
 
-    def enumerate(self, st, player, values):
+    def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":
             sources = [None]
         else:
@@ -132,7 +133,34 @@ class ActionRT:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
+            if src is None and self.dom0_key is not None and cache is not None and self.domains:
+                for req in self.requires[0]:
+                    if not req(st, env):
+                        break
+                else:
+                    dom = cache.get(self.dom0_key)
+                    if dom is None:
+                        dom = cache[self.dom0_key] = self.domains[0](st, env)
+                    self._enum_from(st, env, dom, src, values)
+                continue
             self._enum(st, env, 0, [], src, values)
+
+    def _enum_from(self, st, env, dom, src, values):
+        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
+        name = self.param_names[0]
+        if len(self.domains) == 1:
+            for v in items:
+                env[name] = v
+                for req in self.requires[1]:
+                    if not req(st, env):
+                        break
+                else:
+                    values.append([self.id, [v], src])
+        else:
+            for v in items:
+                env[name] = v
+                self._enum(st, env, 1, [v], src, values)
+        env.pop(name, None)
 
     def _enum(self, st, env, i, args, src, values):
         for req in self.requires[i]:
@@ -483,6 +511,13 @@ class Compiler:
                 self.expr(q.domain) if q.domain is not None else (lambda st, env: [])
                 for q in params
             ]
+            # The first domain, when it depends only on the acting player, is computed once per
+            # window for all the actions that share it (e.g. `c: card from playable(you)`).
+            a.dom0_key = None
+            if params and params[0].domain is not None:
+                key = repr(params[0].domain)
+                if "Special(which='this')" not in key and not _locals_used(params[0].domain, self.r):
+                    a.dom0_key = key
             body = list(d.body.body)
             # Legality: the leading `require`s, split at `and`; each part is tested as soon as
             # the parameters it mentions are bound, so that enumeration prunes early.

@@ -828,8 +828,9 @@ class Window(Stmt):
 
 def enumerate_actions(st: State, actions, player: int) -> list:
     values: list = []
+    cache: dict = {}
     for act in actions:
-        act.enumerate(st, player, values)
+        act.enumerate(st, player, values, cache)
     return values
 
 
