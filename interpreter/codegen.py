@@ -315,3 +315,186 @@ class CodeGen:
         if kind == "dict":
             return f"_dget(st, {obj}, {name!r})"
         raise RulesError(f"cannot compile attribute '{name}'")  # pragma: no cover
+
+
+# ---------------------------------------------------------------- statements
+#
+# Runs of statements that never push a frame nor ask a decision (assignments, moves, creations,
+# branches and loops over such statements, calls of verbs nobody listens to) compile into one
+# generated function: the run loop then takes one step for the whole run. Used only when the
+# ruleset has no state checks (those must run after every atomic action).
+
+
+def _none_target(span, name):
+    raise RulesError(f"{span}: cannot set '{name}' of none")
+
+
+class StmtGen:
+    def __init__(self, cg: CodeGen, listened: set[str]):
+        self.cg = cg
+        self.listened = listened
+        self._tmp = count()
+        self._verb_fns: dict[str, list] = {}
+        self._fusable_verbs: dict[str, bool] = {}
+        from . import engine as E
+
+        ns = cg.ns
+        ns["_none_target"] = _none_target
+        ns["_E"] = E
+
+    # ------------------------------------------------------------ what can be fused
+    def fusable(self, s) -> bool:
+        r = self.cg.r
+        match s:
+            case n.Let() | n.Move() | n.Create() | n.Remove() | n.Shuffle() | n.Pass() | n.Log() | n.Win() | n.Lose() | n.DrawGame():
+                return True
+            case n.Modify() | n.Grant():
+                return True
+            case n.Assign():
+                if isinstance(s.target, n.Name):
+                    return True
+                res = r.attrs.get(id(s.target))
+                return res is not None and (res[0] in ("obj_prop", "player_counter", "area_counter") or res == ("obj_builtin", "owner")) and r.types.get(id(s.target)) != "map"
+            case n.If():
+                return all(self.block_ok(b) for _, b in s.branches) and (s.orelse is None or self.block_ok(s.orelse))
+            case n.For() | n.Repeat():
+                return self.block_ok(s.body)
+            case n.CallStmt():
+                return self.verb_ok(self.cg.s.verbs[s.verb].name)
+            case n.Emit():
+                return self.cg.s.events[s.event].name not in self.listened
+        return False
+
+    def block_ok(self, b: n.Block) -> bool:
+        return all(self.fusable(s) for s in b.body)
+
+    def verb_ok(self, name: str) -> bool:
+        if name in self.listened:
+            return False
+        if name not in self._fusable_verbs:
+            self._fusable_verbs[name] = False  # a recursive verb is not fused
+            self._fusable_verbs[name] = self.block_ok(self.cg.s.verbs[name].decl.body)
+        return self._fusable_verbs[name]
+
+    # ------------------------------------------------------------ code
+    def compile_run(self, stmts: list) -> object:
+        lines: list[str] = []
+        for s in stmts:
+            self.emit(s, lines, 1)
+        name = f"_f{next(_ids)}"
+        code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
+        exec(compile(code, f"<madang {stmts[0].span}>", "exec"), self.cg.ns)  # our own generated code
+        return self.cg.ns[name]
+
+    def verb_fn(self, name: str) -> str:
+        holder = self._verb_fns.get(name)
+        if holder is None:
+            holder = self._verb_fns[name] = []
+            holder.append(self.compile_run(list(self.cg.s.verbs[name].decl.body.body)))
+        return self.cg.const(holder)
+
+    def emit(self, s, out: list[str], depth: int) -> None:  # noqa: C901 - one case per statement
+        cg = self.cg
+        pad = "    " * depth
+
+        def x(e):
+            return cg.src(e, ())
+
+        def tmp():
+            return f"_t{next(self._tmp)}"
+
+        match s:
+            case n.Let():
+                out.append(f"{pad}env[{s.name!r}] = {x(s.value)}")
+            case n.Assign():
+                self.assign(s, out, pad, x, tmp)
+            case n.Move():
+                idx = x(s.index) if s.index is not None else "0"
+                out.append(f"{pad}_E.Move.run(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})")
+            case n.Create():
+                owner = x(s.owner) if s.owner is not None else "None"
+                call = f"_E.Create.run(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
+                out.append(f"{pad}env[{s.name!r}] = {call}" if s.name else f"{pad}{call}")
+            case n.Remove():
+                out.append(f"{pad}_E.Remove.run(st, {x(s.what)})")
+            case n.Shuffle():
+                out.append(f"{pad}st.shuffle(st.zones[{x(s.zone)}])")
+            case n.Pass():
+                out.append(f"{pad}pass")
+            case n.Log():
+                t = cg.const(cg.r.types.get(id(s), "any"))
+                out.append(f"{pad}if st.log is not None: _E.note(st, {{'log': _E.label(st, {x(s.value)}, {t})}})")
+            case n.Modify():
+                out.append(f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {s.until!r}, False)")
+            case n.Grant():
+                out.append(f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {s.until!r}, True)")
+            case n.Win() | n.Lose():
+                out.append(f"{pad}_E.Win.run(st, {x(s.who)}, {isinstance(s, n.Lose)})")
+                out.append(f"{pad}if st.over: return")
+            case n.DrawGame():
+                out.append(f"{pad}_E.finish(st, [])")
+                out.append(f"{pad}return")
+            case n.If():
+                for k, (cond, body) in enumerate(s.branches):
+                    out.append(f"{pad}{'if' if k == 0 else 'elif'} {x(cond)}:")
+                    self.body(body, out, depth + 1)
+                if s.orelse is not None:
+                    out.append(f"{pad}else:")
+                    self.body(s.orelse, out, depth + 1)
+                out.append(f"{pad}if st.over: return")
+            case n.For():
+                v = tmp()
+                out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
+                out.append(f"{pad}    env[{s.name!r}] = {v}")
+                self.body(s.body, out, depth + 1)
+                out.append(f"{pad}    if st.over: return")
+            case n.Repeat():
+                out.append(f"{pad}for _ in range({x(s.times)}):")
+                self.body(s.body, out, depth + 1)
+                out.append(f"{pad}    if st.over: return")
+            case n.CallStmt() | n.Emit():
+                sym = cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else cg.s.events[s.event]
+                verb = cg.p.verbs[sym.name]
+                vr = cg.const(verb)
+                args = ", ".join(f"{p!r}: {x(a)}" for p, a in zip(verb.param_names, s.args))
+                e = tmp()
+                out.append(f"{pad}{e} = {{{args}}}")
+                out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {e})")
+                if isinstance(s, n.CallStmt):
+                    out.append(f"{pad}{self.verb_fn(sym.name)}[0](st, {e})")
+                    out.append(f"{pad}if st.over: return")
+            case _:  # pragma: no cover - fusable() admits only the cases above
+                raise RulesError(f"{s.span}: cannot fuse this statement")
+
+    def body(self, b: n.Block, out: list[str], depth: int) -> None:
+        if not b.body:
+            out.append("    " * depth + "pass")
+        for s in b.body:
+            self.emit(s, out, depth)
+
+    def assign(self, s: n.Assign, out, pad, x, tmp) -> None:
+        cg, t, op = self.cg, s.target, s.op
+        value = x(s.value)
+        if isinstance(t, n.Name):
+            res = cg.r.names.get(id(t), ("local", t.name))
+            ref = f"st.counters[{res[1]!r}]" if res[0] == "counter" else f"env[{t.name!r}]"
+            out.append(f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})")
+            return
+        kind, name = cg.r.attrs[id(t)]
+        o = tmp()
+        out.append(f"{pad}{o} = {x(t.obj)}")
+        if (kind, name) == ("obj_builtin", "owner"):
+            out.append(f"{pad}_E.SetOwner.run(st, {o}, {value})")
+        elif kind == "obj_prop":
+            d = tmp()
+            out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
+            out.append(f"{pad}{d} = st.props.get({name!r})")
+            out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
+            if op == "=":
+                out.append(f"{pad}{d}[{o}] = {value}")
+            else:
+                out.append(f"{pad}{d}[{o}] = PROG.read_prop(st, {o}, {name!r}) {op[0]} ({value})")
+        else:
+            table = "pcounters" if kind == "player_counter" else "acounters"
+            ref = f"st.{table}[{name!r}][{o}]"
+            out.append(f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})")

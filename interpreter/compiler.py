@@ -338,6 +338,16 @@ class Compiler:
         from .codegen import CodeGen
 
         self.codegen = None if os.environ.get("MADANG_CLOSURES") else CodeGen(self)
+        self.stmtgen = None
+        if self.codegen is not None and not syms.checks and not os.environ.get("MADANG_NO_FUSION"):
+            from .codegen import StmtGen
+
+            listened = {
+                syms.canonical.get(ab.decl.event, ab.decl.event)
+                for ab in syms.abilities
+                if isinstance(ab.decl, n.Trigger)
+            }
+            self.stmtgen = StmtGen(self.codegen, listened)
 
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
@@ -536,7 +546,21 @@ class Compiler:
 
     # ---------------------------------------------------------------- statements
     def block(self, b: n.Block) -> int:
-        return self.p.add_block([self.p.add_stmt(self.stmt(s)) for s in b.body])
+        gen = self.stmtgen
+        if gen is None:
+            return self.p.add_block([self.p.add_stmt(self.stmt(s)) for s in b.body])
+        out, run = [], []
+        for s in b.body:
+            if gen.fusable(s):
+                run.append(s)
+                continue
+            if run:
+                out.append(self.p.add_stmt(E.Fused(run[0].span, gen.compile_run(run))))
+                run = []
+            out.append(self.p.add_stmt(self.stmt(s)))
+        if run:
+            out.append(self.p.add_stmt(E.Fused(run[0].span, gen.compile_run(run))))
+        return self.p.add_block(out)
 
     def stmt(self, s):
         ex = self.expr

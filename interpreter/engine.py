@@ -82,7 +82,6 @@ def finish(st: State, winners: list[int]) -> None:
 
 def note(st: State, entry: dict) -> None:
     if st.log is not None:
-        entry = {"step": st.steps, **entry}
         st.log.append(entry)
 
 
@@ -273,8 +272,10 @@ class SetOwner(Stmt):
         self.mutates = True
 
     def exec(self, st, fr):
-        what = self.obj(st, fr.env)
-        p = self.value(st, fr.env)
+        SetOwner.run(st, self.obj(st, fr.env), self.value(st, fr.env))
+
+    @staticmethod
+    def run(st, what, p) -> None:
         for o in what if isinstance(what, list) else [what]:
             if o is not None:
                 st.obj_owner[o] = p
@@ -313,19 +314,22 @@ class Move(Stmt):
 
     def exec(self, st, fr):
         env = fr.env
-        what = self.what(st, env)
-        z = self.zone(st, env)
-        if z is None:
-            raise RulesError(f"{self.span}: no zone to move to")
         idx = self.index(st, env) if self.index is not None else 0
+        Move.run(st, self.what(st, env), self.zone(st, env), self.where, idx, self.span)
+
+    @staticmethod
+    def run(st, what, z, where, idx, span) -> None:
+        if z is None:
+            raise RulesError(f"{span}: no zone to move to")
         if what is None:
             return
         if isinstance(what, list):
             for k, o in enumerate(list(what)):
-                move_object(st, o, z, self.where, idx + k if self.where == "at" else 0)
+                move_object(st, o, z, where, idx + k if where == "at" else 0)
         else:
-            move_object(st, what, z, self.where, idx)
-        note_move(st, what, z)
+            move_object(st, what, z, where, idx)
+        if st.log is not None:
+            note_move(st, what, z)
 
 
 def note_move(st, what, z):
@@ -354,19 +358,20 @@ class Create(Stmt):
 
     def exec(self, st, fr):
         env = fr.env
-        name = self.card(st, env)
-        idx = st.g.prog.card_index.get(name)
-        if idx is None:
-            raise RulesError(f"{self.span}: no card named {name!r}")
-        z = self.zone(st, env)
-        if self.owner is not None:
-            owner = self.owner(st, env)
-        else:
-            zname, zowner = st.g.zone_info[z]
-            owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
-        o = create_object(st, idx, z, owner)
+        owner = self.owner(st, env) if self.owner is not None else None
+        o = Create.run(st, self.card(st, env), self.zone(st, env), owner, self.span)
         if self.name:
             env[self.name] = o
+
+    @staticmethod
+    def run(st, name, z, owner, span) -> int:
+        idx = st.g.prog.card_index.get(name)
+        if idx is None:
+            raise RulesError(f"{span}: no card named {name!r}")
+        if owner is None:
+            zname, zowner = st.g.zone_info[z]
+            owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
+        return create_object(st, idx, z, owner)
 
 
 class Remove(Stmt):
@@ -379,7 +384,10 @@ class Remove(Stmt):
         self.mutates = True
 
     def exec(self, st, fr):
-        what = self.what(st, fr.env)
+        Remove.run(st, self.what(st, fr.env))
+
+    @staticmethod
+    def run(st, what) -> None:
         for o in what if isinstance(what, list) else [what]:
             if o is None:
                 continue
@@ -448,9 +456,12 @@ class Win(Stmt):
         self.mutates = True
 
     def exec(self, st, fr):
-        who = self.who(st, fr.env)
+        Win.run(st, self.who(st, fr.env), self.lose)
+
+    @staticmethod
+    def run(st, who, lose) -> None:
         who = who if isinstance(who, list) else [who]
-        if not self.lose:
+        if not lose:
             finish(st, who)
             return
         for p in who:
@@ -529,15 +540,31 @@ class AddModifier(Stmt):
 
     def exec(self, st, fr):
         env = fr.env
-        targets = self.target(st, env)
+        AddModifier.run(st, self.target(st, env), self.prop, self.amount(st, env), self.until, self.grant)
+
+    @staticmethod
+    def run(st, targets, prop, amount, until, grant) -> None:
         targets = targets if isinstance(targets, list) else [targets]
         st.ts += 1
-        if self.grant:
-            kw = self.amount(st, env)
-            st.grants.extend((o, kw, self.until, st.ts) for o in targets if o is not None)
+        if grant:
+            st.grants.extend((o, amount, until, st.ts) for o in targets if o is not None)
         else:
-            n = self.amount(st, env)
-            st.mods.extend((o, self.prop, n, self.until, st.ts) for o in targets if o is not None)
+            st.mods.extend((o, prop, amount, until, st.ts) for o in targets if o is not None)
+
+
+class Fused(Stmt):
+    """A run of immediate statements compiled into one generated function (codegen.StmtGen)."""
+
+    IMMEDIATE = True
+    __slots__ = ("fn",)
+
+    def __init__(self, span, fn):
+        super().__init__(span)
+        self.fn = fn
+        self.mutates = True
+
+    def exec(self, st, fr):
+        self.fn(st, fr.env)
 
 
 # ---------------------------------------------------------------- control flow
@@ -888,15 +915,7 @@ class Call(Stmt):
         for name, arg in zip(verb.param_names, self.args):
             env[name] = arg(st, fr.env)
         if st.log is not None:
-            note(
-                st,
-                {
-                    "event": verb.name,
-                    "args": [
-                        label(st, env[p], t) for p, t in zip(verb.param_names, verb.param_types)
-                    ],
-                },
-            )
+            Call.note_call(st, verb, env)
         if not verb.listened:
             if verb.body is None:
                 return
@@ -919,6 +938,10 @@ class Call(Stmt):
         st.frames.append(
             Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
         )
+
+    @staticmethod
+    def note_call(st, verb, env) -> None:
+        note(st, {"event": verb.name, "args": [label(st, env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)]})
 
     def at_end(self, st, fr):
         verb = self.verb
