@@ -104,7 +104,7 @@ class StaticRT:
 
 class ActionRT:
     __slots__ = (
-        "dom0_key",
+        "dom_keys",
         "id",
         "name",
         "param_names",
@@ -133,57 +133,38 @@ class ActionRT:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
-            if src is None and self.dom0_key is not None and cache is not None and self.domains:
-                for req in self.requires[0]:
-                    if not req(st, env):
-                        break
-                else:
-                    dom = cache.get(self.dom0_key)
-                    if dom is None:
-                        dom = cache[self.dom0_key] = self.domains[0](st, env)
-                    self._enum_from(st, env, dom, src, values)
-                continue
-            self._enum(st, env, 0, [], src, values)
+            self._enum(st, env, 0, [], src, values, cache if src is None else None)
 
-    def _enum_from(self, st, env, dom, src, values):
-        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
-        name = self.param_names[0]
-        if len(self.domains) == 1:
-            for v in items:
-                env[name] = v
-                for req in self.requires[1]:
-                    if not req(st, env):
-                        break
-                else:
-                    values.append([self.id, [v], src])
-        else:
-            for v in items:
-                env[name] = v
-                self._enum(st, env, 1, [v], src, values)
-        env.pop(name, None)
-
-    def _enum(self, st, env, i, args, src, values):
+    def _enum(self, st, env, i, args, src, values, cache):
         for req in self.requires[i]:
             if not req(st, env):
                 return
         if i == len(self.domains):
             values.append([self.id, args, src])
             return
-        dom = self.domains[i](st, env)
+        key = self.dom_keys[i]
+        if key is not None and cache is not None:
+            # A domain that reads no parameter is the same for every action of the window.
+            dom = cache.get(key)
+            if dom is None:
+                dom = cache[key] = self.domains[i](st, env)
+        else:
+            dom = self.domains[i](st, env)
         items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
         name = self.param_names[i]
-        last = i + 1 == len(self.domains)
-        leaf_reqs = self.requires[i + 1]
-        for v in items:
-            env[name] = v
-            if last:  # the innermost parameter: test and record without another call
+        if i + 1 == len(self.domains):  # the innermost parameter: test and record in place
+            leaf_reqs = self.requires[i + 1]
+            for v in items:
+                env[name] = v
                 for req in leaf_reqs:
                     if not req(st, env):
                         break
                 else:
                     values.append([self.id, args + [v], src])
-            else:
-                self._enum(st, env, i + 1, args + [v], src, values)
+        else:
+            for v in items:
+                env[name] = v
+                self._enum(st, env, i + 1, args + [v], src, values, cache)
         env.pop(name, None)
 
 
@@ -521,13 +502,14 @@ class Compiler:
                 self.expr(q.domain) if q.domain is not None else (lambda st, env: [])
                 for q in params
             ]
-            # The first domain, when it depends only on the acting player, is computed once per
-            # window for all the actions that share it (e.g. `c: card from playable(you)`).
-            a.dom0_key = None
-            if params and params[0].domain is not None:
-                key = repr(params[0].domain)
-                if "Special(which='this')" not in key and not _locals_used(params[0].domain, self.r):
-                    a.dom0_key = key
+            # Domains that read no parameter of the action (only `you` and the state) are
+            # computed once per window and shared by all its actions (`c: card from playable(you)`).
+            a.dom_keys = []
+            for q in params:
+                key = repr(q.domain) if q.domain is not None else None
+                if key is not None and ("Special(which='this')" in key or _locals_used(q.domain, self.r)):
+                    key = None
+                a.dom_keys.append(key)
             body = list(d.body.body)
             # Legality: the leading `require`s, split at `and`; each part is tested as soon as
             # the parameters it mentions are bound, so that enumeration prunes early.
