@@ -119,15 +119,18 @@ def state_costs(ref: str) -> dict:
             "load_ms": round(statistics.median(loads) * 1e3, 3), "save_bytes": len(text.encode())}  # fmt: skip
 
 
-def find_baseline() -> Path | None:
+def find_baseline(refs: list[str]) -> tuple[Path, str] | None:
+    """A hand-written anchor for one of the rulesets: `shared/bench/<prefix>_baseline.py` beside
+    the repository, where <prefix> starts the ruleset's name."""
     here = Path(__file__).resolve()
     for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
-        cand = base / "shared" / "bench" / "clash_baseline.py"
-        if cand.is_file():
-            return cand
-        cand = base.parent / "shared" / "bench" / "clash_baseline.py"
-        if cand.is_file():
-            return cand
+        folder = base / "shared" / "bench"
+        if folder.is_dir():
+            for script in sorted(folder.glob("*_baseline.py")):
+                prefix = script.stem[: -len("_baseline")]
+                for ref in refs:
+                    if Path(ref).name.startswith(prefix):
+                        return script, ref
     return None
 
 
@@ -152,10 +155,10 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None) -> dic
         r["playouts"] = playouts(ref, games)
         r.update(state_costs(ref))
         out["rulesets"][ref] = r
-    path = Path(baseline) if baseline else find_baseline()
-    anchor = next((ref for ref in refs if ref.rstrip("/").endswith("clash_of_decks")), None)
-    if path is not None and path.is_file() and anchor is not None:
-        # The machine's speed drifts: run the anchor and ours alternately, keep the best of each.
+    found = (Path(baseline), refs[0]) if baseline else find_baseline(refs)
+    if found is not None and found[0].is_file():
+        path, anchor = found
+        # The computer's speed drifts: run the anchor and ours alternately, keep the best of each.
         b, mine = None, out["rulesets"][anchor]["playouts"]
         for _ in range(3):
             r = run_baseline(path, max(games, 1000))
@@ -168,6 +171,7 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None) -> dic
         if b:
             out["baseline"] = {
                 "script": str(path),
+                "ruleset": anchor,
                 **b,
                 "ratio_playouts": round(b["playouts_per_s"] / mine["playouts_per_s"], 2),
                 "ratio_decisions": round(b["decisions_per_s"] / mine["decisions_per_s"], 2),
