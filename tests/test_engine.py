@@ -41,7 +41,7 @@ def test_actions_are_enumerated_with_their_parameters():
     assert g.current_player() == 0
     assert g.action_labels() == [
         "play Pawn", "play Knight", "play Captain", "play Parrot", "play Healer", "play Ram",
-        "gain 1", "gain 3", "pick 0", "concede 0", "pass",
+        "gain 1", "gain 3", "pick 0", "concede 0", "skip 0", "count_up 0", "pass",
     ]  # fmt: skip
 
 
@@ -207,3 +207,14 @@ def test_condition_argument_of_a_keyword_is_evaluated_on_another_object():
     # 돌파[power 2 이하]: only units of power 2 or less can be smashed (Captain is 4 in play).
     assert "smash Pawn" in labels and "smash Ram" in labels
     assert "smash Knight" not in labels
+
+
+def test_end_turn_leaves_the_turn_at_once():
+    g = play(game(), "skip 0")
+    assert g.st.turn == 2 and g.current_player() == 1
+    assert g.st.pcounters["score"] == [0, 0]
+
+
+def test_break_leaves_the_loop_and_repeat_counts():
+    g = play(game(goal=1000), "count_up 0")
+    assert g.st.pcounters["score"] == [34, 0]
