@@ -103,6 +103,11 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
         if spec.get("per_seat"):
             out[name] = out[name][:nplayers] + [out[name][-1]] * max(0, nplayers - len(out[name]))
     _check_budget(meta, out)
+    for c in meta.get("constraints") or []:
+        if all(out.get(k) == v for k, v in c["if"].items()) and any(out.get(k) == v for k, v in c["forbid"].items()):
+            bad = ", ".join(f"{k}={v}" for k, v in c["forbid"].items() if out.get(k) == v)
+            when = ", ".join(f"{k}={v}" for k, v in c["if"].items())
+            raise MadangError(f"{bad} is not allowed with {when}: {c['message']}")
     return out, nplayers
 
 

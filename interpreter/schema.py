@@ -125,6 +125,20 @@ RULESET_SCHEMA: dict = {
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},
+        "constraints": {
+            "type": "array",
+            "description": "Option combinations that are refused: when every option in `if` has its value, those in `forbid` may not.",
+            "items": {
+                "type": "object",
+                "required": ["if", "forbid", "message"],
+                "additionalProperties": False,
+                "properties": {
+                    "if": {"type": "object"},
+                    "forbid": {"type": "object"},
+                    "message": {"type": "string"},
+                },
+            },
+        },
         "maps": {
             "type": "object",
             "description": "Boards of areas: name -> {areas: {area: {adjacent: [...], ...}}, ...}.",

@@ -218,3 +218,11 @@ def test_end_turn_leaves_the_turn_at_once():
 def test_break_leaves_the_loop_and_repeat_counts():
     g = play(game(goal=1000), "count_up 0")
     assert g.st.pcounters["score"] == [34, 0]
+
+
+def test_option_constraints_and_budgets_of_a_ruleset():
+    with pytest.raises(MadangError, match="format=instant is not allowed with mode=solo"):
+        new_game("clash_of_decks", {"mode": "solo", "format": "instant"})
+    with pytest.raises(MadangError, match=r"cost 6 points but the budget of difficulty=normal is 2"):
+        new_game("clash_of_decks", {"mode": "solo", "difficulty": "normal", "automa_fixed_mana": "10", "automa_defence": "true"})
+    new_game("clash_of_decks", {"mode": "solo", "difficulty": "normal", "fortress_start": "true", "automa_fixed_mana": "9"})
