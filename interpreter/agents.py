@@ -1,7 +1,13 @@
-"""Agents answer decisions. Each sees only its seat's observation and the legal options.
+"""Agents answer decisions. An agent sees a `Decision`: its seat, the prompt, the legal options
+and the observation of its own seat — never the full state.
 
-The random agent draws from its own generator seeded from the game's seed and the number of
-decisions made so far, so a game saved and resumed continues exactly as one that never stopped.
+The random agent draws from a generator keyed by the game's seed and the number of decisions
+made so far (`Decision.key`), never from a stream of its own: a game saved and resumed continues
+exactly as one that never stopped, and a game replays the same whatever process plays it.
+
+    agent = make_agent("random")
+    while not game.is_terminal():
+        game.apply_action(agent.choose(game, game.current_player()))
 """
 
 from __future__ import annotations
@@ -9,103 +15,253 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
-from typing import Protocol
+from pathlib import Path
+from typing import TextIO
 
 from .api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted")
+AGENT_HELP = "random, first, human, scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 
 
-class Agent(Protocol):
-    def choose(self, game: GameState, seat: int) -> int: ...
+def hash64(seed: int, index: int) -> int:
+    """A 64-bit key from a game seed and a decision index (stable across runs, computers and
+    Python versions: sha256 of "seed:index")."""
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
 
 
-def agent_rng(seed: int, decision: int) -> random.Random:
-    digest = hashlib.sha256(f"{seed}:{decision}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "little"))
+class InputEnded(EOFError):
+    """The human's input ended (EOF) or they asked to quit: the game stops unfinished."""
 
 
-class RandomAgent:
-    """Uniform over the legal options."""
+class Decision:
+    """What an agent is shown: `seat`, `count` options, a per-decision random `key`, and, made
+    only when asked for, the `prompt`, the option `labels` and the seat's `observation`."""
 
-    def choose(self, game: GameState, seat: int) -> int:
+    __slots__ = ("seat", "count", "key", "index", "_game", "_labels", "_obs")
+
+    def __init__(self, game: GameState, seat: int | None = None):
         st = game.st
-        n = len(game.legal_actions())
-        return agent_rng(st.g.seed, st.decisions).randrange(n)
+        if st.over or st.pending is None:
+            raise MadangError("the game is over: there is no decision to take")
+        self.seat = st.pending.player if seat is None else seat
+        self.count = len(st.pending.values)
+        self.index = st.decisions
+        self.key = hash64(st.g.seed, st.decisions)
+        self._game = game
+        self._labels = None
+        self._obs = None
+
+    @property
+    def prompt(self) -> str:
+        return self._game.prompt()
+
+    @property
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = self._game.action_labels()
+        return self._labels
+
+    @property
+    def observation(self) -> dict:
+        if self._obs is None:
+            self._obs = self._game.observation(self.seat)
+        return self._obs
+
+    def rng(self) -> random.Random:
+        """A generator of this decision's own (for agents that need more than one draw)."""
+        return random.Random(self.key)
 
 
-class FirstAgent:
+class Agent:
+    """Base of the agents: `decide(d)` returns an option index in range(d.count)."""
+
+    name = "agent"
+
+    def decide(self, d: Decision) -> int:
+        raise NotImplementedError
+
+    def choose(self, game: GameState, seat: int | None = None) -> int:
+        """Convenience for code that holds the game: shows the agent only its Decision."""
+        return self.decide(Decision(game, seat))
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal options: `random.Random(hash64(seed, decision index))`."""
+
+    name = "random"
+
+    def decide(self, d: Decision) -> int:
+        return random.Random(d.key).randrange(d.count)
+
+
+class FirstAgent(Agent):
     """Always the first option (for tests)."""
 
-    def choose(self, game: GameState, seat: int) -> int:
+    name = "first"
+
+    def decide(self, d: Decision) -> int:
         return 0
 
 
-class ScriptedAgent:
-    """Answers from a list of option labels or indices, in order."""
+def pick(labels: list[str], answer: str) -> int | str:
+    """The option `answer` names (an index, or an option's text, exact or ignoring case), or a
+    message saying why it names none."""
+    a = answer.strip()
+    if not a:
+        return "empty answer"
+    if a in labels:
+        return labels.index(a)
+    if a.isascii() and a.isdigit():
+        i = int(a)
+        if i < len(labels):
+            return i
+        return f"{a} is not an option number (0..{len(labels) - 1})"
+    folded = [k for k, label in enumerate(labels) if label.casefold() == a.casefold()]
+    if folded:
+        return folded[0]
+    return f"{a!r} is not an option"
+
+
+class ScriptedAgent(Agent):
+    """Answers from a list of option labels or indices, in order (one list per agent)."""
+
+    name = "scripted"
 
     def __init__(self, script: list):
         self.script = list(script)
+        self.used = 0
 
-    def choose(self, game: GameState, seat: int) -> int:
-        if not self.script:
-            raise MadangError("the script of choices ran out")
-        step = self.script.pop(0)
-        labels = game.action_labels()
-        if isinstance(step, int) or (isinstance(step, str) and step.isdigit() and step not in labels):
-            i = int(step)
-            if 0 <= i < len(labels):
-                return i
-            raise MadangError(f"scripted choice {step} is out of range (0..{len(labels) - 1})")
-        if step in labels:
-            return labels.index(step)
-        raise MadangError(f"scripted choice {step!r} is not an option; options: {', '.join(labels)}")
+    def decide(self, d: Decision) -> int:
+        if self.used >= len(self.script):
+            raise MadangError(
+                f"the script of choices ran out after {self.used} choice(s) (seat P{d.seat + 1}, "
+                f"decision {d.index}: {d.prompt}; options: {', '.join(d.labels)})"
+            )
+        step = self.script[self.used]
+        self.used += 1
+        if isinstance(step, int) and not isinstance(step, bool):
+            if 0 <= step < d.count:
+                return step
+            got: int | str = f"{step} is not an option number (0..{d.count - 1})"
+        else:
+            got = pick(d.labels, str(step))
+        if isinstance(got, int):
+            return got
+        raise MadangError(
+            f"scripted choice {self.used} for P{d.seat + 1}: {got}; options: {', '.join(d.labels)}"
+        )
 
 
-class HumanAgent:
-    """Numbered options and the visible state in the terminal; re-asks on nonsense."""
+class HumanAgent(Agent):
+    """The terminal player: the seat's observation, numbered options, validated input. Nonsense
+    is asked again; the end of input (or `quit`) stops the game with InputEnded. `words`, when
+    given, respells names for display (e.g. in the ruleset's language); an answer may use
+    either spelling."""
 
-    def __init__(self, stdin=None, stdout=None):
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
+    name = "human"
 
-    def choose(self, game: GameState, seat: int) -> int:
-        out = self.stdout
-        obs = game.observation(seat)
-        out.write(f"\n— P{seat + 1}: turn {obs['turn']}, {obs['phase'] or '-'}\n")
-        for label, contents in obs["zones"].items():
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, words=None):
+        self.stdin = stdin
+        self.stdout = stdout
+        self.words = words or (lambda s: s)
+
+    def show(self, d: Decision, out: TextIO) -> None:
+        w = self.words
+        obs = d.observation
+        phase = w(str(obs.get("phase"))) if obs.get("phase") else "-"
+        out.write(f"\n— P{d.seat + 1} to decide (turn {obs.get('turn')}, {phase})\n")
+        for label, contents in obs.get("zones", {}).items():
             if isinstance(contents, dict):
-                if contents["count"]:
-                    out.write(f"  {label}: {contents['count']} hidden\n")
+                if contents.get("count"):
+                    out.write(f"  {w(label)}: {contents['count']} hidden\n")
             elif contents:
-                out.write(f"  {label}: {', '.join(contents)}\n")
-        for name, values in obs["player_counters"].items():
-            out.write(f"  {name}: {' / '.join(map(str, values))}\n")
-        labels = game.action_labels()
-        out.write(f"{game.prompt()}:\n")
-        for i, label in enumerate(labels):
-            out.write(f"  {i}) {label}\n")
+                out.write(f"  {w(label)}: {', '.join(w(str(c)) for c in contents)}\n")
+        for name, value in obs.get("counters", {}).items():
+            out.write(f"  {w(name)}: {value}\n")
+        for name, values in obs.get("player_counters", {}).items():
+            out.write(f"  {w(name)}: {' / '.join(f'P{i + 1} {v}' for i, v in enumerate(values))}\n")
+        self.options(d, out)
+
+    def shown(self, d: Decision) -> list[str]:
+        return [self.words(label) for label in d.labels]
+
+    def options(self, d: Decision, out: TextIO) -> None:
+        out.write(f"{self.words(d.prompt) if d.prompt else 'choose'}:\n")
+        width = len(str(d.count - 1))
+        for i, label in enumerate(self.shown(d)):
+            out.write(f"  {i:>{width}}) {label}\n")
+
+    def decide(self, d: Decision) -> int:
+        out = self.stdout or sys.stdout
+        inp = self.stdin or sys.stdin
+        self.show(d, out)
         while True:
-            out.write("> ")
+            out.write(f"P{d.seat + 1}> ")
             out.flush()
-            line = self.stdin.readline()
+            line = inp.readline()
             if not line:
-                raise EOFError("no more input")
+                raise InputEnded("input ended")
             answer = line.strip()
-            if answer.isdigit() and int(answer) < len(labels):
-                return int(answer)
-            if answer in labels:
-                return labels.index(answer)
-            out.write(f"  please type a number from 0 to {len(labels) - 1}, or an option's text\n")
+            if not _isatty(inp):
+                out.write(answer + "\n")  # echo piped answers, so that a transcript reads well
+            shown = self.shown(d)
+            if answer in ("?", "help") and answer not in d.labels and answer not in shown:
+                self.options(d, out)
+                out.write("  type an option's number or its text; 'quit' stops the game\n")
+                continue
+            if answer in ("quit", "exit", "q") and answer not in d.labels and answer not in shown:
+                raise InputEnded("the player quit")
+            got = pick(d.labels, answer)
+            if (
+                not isinstance(got, int)
+                and shown != d.labels
+                and isinstance(pick(shown, answer), int)
+            ):
+                got = pick(shown, answer)
+            if isinstance(got, int):
+                return got
+            out.write(
+                f"  {got}: type a number from 0 to {d.count - 1}, or an option's text ('?' lists them)\n"
+            )
 
 
-def make_agent(name: str) -> Agent:
-    if name == "random":
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def make_agent(spec: str, words=None) -> Agent:
+    """An agent from its command-line name: random, first, human, scripted:A|B, scripted:@FILE.
+    `words` respells names shown to a human (see HumanAgent)."""
+    name, _, arg = spec.strip().partition(":")
+    if name == "random" and not arg:
         return RandomAgent()
-    if name == "first":
+    if name == "first" and not arg:
         return FirstAgent()
-    if name == "human":
-        return HumanAgent()
-    if name.startswith("scripted:"):
-        return ScriptedAgent(name.split(":", 1)[1].split("|"))
-    raise MadangError(f"unknown agent {name!r}; agents: random, first, human, scripted:A|B|C")
+    if name == "human" and not arg:
+        return HumanAgent(words=words)
+    if name == "scripted":
+        if arg.startswith("@"):
+            try:
+                text = Path(arg[1:]).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise MadangError(f"cannot read the script {arg[1:]}: {e}") from None
+            steps = [
+                ln.strip()
+                for ln in text.splitlines()
+                if ln.strip() and not ln.lstrip().startswith("#")
+            ]
+        else:
+            steps = [s for s in arg.split("|") if s.strip()] if arg else []
+        return ScriptedAgent(steps)
+    raise MadangError(f"unknown agent {spec!r}; agents: {AGENT_HELP}")
+
+
+__all__ = [
+    "Agent", "Decision", "RandomAgent", "FirstAgent", "HumanAgent", "ScriptedAgent",
+    "InputEnded", "make_agent", "hash64", "pick",
+]  # fmt: skip

@@ -1,9 +1,9 @@
 """The game API for code, in the shape of OpenSpiel's: one interface for every ruleset.
 
-    game = madang.new_game("some_ruleset", {"some_option": "value"}, seed=7)
-    while not game.is_terminal():
-        game.apply_action(random.choice(game.legal_actions()))
-    game.returns()
+game = madang.new_game("some_ruleset", {"some_option": "value"}, seed=7)
+while not game.is_terminal():
+    game.apply_action(random.choice(game.legal_actions()))
+game.returns()
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
                 if lo != hi
                 else f"option players={nplayers}: this ruleset is for {lo} players"
             )
-    for name, value in given.items():
+    for name in given:
         if name not in specs:
             from .diagnostics import did_you_mean
 
@@ -104,7 +104,9 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
             out[name] = out[name][:nplayers] + [out[name][-1]] * max(0, nplayers - len(out[name]))
     _check_budget(meta, out)
     for c in meta.get("constraints") or []:
-        if all(out.get(k) == v for k, v in c["if"].items()) and any(out.get(k) == v for k, v in c["forbid"].items()):
+        if all(out.get(k) == v for k, v in c["if"].items()) and any(
+            out.get(k) == v for k, v in c["forbid"].items()
+        ):
             bad = ", ".join(f"{k}={v}" for k, v in c["forbid"].items() if out.get(k) == v)
             when = ", ".join(f"{k}={v}" for k, v in c["if"].items())
             raise MadangError(f"{bad} is not allowed with {when}: {c['message']}")
@@ -226,7 +228,10 @@ class GameState:
             raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.values) - 1}")
         d = st.pending
         if st.log is not None:
-            engine.note(st, {"decision": d.prompt, "player": d.player, "choice": engine.decision_labels(st)[a]})
+            engine.note(
+                st,
+                {"decision": d.prompt, "player": d.player, "choice": engine.decision_labels(st)[a]},
+            )
         st.answer = d.values[a]
         st.has_answer = True
         st.pending = None

@@ -1,7 +1,20 @@
-"""`madang bench`: load-and-check time, random playouts per second, clone and save/load times.
+"""`madang bench`: load-and-check time, random playouts per second, clone and save/load costs.
 
-Figures are read from here, never asserted in tests. A hand-written anchor (a script printing
-one JSON line with playouts_per_s and decisions_per_s) can run in the same session for a ratio.
+Figures are read from here, never asserted in tests. Per ruleset:
+
+- cold load and check: `load_ruleset` in a fresh `python -c` process (best of 3), with the time
+  to import madang shown apart; warm: the same in this process (best of 3);
+- check throughput: a generated standalone file of 1,000 cards (copies of the ruleset's cards
+  under new names) loaded as extra cards, minus the load without it;
+- random playouts in one process (uniform choices; per-seat options cycled as `simulate` does):
+  playouts and decisions per second, decisions and turns per game (`--games` playouts, fewer
+  when they take more than `--seconds`);
+- a mid-game state (a random game stopped half-way): clone time (median of 2,000, µs),
+  to_json / from_json time (median of 50, ms), and the size of its save in bytes.
+
+A hand-written anchor (a script printing one JSON line with playouts_per_s and decisions_per_s,
+such as `shared/bench/<prefix>_baseline.py`) runs in the same session, alternately with ours, and
+the ratio is reported.
 """
 
 from __future__ import annotations
@@ -20,81 +33,117 @@ from .diagnostics import Diagnostics
 from .loader import find_ruleset, load_ruleset
 from .simulate import pairings
 
+COLD_CODE = """
+import json, sys, time
+t0 = time.perf_counter()
+from madang.diagnostics import Diagnostics
+from madang.loader import load_ruleset
+t1 = time.perf_counter()
+d = Diagnostics()
+load_ruleset(sys.argv[1], d)
+t2 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "load_s": t2 - t1, "errors": len(d.errors)}))
+"""
 
-def cold_load_seconds(ref: str) -> float:
-    code = (
-        "import time; t=time.perf_counter();"
-        "from madang.diagnostics import Diagnostics; from madang.loader import load_ruleset;"
-        f"d=Diagnostics(); load_ruleset({ref!r}, d); print(time.perf_counter()-t)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    try:
-        return float(out.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return float("nan")
+
+def cold_load(ref: str, runs: int = 3) -> dict:
+    """Best of `runs` fresh processes: the import of madang, and load + check of the ruleset."""
+    best = None
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", COLD_CODE, ref], capture_output=True, text=True, timeout=300
+        )
+        try:
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            continue
+        if best is None or r["import_s"] + r["load_s"] < best["import_s"] + best["load_s"]:
+            best = r
+    if best is None:
+        return {"load_cold_s": None}
+    return {"load_cold_s": round(best["import_s"] + best["load_s"], 3),
+            "load_cold_import_s": round(best["import_s"], 3), "load_cold_check_s": round(best["load_s"], 3)}  # fmt: skip
 
 
-def warm_load_seconds(ref: str, extra: list[str] = ()) -> float:
-    best = float("inf")
-    for _ in range(3):
+def warm_load_seconds(ref: str, extra: list[str] = (), runs: int = 3) -> tuple[float, int]:
+    """Best time of `runs` loads in this process, and the number of errors reported."""
+    best, errors = float("inf"), 0
+    for _ in range(runs):
+        d = Diagnostics()
         t = time.perf_counter()
-        load_ruleset(ref, Diagnostics(), list(extra))
+        load_ruleset(ref, d, list(extra))
         best = min(best, time.perf_counter() - t)
-    return best
+        errors = len(d.errors)
+    return best, errors
 
 
-def thousand_cards_seconds(ref: str) -> float | None:
-    """Check throughput: the extra time to load 1,000 generated cards with the ruleset."""
+def thousand_cards(ref: str, n: int = 1000) -> dict | None:
+    """Check throughput: the extra time to load `n` generated cards with the ruleset."""
     import yaml
 
     folder = find_ruleset(ref, Diagnostics())
     meta = yaml.safe_load((folder / "ruleset.yaml").read_text(encoding="utf-8"))
     rows = []
     for rel in meta.get("cards") or []:
-        rows += (yaml.safe_load((folder / rel).read_text(encoding="utf-8")) or {}).get("cards") or []
+        doc = yaml.safe_load((folder / rel).read_text(encoding="utf-8")) or {}
+        rows += (doc.get("cards") if isinstance(doc, dict) else doc) or []
+    rows = [r for r in rows if isinstance(r, dict) and "name" in r]
     if not rows:
         return None
     cards = []
-    for i in range(1000):
+    for i in range(n):
         c = dict(rows[i % len(rows)])
-        c["name"] = f"GENERATED_{i}"
+        c["name"] = f"GENERATED_{i:04d}"
+        c.pop("id", None)
         cards.append(c)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "thousand.yaml"
-        path.write_text(yaml.safe_dump({"ruleset": meta["name"], "cards": cards}, allow_unicode=True), encoding="utf-8")
-        return max(warm_load_seconds(ref, [str(path)]) - warm_load_seconds(ref), 0.0)
+        path = Path(tmp) / f"{n}_cards.yaml"
+        path.write_text(yaml.safe_dump({"ruleset": meta["name"], "cards": cards}, allow_unicode=True, sort_keys=False),
+                        encoding="utf-8")  # fmt: skip
+        with_cards, errors = warm_load_seconds(ref, [str(path)])
+        without, _ = warm_load_seconds(ref)
+    return {
+        "check_1000_cards_s": round(max(with_cards - without, 0.0), 3),
+        "check_1000_cards_errors": errors,
+    }
 
 
-def playouts(ref: str, games: int, seed: int = 0) -> dict:
+def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None) -> dict:
+    """Random playouts in this process: uniform choices, per-seat values cycled; at most `games`,
+    and no more once `budget_s` seconds have passed (at least one game)."""
     prog = load_program(ref)
     free, combos = pairings(prog, {})
     decisions = turns = 0
     t = time.perf_counter()
+    played = 0
     for i in range(games):
-        opts = {k: ",".join(map(str, v)) for k, v in zip(free, combos[i % len(combos)])}
+        if budget_s is not None and i and time.perf_counter() - t > budget_s:
+            break
+        opts = {k: list(v) for k, v in zip(free, combos[i % len(combos)])}
         g = new_game(prog, opts, seed + i)
         rng = random.Random(seed + i)
-        while not g.is_terminal():
-            g.apply_action(rng.randrange(len(g.legal_actions())))
-        decisions += g.st.decisions
-        turns += g.st.turn
+        st = g.st
+        while not st.over:
+            g.apply_action(rng.randrange(len(st.pending.values)))
+        decisions += st.decisions
+        turns += st.turn
+        played += 1
     dt = time.perf_counter() - t
-    return {"games": games, "seconds": round(dt, 3), "playouts_per_s": round(games / dt, 1),
-            "decisions_per_s": round(decisions / dt), "mean_decisions": round(decisions / games, 1),
-            "mean_turns": round(turns / games, 1)}  # fmt: skip
+    return {"games": played, "seconds": round(dt, 3), "playouts_per_s": round(played / dt, 1),
+            "decisions_per_s": round(decisions / dt), "mean_decisions": round(decisions / played, 1),
+            "mean_turns": round(turns / played, 1)}  # fmt: skip
 
 
 def mid_game(ref: str, seed: int = 3) -> GameState:
+    """A random game stopped half-way through (by decisions)."""
     prog = load_program(ref)
-    g = new_game(prog, {}, seed)
-    rng = random.Random(seed)
-    total = []
     probe = new_game(prog, {}, seed)
+    rng = random.Random(seed)
     while not probe.is_terminal():
         probe.apply_action(rng.randrange(len(probe.legal_actions())))
-        total.append(0)
+    g = new_game(prog, {}, seed)
     rng = random.Random(seed)
-    for _ in range(len(total) // 2):
+    for _ in range(probe.st.decisions // 2):
         g.apply_action(rng.randrange(len(g.legal_actions())))
     return g
 
@@ -115,56 +164,72 @@ def state_costs(ref: str) -> dict:
         t = time.perf_counter()
         GameState.from_json(text)
         loads.append(time.perf_counter() - t)
-    return {"clone_us": round(statistics.median(clones) * 1e6, 1), "save_ms": round(statistics.median(saves) * 1e3, 3),
-            "load_ms": round(statistics.median(loads) * 1e3, 3), "save_bytes": len(text.encode())}  # fmt: skip
+    return {"mid_game_decisions": g.st.decisions, "clone_us": round(statistics.median(clones) * 1e6, 1),
+            "save_ms": round(statistics.median(saves) * 1e3, 3), "load_ms": round(statistics.median(loads) * 1e3, 3),
+            "save_bytes": len(text.encode())}  # fmt: skip
 
 
 def find_baseline(refs: list[str]) -> tuple[Path, str] | None:
     """A hand-written anchor for one of the rulesets: `shared/bench/<prefix>_baseline.py` beside
-    the repository, where <prefix> starts the ruleset's name."""
+    the repository (`../shared/bench` of the repository or of the current folder, or of a folder
+    above), where <prefix> starts the ruleset's name (abc_baseline.py → abc_of_things)."""
     here = Path(__file__).resolve()
+    seen = set()
     for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
         folder = base / "shared" / "bench"
-        if folder.is_dir():
-            for script in sorted(folder.glob("*_baseline.py")):
-                prefix = script.stem[: -len("_baseline")]
-                for ref in refs:
-                    if Path(ref).name.startswith(prefix):
-                        return script, ref
+        if folder in seen or not folder.is_dir():
+            continue
+        seen.add(folder)
+        for script in sorted(folder.glob("*_baseline.py")):
+            prefix = script.stem[: -len("_baseline")]
+            for ref in refs:
+                if Path(ref).name.startswith(prefix):
+                    return script, ref
     return None
 
 
 def run_baseline(path: Path, games: int) -> dict | None:
-    out = subprocess.run([sys.executable, str(path), str(games)], capture_output=True, text=True, timeout=600)
     try:
-        return json.loads(out.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
+        out = subprocess.run(
+            [sys.executable, str(path), str(games)], capture_output=True, text=True, timeout=600
+        )
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError, OSError, subprocess.TimeoutExpired):
         return None
+    return r if isinstance(r, dict) and "playouts_per_s" in r and "decisions_per_s" in r else None
 
 
-def bench(refs: list[str], games: int = 300, baseline: str | None = None) -> dict:
-    out = {"rulesets": {}}
+def bench(refs: list[str], games: int = 300, baseline: str | None = None, progress=None,
+          budget_s: float | None = 20.0) -> dict:  # fmt: skip
+    say = progress or (lambda msg: None)
+    out: dict = {"python": sys.version.split()[0], "rulesets": {}}
     for ref in refs:
-        r = {
-            "load_cold_s": round(cold_load_seconds(ref), 3),
-            "load_warm_s": round(warm_load_seconds(ref), 3),
-        }
-        k = thousand_cards_seconds(ref)
+        say(f"{ref}: loading")
+        r = dict(cold_load(ref))
+        warm, _ = warm_load_seconds(ref)
+        r["load_warm_s"] = round(warm, 3)
+        say(f"{ref}: 1,000 cards")
+        k = thousand_cards(ref)
         if k is not None:
-            r["check_1000_cards_s"] = round(k, 3)
-        r["playouts"] = playouts(ref, games)
+            r.update(k)
+        say(f"{ref}: {games} playouts")
+        r["playouts"] = playouts(ref, games, budget_s=budget_s)
+        say(f"{ref}: clone, save, load")
         r.update(state_costs(ref))
         out["rulesets"][ref] = r
     found = (Path(baseline), refs[0]) if baseline else find_baseline(refs)
-    if found is not None and found[0].is_file():
+    if baseline and not Path(baseline).is_file():
+        out["baseline"] = {"script": baseline, "error": "no such file"}
+    elif found is not None and refs:
         path, anchor = found
         # The computer's speed drifts: run the anchor and ours alternately, keep the best of each.
         b, mine = None, out["rulesets"][anchor]["playouts"]
-        for _ in range(3):
+        for k in range(3):
+            say(f"baseline {path.name}: round {k + 1} of 3")
             r = run_baseline(path, max(games, 1000))
             if r and (b is None or r["playouts_per_s"] > b["playouts_per_s"]):
                 b = r
-            m = playouts(anchor, games)
+            m = playouts(anchor, games, budget_s=budget_s)
             if m["playouts_per_s"] > mine["playouts_per_s"]:
                 mine = m
         out["rulesets"][anchor]["playouts"] = mine
@@ -175,6 +240,43 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None) -> dic
                 **b,
                 "ratio_playouts": round(b["playouts_per_s"] / mine["playouts_per_s"], 2),
                 "ratio_decisions": round(b["decisions_per_s"] / mine["decisions_per_s"], 2),
-                "note": "best of 3 alternating runs of each",
+                "note": "best of 3 alternating runs of each; ratio = hand-written / interpreted",
             }
+        else:
+            out["baseline"] = {
+                "script": str(path),
+                "error": "the script did not print a JSON line with playouts_per_s",
+            }
+    say("")
     return out
+
+
+def render(result: dict) -> str:
+    lines = []
+    for ref, r in result["rulesets"].items():
+        p = r["playouts"]
+        lines.append(ref)
+        if r.get("load_cold_s") is not None:
+            lines.append(f"  load and check: {r['load_cold_s']} s cold (import {r['load_cold_import_s']} s + "
+                         f"check {r['load_cold_check_s']} s), {r['load_warm_s']} s warm")  # fmt: skip
+        else:
+            lines.append(f"  load and check: cold run failed, {r['load_warm_s']} s warm")
+        if "check_1000_cards_s" in r:
+            errs = r["check_1000_cards_errors"]
+            lines.append(
+                f"  1,000 cards checked in {r['check_1000_cards_s']} s"
+                + (f" ({errs} errors)" if errs else "")
+            )
+        lines.append(f"  random playouts: {p['playouts_per_s']}/s, {p['decisions_per_s']} decisions/s; "
+                     f"{p['mean_decisions']} decisions and {p['mean_turns']} turns per game ({p['games']} games)")  # fmt: skip
+        lines.append(f"  mid-game state ({r['mid_game_decisions']} decisions in): clone {r['clone_us']} µs, "
+                     f"to_json {r['save_ms']} ms, from_json {r['load_ms']} ms, save {r['save_bytes']:,} bytes")  # fmt: skip
+    b = result.get("baseline")
+    if b and "error" in b:
+        lines.append(f"baseline {b['script']}: {b['error']}")
+    elif b:
+        lines.append(f"baseline {b['script']} ({b['ruleset']}): {b['playouts_per_s']} playouts/s, "
+                     f"{b['decisions_per_s']} decisions/s")  # fmt: skip
+        lines.append(f"  hand-written / interpreted: {b['ratio_playouts']}× in playouts/s, "
+                     f"{b['ratio_decisions']}× in decisions/s")  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -6,8 +6,8 @@ areas are integers (their type is known statically), keywords and card names are
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .symbols import ANY, AREA, BOOL, NUMBER, OBJECT, PLAYER, TEXT, ZONE, elem_type, list_of
 
@@ -234,6 +234,21 @@ def _ceil_div(st, a, b):
     return -((-a) // b)
 
 
+def _zone_area(st, z):
+    if z is None or z < 0:
+        return None
+    name, k = st.g.zone_info[z]
+    return k if st.g.prog.zones[name].scope == "area" else None
+
+
+def _objects(st, v):
+    return list(_items(st, v)) if v is not None else []
+
+
+def _fail(st, message):
+    raise RulesError(str(message))
+
+
 BUILTIN_FUNCS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, NUMBER, "number of items of a list or objects in a zone"),
     "sum": Builtin(_sum, 1, 1, NUMBER, "sum of a list of numbers"),
@@ -314,8 +329,31 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     "keyword_arg": Builtin(
         _keyword_arg, 2, 3, ANY, "the argument of a keyword printed on an object's card"
     ),
-    "matches": Builtin(_matches, 2, 2, BOOL, "whether an object meets a condition argument of a keyword (돌파[코스트 2 이하])"),
+    "matches": Builtin(
+        _matches,
+        2,
+        2,
+        BOOL,
+        "whether an object meets a condition argument of a keyword (돌파[코스트 2 이하])",
+    ),
     "ceil_div": Builtin(_ceil_div, 2, 2, NUMBER, "a / b rounded up"),
+    "zone_area": Builtin(
+        _zone_area, 1, 1, AREA, "the area of a per-area zone (none for any other zone)"
+    ),
+    "fail": Builtin(
+        _fail,
+        1,
+        1,
+        ANY,
+        "stop the game with a rules error carrying this message (a refused deck, an impossible position)",
+    ),
+    "objects": Builtin(
+        _objects,
+        1,
+        1,
+        list_of(OBJECT),
+        "a list or zone read as a list of objects (typed: choices show card names)",
+    ),
 }
 
 # Names with a meaning in every ruleset (option and data are read with a dot: option.NAME).

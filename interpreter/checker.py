@@ -13,9 +13,25 @@ from . import nodes as n
 from .builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
+    ANY,
+    AREA,
+    BOOL,
+    CONDITION,
+    KEYWORD,
+    KIND,
+    NONE,
+    NUMBER,
+    OBJECT,
+    PLAYER,
+    TEXT,
+    ZONE,
+    Ability,
+    CallableSym,
+    Symbols,
+    elem_type,
+    list_of,
     params_of,
-    ANY, AREA, BOOL, CONDITION, KEYWORD, KIND, NONE, NUMBER, OBJECT, PLAYER, TEXT, ZONE,
-    Ability, CallableSym, Symbols, elem_type, list_of, type_name,
+    type_name,
 )  # fmt: skip
 
 
@@ -167,7 +183,9 @@ class Checker:
         sc = scope.child()
         sc.ctx = "action"
         sym = self.s.actions.get(d.names[0])
-        params = sym.params if sym is not None and sym.decl is d else params_of(d.params, Diagnostics())
+        params = (
+            sym.params if sym is not None and sym.decl is d else params_of(d.params, Diagnostics())
+        )
         for p in params:
             if p.domain is not None:
                 dt = self.expr(p.domain, sc)
@@ -239,7 +257,12 @@ class Checker:
                     self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
                 else:
                     self.compat(vt, t, st.value, "assigned value")
-                    if isinstance(st.target, n.Name) and isinstance(t, tuple) and t[1] == ANY and isinstance(vt, tuple):
+                    if (
+                        isinstance(st.target, n.Name)
+                        and isinstance(t, tuple)
+                        and t[1] == ANY
+                        and isinstance(vt, tuple)
+                    ):
                         sc.names[st.target.name] = vt
             case n.Move():
                 self.expr(st.what, sc)
@@ -421,7 +444,11 @@ class Checker:
         if isinstance(e, n.Attr):
             t = self.expr(e, sc)
             res = self.r.attrs.get(id(e))
-            if res and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict") and res != ("obj_builtin", "owner"):
+            if (
+                res
+                and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict")
+                and res != ("obj_builtin", "owner")
+            ):
                 self.d.error(f"cannot assign to '{e.name}'", e.span, code="not-assignable")
             return t
         self.d.error("cannot assign to this expression", e.span, code="not-assignable")

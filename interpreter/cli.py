@@ -1,4 +1,10 @@
-"""The `madang` command line. Exit codes: 0 fine, 1 problems found or the game failed, 2 usage."""
+"""The `madang` command line.
+
+Exit codes: 0 fine; 1 problems found, a failed game or a bad input (unknown ruleset, bad option
+value, corrupt save...); 2 wrong usage (unknown command or flag, malformed argument); 130 when
+interrupted. User errors never show a Python traceback (set MADANG_DEBUG=1 to see one for an
+internal error).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from . import __version__
@@ -14,45 +21,96 @@ from .builtins import RulesError
 from .diagnostics import Diagnostics
 
 
+class UsageError(Exception):
+    """A malformed argument that argparse cannot see: exit 2."""
+
+
 def color_ok(stream) -> bool:
-    return stream.isatty() and not os.environ.get("NO_COLOR")
+    """Colours only on a terminal, and never when NO_COLOR is set."""
+    try:
+        return stream.isatty() and not os.environ.get("NO_COLOR")
+    except (AttributeError, ValueError):
+        return False
 
 
 def options_of(pairs: list[str] | None) -> dict:
-    out = {}
+    out: dict = {}
     for p in pairs or []:
-        if "=" not in p:
+        k, eq, v = p.partition("=")
+        if not eq or not k.strip():
             raise UsageError(f"--option takes KEY=VALUE, got {p!r}")
-        k, v = p.split("=", 1)
         out[k.strip()] = v.strip()
     return out
 
 
-class UsageError(Exception):
-    pass
+def note(msg: str) -> None:
+    sys.stderr.write(f"note: {msg}\n")
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename, so that
+    an existing file is replaced only by a complete new one."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.", str(path.parent))  # suffix, prefix, folder
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 # ---------------------------------------------------------------- check, schema, parse, fmt
+
+
+def _ruleset_folder_of(path: Path) -> Path | None:
+    return next((q for q in path.resolve().parents if (q / "ruleset.yaml").is_file()), None)
+
+
+def _listed_in(folder: Path, path: Path) -> bool:
+    """Whether the language file `path` is one of the ruleset's `files:`."""
+    import yaml
+
+    try:
+        meta = yaml.safe_load((folder / "ruleset.yaml").read_text(encoding="utf-8"))
+        files = meta.get("files") or []
+        return any((folder / str(rel)).resolve() == path.resolve() for rel in files)
+    except Exception:  # a broken ruleset.yaml is reported when the folder is checked
+        return True
 
 
 def cmd_check(args) -> int:
     from .loader import check_language_file, load_ruleset, load_standalone_cards
 
     diags = Diagnostics()
+    done: set[str] = set()
+
+    def ruleset(ref: str, extra: list[str] = ()) -> None:
+        key = (str(Path(ref).resolve()) if Path(ref).exists() else ref, tuple(extra))
+        if str(key) not in done:
+            done.add(str(key))
+            load_ruleset(ref, diags, list(extra))
+
     for ref in args.paths:
         p = Path(ref)
         if p.suffix == ".madang":
-            folder = next((q for q in p.resolve().parents if (q / "ruleset.yaml").is_file()), None)
-            if folder is not None:
-                load_ruleset(str(folder), diags)
+            folder = _ruleset_folder_of(p) if p.is_file() else None
+            if folder is not None and _listed_in(folder, p):
+                ruleset(str(folder))
             else:
                 check_language_file(ref, diags)
-        elif p.is_file() and p.suffix in (".yaml", ".yml") and p.name != "ruleset.yaml":
+        elif p.is_file() and p.name == "ruleset.yaml":
+            ruleset(str(p.parent))
+        elif p.is_file() and p.suffix in (".yaml", ".yml"):
             name = load_standalone_cards(ref, diags)
             if name is not None:
-                load_ruleset(name, diags, [ref])
+                ruleset(name, [ref])
         else:
-            load_ruleset(ref, diags)
+            ruleset(ref)
     if args.format == "json":
         print(diags.to_json())
     else:
@@ -74,7 +132,11 @@ def cmd_schema(args) -> int:
     if loaded is None or diags.has_errors():
         sys.stderr.write(diags.render(color=color_ok(sys.stderr)))
         return 1
-    print(json.dumps(card_schema(loaded.meta["name"], kinds_spec(loaded.syms)), ensure_ascii=False, indent=2))
+    print(
+        json.dumps(
+            card_schema(loaded.meta["name"], kinds_spec(loaded.syms)), ensure_ascii=False, indent=2
+        )
+    )
     return 0
 
 
@@ -98,10 +160,10 @@ def cmd_parse(args) -> int:
         return 1
     try:
         from .fmt import dump_ast
-
-        print(dump_ast(node))
     except ImportError:
         print(node)
+    else:
+        print(dump_ast(node))
     return 0
 
 
@@ -111,180 +173,321 @@ def cmd_fmt(args) -> int:
     except ImportError:
         sys.stderr.write("madang fmt: the formatter is not available in this build\n")
         return 1
-    diags = Diagnostics()
-    text = _read(args.file, diags)
-    out = format_source(text, args.file, diags, card_text=args.card_text) if text is not None else None
-    if out is None:
-        sys.stderr.write(diags.render(color=color_ok(sys.stderr)))
-        return 1
-    if args.check:
-        if out != text:
-            print(f"{args.file}: would be reformatted")
-            return 1
-        return 0
-    sys.stdout.write(out)
-    return 0
+    if len(args.files) > 1 and not (args.check or args.write):
+        raise UsageError("several files need --check or --write")
+    status = 0
+    for file in args.files:
+        diags = Diagnostics()
+        text = _read(file, diags)
+        kw = {"card_text": args.card_text}
+        if args.lang:
+            kw["lang"] = args.lang
+        out = format_source(text, file, diags, **kw) if text is not None else None
+        if out is None:
+            sys.stderr.write(diags.render(color=color_ok(sys.stderr)))
+            status = 1
+            continue
+        if args.check:
+            if out != text:
+                print(f"{file}: would be reformatted")
+                status = 1
+        elif args.write:
+            if out != text:
+                atomic_write(file, out)
+                print(f"{file}: reformatted")
+        else:
+            sys.stdout.write(out)
+    return status
 
 
 # ---------------------------------------------------------------- list
 
 
-def cmd_list(args) -> int:
-    from .loader import bundled_names, find_ruleset
+def _value_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
+
+def ruleset_rows() -> list[dict]:
     import yaml
+
+    from .loader import bundled_names, find_ruleset
 
     rows = []
     for name in bundled_names():
         folder = find_ruleset(name, Diagnostics())
-        meta = yaml.safe_load((folder / "ruleset.yaml").read_text(encoding="utf-8"))
+        try:
+            meta = yaml.safe_load((folder / "ruleset.yaml").read_text(encoding="utf-8")) or {}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+            rows.append({"name": name, "error": str(e).splitlines()[0]})
+            continue
         players = meta.get("players")
-        if isinstance(players, dict):
-            players = f"{players['min']}-{players['max']}"
-        title = meta.get("title") or {}
-        opts = {k: {"default": v.get("default"), "values": v.get("values")} for k, v in (meta.get("options") or {}).items()}
-        rows.append({"name": name, "title": title, "players": players, "options": opts})
+        lo, hi = (
+            (players, players) if isinstance(players, int) else (players["min"], players["max"])
+        )
+        opts = {}
+        for k, v in (meta.get("options") or {}).items():
+            desc = v.get("description") or {}
+            opts[k] = {
+                "default": v.get("default"),
+                "values": v.get("values"),
+                "per_seat": bool(v.get("per_seat")),
+                "description": desc.get("en") if isinstance(desc, dict) else str(desc),
+            }
+        rows.append({"name": name, "title": meta.get("title") or {}, "players": {"min": lo, "max": hi},
+                     "language": meta.get("language"), "options": opts})  # fmt: skip
+    return rows
+
+
+def cmd_list(args) -> int:
+    rows = ruleset_rows()
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for r in rows:
+        if "error" in r:
+            print(f"{r['name']}  (cannot read its ruleset.yaml: {r['error']})")
+            continue
         t = r["title"]
-        print(f"{r['name']}  {t.get('en', '')}{' / ' + t['ko'] if 'ko' in t else ''}  ({r['players']} players)")
+        lo, hi = r["players"]["min"], r["players"]["max"]
+        players = f"{lo} players" if lo == hi else f"{lo}–{hi} players"
+        title = " / ".join(x for x in (t.get("en"), t.get("ko")) if x)
+        print(f"{r['name']}  {title}  ({players})")
+        if lo != hi:
+            print(f"    --option players=N  {lo}–{hi}; default {lo}")
         for k, o in r["options"].items():
-            values = ", ".join(json.dumps(v, ensure_ascii=False).strip('"') for v in o["values"]) if o["values"] else "any"
-            print(f"    --option {k}=...   default {o['default']}; {values}")
+            values = ", ".join(map(_value_text, o["values"])) if o["values"] else "any"
+            seat = "  (per seat: a,b,...)" if o["per_seat"] else ""
+            print(f"    --option {k}={_value_text(o['default'])}  [{values}]{seat}")
+            if args.verbose and o["description"]:
+                print(f"        {o['description']}")
     return 0
 
 
 # ---------------------------------------------------------------- play
 
 
-def _atomic_write(path: str, text: str) -> None:
-    tmp = Path(path).with_name(Path(path).name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def _load_save(path: str, cards: list[str] | None = None) -> GameState:
+    """A saved game. A game played with extra card files needs the same `--cards` to resume."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise MadangError(f"cannot read the save file {path}: {e}") from None
+    prog = None
+    if cards:
+        try:
+            doc = json.loads(text)
+            where = doc.get("ruleset_path")
+            ref = (
+                where
+                if isinstance(where, str) and where and Path(where).is_dir()
+                else str(doc["ruleset"])
+            )
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            ref = None  # from_json says what is wrong with it
+        if ref is not None:
+            prog = load_program(ref, tuple(cards))
+    try:
+        return GameState.from_json(text, prog)
+    except MadangError as e:
+        hint = "" if cards else " (if it was played with --cards FILE, give the same --cards again)"
+        raise MadangError(
+            f"{path}: {e}" + (hint if "different version" in str(e) else ""), e.diags
+        ) from None
 
 
 def cmd_play(args) -> int:
-    from .agents import make_agent
-    from .narration import narrate
+    from .agents import Decision, InputEnded, make_agent
+    from .narration import Narrator
+    from .simulate import seat_specs
 
+    if args.max_decisions is not None and args.max_decisions < 0:
+        raise UsageError("--max-decisions must be 0 or more")
     if args.load:
-        try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise MadangError(f"cannot read {args.load}: {e}") from None
-        game = GameState.from_json(text)
-        if args.ruleset:
-            sys.stderr.write("note: the ruleset comes from the save file\n")
+        game = _load_save(args.load, args.cards)
+        ignored = [
+            f
+            for f, v in (
+                ("RULESET", args.ruleset),
+                ("--option", args.option),
+                ("--seed", args.seed),
+            )
+            if v
+        ]
+        if ignored:
+            note(f"{', '.join(ignored)} ignored: the game comes from {args.load}")
     else:
         if not args.ruleset:
             raise UsageError("play needs a RULESET (or --load FILE)")
-        game = new_game(args.ruleset, options_of(args.option), args.seed, cards=tuple(args.cards or ()))
+        game = new_game(args.ruleset, options_of(args.option), args.seed or 0, log=True,
+                        cards=tuple(args.cards or ()))  # fmt: skip
     st = game.st
     prog = st.g.prog
-    log_lines: list[str] = []
-    st.log = []
-    seats = (args.seats or "").split(",") if args.seats else ["random"] * st.g.nplayers
-    agents = [make_agent(s.strip()) for s in seats]
+    if st.log is None:
+        st.log = []
+    seats = seat_specs(args.seats.split(",") if args.seats else None, st.g.nplayers)
     lang = args.lang or prog.meta.get("language") or "en"
+    narrator = Narrator(prog, lang)
+    agents = [make_agent(s, words=narrator.text) for s in seats]
     narrate_on = args.format == "text" and (args.verbose or "human" in seats)
-    header = {"ruleset": prog.name, "options": st.g.options, "seed": st.g.seed}
+    start = st.decisions
+    log_file = None
     if args.log:
-        log_lines.append(json.dumps(header, ensure_ascii=False))
-    shown = 0
+        log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115
+        header = {"madang_log": 1, "ruleset": prog.name, "ruleset_path": str(getattr(prog, "folder", "") or ""),
+                  "cards": [str(Path(c).resolve()) for c in args.cards or ()],
+                  "options": st.g.options, "seed": st.g.seed, "from_decision": start}  # fmt: skip
+        if args.load:
+            header["loaded_from"] = args.load
+        log_file.write(json.dumps(header, ensure_ascii=False) + "\n")
+
+    def flush() -> None:
+        for e in st.log:
+            if log_file is not None:
+                log_file.write(json.dumps(e, ensure_ascii=False) + "\n")
+            if narrate_on:
+                line = narrator.line(e)
+                if line:
+                    print(line)
+        st.log.clear()
+
     stopped = False
     try:
-        while not game.is_terminal():
-            if narrate_on:
-                for e in st.log[shown:]:
-                    line = narrate(prog, e, lang)
-                    if line:
-                        print(line)
-                shown = len(st.log)
-            if args.max_decisions is not None and st.decisions >= args.max_decisions:
+        flush()
+        while not st.over:
+            if args.max_decisions is not None and st.decisions - start >= args.max_decisions:
                 stopped = True
                 break
-            seat = game.current_player()
-            game.apply_action(agents[seat % len(agents)].choose(game, seat))
-    except EOFError:
-        sys.stderr.write("input ended: the game stops unfinished\n")
+            d = Decision(game)
+            game.apply_action(agents[d.seat].decide(d))
+            flush()
+    except InputEnded as e:
+        n = st.decisions
+        sys.stderr.write(f"madang play: {e}: the game stops unfinished after {n} decision{'s' if n != 1 else ''}"
+                         + (" (nothing saved)" if args.save else "") + "\n")  # fmt: skip
         return 1
+    except RulesError as e:
+        raise MadangError(
+            f"error in the rules after {st.decisions} decisions (seed {st.g.seed}): {e}"
+        ) from None
     finally:
-        if args.log:
-            log_lines += [json.dumps(e, ensure_ascii=False) for e in st.log]
-            Path(args.log).write_text("\n".join(log_lines) + "\n", encoding="utf-8")
-    if narrate_on:
-        for e in st.log[shown:]:
-            line = narrate(prog, e, lang)
-            if line:
-                print(line)
+        if log_file is not None:
+            flush_entries = st.log
+            for e in flush_entries:
+                log_file.write(json.dumps(e, ensure_ascii=False) + "\n")
+            log_file.close()
     if args.save:
-        _atomic_write(args.save, game.to_json())
+        atomic_write(args.save, game.to_json())
     result = {
         "ruleset": prog.name,
+        "seed": st.g.seed,
         "finished": game.is_terminal(),
         "winners": [p + 1 for p in st.winners],
         "returns": game.returns(),
         "decisions": st.decisions,
         "turns": st.turn,
+        "rounds": st.round,
         "digest": game.digest(),
     }
+    if args.save:
+        result["saved"] = args.save
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False))
     elif stopped:
-        print(f"stopped after {st.decisions} decisions" + (f"; saved to {args.save}" if args.save else ""))
+        n = st.decisions
+        print(
+            f"stopped after {n} decision{'s' if n != 1 else ''}"
+            + (f"; saved to {args.save}" if args.save else "")
+        )
     else:
         who = ", ".join(f"P{p}" for p in result["winners"]) or "nobody"
-        print(f"winner: {who} after {st.decisions} decisions, {st.turn} turns")
+        print(f"winner: {who} after {st.decisions} decisions, {st.turn} turns"
+              + (f"; saved to {args.save}" if args.save else ""))  # fmt: skip
     return 0
 
 
 # ---------------------------------------------------------------- simulate
 
 
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
+    if args.games < 0:
+        raise UsageError("--games must be 0 or more")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
     seats = args.seats.split(",") if args.seats else None
     progress = None
     bar = None
-    if sys.stderr.isatty() and args.games >= 20:
-        from rich.progress import Progress
+    if sys.stderr.isatty() and args.games >= 20 and args.format == "text":
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
 
-        bar = Progress(transient=True, console=None)
-        bar.start()
+        bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=True)  # fmt: skip
         task = bar.add_task("games", total=args.games)
 
         def progress(done):
             bar.update(task, completed=done)
 
+    if bar is not None:
+        bar.start()
     try:
         result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options_of(args.option),
                           tuple(args.cards or ()), args.max_decisions, progress)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
+    failed = 1 if result["errors"] else 0
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))
-        return 0 if not result["errors"] else 1
-    print(f"{result['ruleset']}: {result['games']} games, seed {result['seed']}")
+        return failed
+    print(
+        f"{result['ruleset']}: {result['games']} games, seed {result['seed']}, agents {','.join(result['agents'])}"
+    )
     for s in result["seats"]:
         lo, hi = s["ci95"]
-        print(f"  P{s['seat']} wins {s['wins']:>6}  {s['rate']:.1%}  (95% CI {lo:.1%}–{hi:.1%})")
+        print(
+            f"  P{s['seat']} wins {s['wins']:>6}  {_pct(s['rate'])}  (95% CI {_pct(lo)}–{_pct(hi)})"
+        )
     for opt, table in (result.get("by_option") or {}).items():
         print(f"  by {opt}:")
         for v, row in table.items():
             lo, hi = row["ci95"]
-            print(f"    {v:>12}: {row['rate']:.1%} of {row['games']} seat-games  (95% CI {lo:.1%}–{hi:.1%})")
-    print(f"  draws {result['draws']}, no winner {result['no_winner']}, unfinished {result['unfinished']}")
+            print(
+                f"    {v:>12}: {_pct(row['rate'])} of {row['games']} seat-games  (95% CI {_pct(lo)}–{_pct(hi)})"
+            )
+    if args.verbose and result.get("pairings"):
+        print("  pairings (wins per seat):")
+        for key, row in result["pairings"].items():
+            print(
+                f"    {key:>20}: {row['games']} games, wins {' / '.join(map(str, row['wins']))}, draws {row['draws']}"
+            )
+    extra = f", shared wins {result['shared_wins']}" if result["shared_wins"] else ""
+    print(
+        f"  draws {result['draws']}, no winner {result['no_winner']}, unfinished {result['unfinished']}{extra}"
+    )
     d, t = result["decisions"], result["turns"]
-    print(f"  decisions per game {d['mean']} ({d['min']}–{d['max']}), turns {t['mean']} ({t['min']}–{t['max']})")
-    for msg, k in result["errors"].items():
-        print(f"  error ×{k}: {msg}")
+    print(
+        f"  decisions per game {d['mean']} ({d['min']}–{d['max']}), turns {t['mean']} ({t['min']}–{t['max']})"
+    )
+    for msg, e in result["errors"].items():
+        seed = f" (first at seed {e['first_seed']})" if e["first_seed"] is not None else ""
+        print(f"  error ×{e['games']}{seed}: {msg}")
     tm = result["timing"]
     print(f"  {tm['seconds']} s, {tm['games_per_s']} games/s on {tm['jobs']} job(s)")
-    return 0 if not result["errors"] else 1
+    return failed
 
 
 # ---------------------------------------------------------------- test, bench, replay
@@ -297,131 +500,222 @@ def cmd_test(args) -> int:
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        sys.stdout.write(report.render())
-        if not report.render().endswith("\n"):
-            print()
+        text = report.render()
+        last = f"{report.passed} passed, {report.failed} failed"
+        if not text.rstrip().endswith(last):
+            text = text.rstrip("\n") + ("\n" if text.strip() else "") + last
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0 if report.failed == 0 else 1
 
 
 def cmd_bench(args) -> int:
-    from .bench import bench
+    from .bench import bench, render
     from .loader import bundled_names
 
+    if args.games < 1:
+        raise UsageError("--games must be 1 or more")
     refs = args.rulesets or bundled_names()
-    result = bench(refs, args.games, args.baseline)
+    for ref in refs:
+        load_program(ref)  # an unknown or broken ruleset fails here, before any timing
+    if args.seconds <= 0:
+        raise UsageError("--seconds must be more than 0")
+    result = bench(refs, args.games, args.baseline, progress=None if args.format == "json" else _bench_progress,
+                   budget_s=args.seconds)  # fmt: skip
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))
-        return 0
-    for ref, r in result["rulesets"].items():
-        p = r["playouts"]
-        print(f"{ref}")
-        print(f"  load and check: {r['load_cold_s']} s cold, {r['load_warm_s']} s warm")
-        if "check_1000_cards_s" in r:
-            print(f"  1,000 cards checked in {r['check_1000_cards_s']} s")
-        print(f"  random playouts: {p['playouts_per_s']}/s, {p['decisions_per_s']} decisions/s, {p['mean_decisions']} decisions and {p['mean_turns']} turns per game")
-        print(f"  clone {r['clone_us']} µs, save {r['save_ms']} ms, load {r['load_ms']} ms, mid-game save {r['save_bytes']:,} bytes")
-    b = result.get("baseline")
-    if b:
-        print(f"baseline {b['script']}: {b['playouts_per_s']} playouts/s, {b['decisions_per_s']} decisions/s")
-        print(f"  interpreted / hand-written: {b['ratio_playouts']}× slower in playouts, {b['ratio_decisions']}× in decisions")
+    else:
+        sys.stdout.write(render(result))
     return 0
 
 
+def _bench_progress(msg: str) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[K{msg}")
+        sys.stderr.flush()
+        if not msg:
+            sys.stderr.write("\r\033[K")
+
+
 def cmd_replay(args) -> int:
-    from .narration import narrate
+    from .narration import Narrator
 
     try:
-        lines = Path(args.log).read_text(encoding="utf-8").splitlines()
-        header = json.loads(lines[0])
-        entries = [json.loads(x) for x in lines[1:] if x.strip()]
-    except (OSError, UnicodeDecodeError, ValueError, IndexError) as e:
-        raise MadangError(f"not a madang log file: {args.log}: {e}") from None
+        with open(args.log, encoding="utf-8") as f:
+            first = f.readline()
+    except (OSError, UnicodeDecodeError) as e:
+        raise MadangError(f"cannot read {args.log}: {e}") from None
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
     if not isinstance(header, dict) or "ruleset" not in header:
-        raise MadangError(f"not a madang log file: {args.log}: no header line")
-    prog = load_program(header["ruleset"])
-    lang = args.lang or prog.meta.get("language") or "en"
-    for e in entries:
-        line = narrate(prog, e, lang, moves=args.verbose)
-        if line:
-            print(line)
+        raise MadangError(
+            f"{args.log}: not a madang log file (its first line must be the header written by `madang play --log`)"
+        )
+    prog = None
+    path = header.get("ruleset_path")
+    ref = path if isinstance(path, str) and path and Path(path).is_dir() else str(header["ruleset"])
+    cards = [c for c in header.get("cards") or [] if isinstance(c, str) and Path(c).is_file()]
+    try:
+        prog = load_program(ref, cards)
+    except MadangError as e:
+        note(f"cannot load the ruleset {header['ruleset']!r} ({e}): names are shown as logged")
+    narrator = Narrator(
+        prog, args.lang or (prog.meta.get("language") if prog else None) or "en", moves=args.verbose
+    )
+    bad = 0
+    with open(args.log, encoding="utf-8", errors="replace") as f:
+        f.readline()
+        for n, raw in enumerate(f, start=2):
+            if not raw.strip():
+                continue
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                bad += 1
+                if bad <= 3:
+                    sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
+                continue
+            line = narrator.line(entry)
+            if line:
+                print(line)
+    if bad:
+        sys.stderr.write(f"madang replay: {bad} unreadable line(s) in {args.log}\n")
+        return 1
     return 0
 
 
 # ---------------------------------------------------------------- main
 
 
+EPILOG = "exit codes: 0 fine, 1 problems found or the game failed, 2 wrong usage, 130 interrupted"
+
+
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="madang", description="A rules language and interpreter for card and board games.")
+    ap = argparse.ArgumentParser(prog="madang", epilog=EPILOG,
+                                 description="A rules language and interpreter for card and board games.")  # fmt: skip
     ap.add_argument("--version", action="version", version=f"madang {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("check", help="check rulesets, card files or language files")
+    def command(name, help, description=None):
+        return sub.add_parser(name, help=help, description=description or help, epilog=EPILOG)
+
+    p = command("check", "check rulesets, card files or language files",
+                "Check rulesets (bundled names or folders), card files that name their ruleset, and .madang "
+                "language files; report every problem with its file, line and column.")  # fmt: skip
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--strict", action="store_true", help="warnings count as problems")
+    p.add_argument("--strict", action="store_true", help="warnings count as problems (exit 1)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("schema", help="print the JSON Schema of a ruleset's card files")
-    p.add_argument("ruleset")
+    p = command("schema", "print the JSON Schema of a ruleset's card files")
+    p.add_argument("ruleset", metavar="RULESET")
     p.set_defaults(run=cmd_schema)
 
-    p = sub.add_parser("parse", help="print the syntax tree of a language file")
-    p.add_argument("file")
+    p = command("parse", "print the syntax tree of a language file")
+    p.add_argument("file", metavar="FILE")
     p.add_argument("--card-text", action="store_true", help="the file is a card text")
     p.set_defaults(run=cmd_parse)
 
-    p = sub.add_parser("fmt", help="print a language file in canonical layout")
-    p.add_argument("file")
-    p.add_argument("--check", action="store_true", help="only report whether it would change")
-    p.add_argument("--card-text", action="store_true")
+    p = command("fmt", "print a language file in canonical layout")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument(
+        "--check", action="store_true", help="print nothing; exit 1 if a file would change"
+    )
+    p.add_argument("--write", action="store_true", help="rewrite the files in place")
+    p.add_argument("--card-text", action="store_true", help="the file is a card text")
+    p.add_argument(
+        "--lang", choices=["en", "ko"], help="spelling of the core keywords (default en)"
+    )
     p.set_defaults(run=cmd_fmt)
 
-    p = sub.add_parser("list", help="the bundled rulesets")
+    p = command("list", "the bundled rulesets, their players and options")
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("-v", "--verbose", action="store_true", help="describe every option")
     p.set_defaults(run=cmd_list)
 
-    p = sub.add_parser("play", help="play one game")
-    p.add_argument("ruleset", nargs="?")
-    p.add_argument("--seats", help="agents per seat: human, random, first, scripted:A|B")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--option", action="append", metavar="KEY=VALUE")
-    p.add_argument("--cards", action="append", metavar="FILE", help="extra card file")
-    p.add_argument("--log", metavar="FILE", help="write every event as a JSON line")
-    p.add_argument("--save", metavar="FILE")
-    p.add_argument("--load", metavar="FILE")
-    p.add_argument("--max-decisions", type=int, metavar="N")
+    p = command("play", "play one game",
+                "Play one game in the terminal between agents: human, random, first, scripted:A|B|C "
+                "(option labels or indices) or scripted:@FILE (one choice a line).")  # fmt: skip
+    p.add_argument(
+        "ruleset", nargs="?", metavar="RULESET", help="a bundled name or a ruleset folder"
+    )
+    p.add_argument(
+        "--seats", metavar="A,B,...", help="one agent per seat, or one for all (default random)"
+    )
+    p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default 0)")
+    p.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="a ruleset option (repeatable)"
+    )
+    p.add_argument(
+        "--cards", action="append", metavar="FILE", help="an extra card file (repeatable)"
+    )
+    p.add_argument(
+        "--log", metavar="FILE", help="write every event as one JSON line (for `madang replay`)"
+    )
+    p.add_argument("--save", metavar="FILE", help="save the state at the end (or when stopped)")
+    p.add_argument("--load", metavar="FILE", help="resume a saved game")
+    p.add_argument(
+        "--max-decisions", type=int, metavar="N", help="stop after N decisions of this run"
+    )
     p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--lang", choices=["ko", "en"])
+    p.add_argument(
+        "--lang", choices=["ko", "en"], help="narration language (default: the ruleset's)"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="narrate the game")
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("simulate", help="many games on all cores, with win rates")
-    p.add_argument("ruleset")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int)
-    p.add_argument("--seats")
+    p = command("simulate", "many games on all cores, with win rates")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument(
+        "--games", type=int, default=100, metavar="N", help="number of games (default 100)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="game i uses seed N+i (default 0)"
+    )
+    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument(
+        "--seats", metavar="A,B,...", help="one agent per seat, or one for all (default random)"
+    )
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--cards", action="append", metavar="FILE")
-    p.add_argument("--max-decisions", type=int, default=100_000)
+    p.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="a game still running after N decisions counts as unfinished (default 100000)")  # fmt: skip
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="also every pairing of per-seat values"
+    )
     p.set_defaults(run=cmd_simulate)
 
-    p = sub.add_parser("test", help="run scenario files")
+    p = command(
+        "test",
+        "run scenario files",
+        "Run scenario files (or the scenarios of folders and rulesets).",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("-v", "--verbose", action="store_true", help="list the scenarios that pass too")
     p.set_defaults(run=cmd_test)
 
-    p = sub.add_parser("bench", help="load time, playouts per second, clone and save times")
-    p.add_argument("rulesets", nargs="*", metavar="RULESET")
-    p.add_argument("--games", type=int, default=300)
-    p.add_argument("--baseline", metavar="PATH")
+    p = command("bench", "load time, playouts per second, clone and save times")
+    p.add_argument("rulesets", nargs="*", metavar="RULESET", help="default: every bundled ruleset")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=300,
+        metavar="N",
+        help="random playouts per ruleset (default 300)",
+    )
+    p.add_argument("--seconds", type=float, default=20.0, metavar="S",
+                   help="stop the playouts of a ruleset after S seconds (default 20)")  # fmt: skip
+    p.add_argument(
+        "--baseline", metavar="PATH", help="a hand-written anchor script printing one JSON line"
+    )
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_bench)
 
-    p = sub.add_parser("replay", help="narrate a logged game")
-    p.add_argument("log")
+    p = command("replay", "narrate a logged game")
+    p.add_argument("log", metavar="LOG", help="a file written by `madang play --log`")
     p.add_argument("--lang", choices=["ko", "en"])
     p.add_argument("-v", "--verbose", action="store_true", help="show every move too")
     p.set_defaults(run=cmd_replay)
@@ -430,32 +724,48 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     ap = parser()
-    args = ap.parse_args(argv)
-    if not getattr(args, "run", None):
-        ap.print_help()
-        return 2
     try:
-        return args.run(args)
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # --help, --version (0) and usage errors (2)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    if not getattr(args, "run", None):
+        ap.print_help(sys.stderr)
+        return 2
+    name = f"madang {args.command}"
+    try:
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
     except UsageError as e:
-        sys.stderr.write(f"madang {args.command}: {e}\n")
+        sys.stderr.write(f"{name}: {e}\n")
         return 2
     except MadangError as e:
         if e.diags is not None and e.diags.items:
             sys.stderr.write(e.diags.render(color=color_ok(sys.stderr)))
-        sys.stderr.write(f"madang {args.command}: {e}\n")
+        sys.stderr.write(f"{name}: {e}\n")
         return 1
     except RulesError as e:
-        sys.stderr.write(f"madang {args.command}: error in the rules: {e}\n")
+        sys.stderr.write(f"{name}: error in the rules: {e}\n")
         return 1
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
     except OSError as e:
-        sys.stderr.write(f"madang {args.command}: {e}\n")
+        sys.stderr.write(f"{name}: {e}\n")
         return 1
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write("\ninterrupted\n")
         return 130
+    except Exception as e:
+        if os.environ.get("MADANG_DEBUG"):
+            raise
+        kind = type(e).__name__
+        sys.stderr.write(f"{name}: internal error: {kind}: {e}\n"
+                         "  (a bug in madang, not in your input; MADANG_DEBUG=1 shows the traceback)\n")  # fmt: skip
+        return 1
 
 
 if __name__ == "__main__":

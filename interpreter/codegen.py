@@ -189,7 +189,9 @@ class CodeGen:
                     return f"_mod({a}, {b}, {str(e.span)!r})"
                 if op in ("==", "!="):
                     return f"({a} {op} {b})"
-                return f"({a} {op} {b})" if numeric and self._never_none(e) else f"{CMP[op]}({a}, {b})"
+                return (
+                    f"({a} {op} {b})" if numeric and self._never_none(e) else f"{CMP[op]}({a}, {b})"
+                )
             case n.BoolOp():
                 parts = [f"({self.src(i, its)})" for i in e.items]
                 return f"(True if {f' {e.op} '.join(parts)} else False)"
@@ -204,7 +206,11 @@ class CodeGen:
             case n.Has():
                 o = self.src(e.obj, its)
                 res = r.names.get(id(e))
-                kw = f"env.get({e.keyword!r})" if res is not None and res[0] == "local" else repr(self.s.canonical[e.keyword])
+                kw = (
+                    f"env.get({e.keyword!r})"
+                    if res is not None and res[0] == "local"
+                    else repr(self.s.canonical[e.keyword])
+                )
                 return f"(lambda o: o is not None and PROG.has(st, o, {kw}))({o})"
             case n.IsKind():
                 o = self.src(e.obj, its)
@@ -346,7 +352,18 @@ class StmtGen:
     def fusable(self, s) -> bool:
         r = self.cg.r
         match s:
-            case n.Let() | n.Move() | n.Create() | n.Remove() | n.Shuffle() | n.Pass() | n.Log() | n.Win() | n.Lose() | n.DrawGame():
+            case (
+                n.Let()
+                | n.Move()
+                | n.Create()
+                | n.Remove()
+                | n.Shuffle()
+                | n.Pass()
+                | n.Log()
+                | n.Win()
+                | n.Lose()
+                | n.DrawGame()
+            ):
                 return True
             case n.Modify() | n.Grant():
                 return True
@@ -354,9 +371,18 @@ class StmtGen:
                 if isinstance(s.target, n.Name):
                     return True
                 res = r.attrs.get(id(s.target))
-                return res is not None and (res[0] in ("obj_prop", "player_counter", "area_counter") or res == ("obj_builtin", "owner")) and r.types.get(id(s.target)) != "map"
+                return (
+                    res is not None
+                    and (
+                        res[0] in ("obj_prop", "player_counter", "area_counter")
+                        or res == ("obj_builtin", "owner")
+                    )
+                    and r.types.get(id(s.target)) != "map"
+                )
             case n.If():
-                return all(self.block_ok(b) for _, b in s.branches) and (s.orelse is None or self.block_ok(s.orelse))
+                return all(self.block_ok(b) for _, b in s.branches) and (
+                    s.orelse is None or self.block_ok(s.orelse)
+                )
             case n.For() | n.Repeat():
                 return self.block_ok(s.body)
             case n.CallStmt():
@@ -383,7 +409,9 @@ class StmtGen:
             self.emit(s, lines, 1)
         name = f"_f{next(_ids)}"
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
-        exec(compile(code, f"<madang {stmts[0].span}>", "exec"), self.cg.ns)  # our own generated code
+        exec(
+            compile(code, f"<madang {stmts[0].span}>", "exec"), self.cg.ns
+        )  # our own generated code
         return self.cg.ns[name]
 
     def verb_fn(self, name: str) -> str:
@@ -410,7 +438,9 @@ class StmtGen:
                 self.assign(s, out, pad, x, tmp)
             case n.Move():
                 idx = x(s.index) if s.index is not None else "0"
-                out.append(f"{pad}_E.Move.run(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})")
+                out.append(
+                    f"{pad}_E.Move.run(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})"
+                )
             case n.Create():
                 owner = x(s.owner) if s.owner is not None else "None"
                 call = f"_E.Create.run(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
@@ -423,11 +453,17 @@ class StmtGen:
                 out.append(f"{pad}pass")
             case n.Log():
                 t = cg.const(cg.r.types.get(id(s), "any"))
-                out.append(f"{pad}if st.log is not None: _E.note(st, {{'log': _E.label(st, {x(s.value)}, {t})}})")
+                out.append(
+                    f"{pad}if st.log is not None: _E.note(st, {{'log': _E.label(st, {x(s.value)}, {t})}})"
+                )
             case n.Modify():
-                out.append(f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {s.until!r}, False)")
+                out.append(
+                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {s.until!r}, False)"
+                )
             case n.Grant():
-                out.append(f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {s.until!r}, True)")
+                out.append(
+                    f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {s.until!r}, True)"
+                )
             case n.Win() | n.Lose():
                 out.append(f"{pad}_E.Win.run(st, {x(s.who)}, {isinstance(s, n.Lose)})")
                 out.append(f"{pad}if st.over: return")
@@ -478,7 +514,9 @@ class StmtGen:
         if isinstance(t, n.Name):
             res = cg.r.names.get(id(t), ("local", t.name))
             ref = f"st.counters[{res[1]!r}]" if res[0] == "counter" else f"env[{t.name!r}]"
-            out.append(f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})")
+            out.append(
+                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
+            )
             return
         kind, name = cg.r.attrs[id(t)]
         o = tmp()
@@ -497,4 +535,6 @@ class StmtGen:
         else:
             table = "pcounters" if kind == "player_counter" else "acounters"
             ref = f"st.{table}[{name!r}][{o}]"
-            out.append(f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})")
+            out.append(
+                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
+            )

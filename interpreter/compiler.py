@@ -278,7 +278,12 @@ class Program:
             kws = None
             if sa.origin == "keyword":
                 try:
-                    kws = {sa.value(None, dict(zip(sa.kw_params, self.cards[c].keywords.get(sa.owner, ())))) for c in sa.card_set}
+                    kws = {
+                        sa.value(
+                            None, dict(zip(sa.kw_params, self.cards[c].keywords.get(sa.owner, ())))
+                        )
+                        for c in sa.card_set
+                    }
                 except Exception:
                     kws = None
             if kws is None:
@@ -389,7 +394,9 @@ class Compiler:
                 for item in card.text.items:
                     if isinstance(item, n.KeywordUse) and item.name in s.keywords:
                         kw = s.keywords[item.name]
-                        keywords[kw.name] = tuple(self._kw_arg(a, q) for a, q in zip(item.args, kw.params))
+                        keywords[kw.name] = tuple(
+                            self._kw_arg(a, q) for a, q in zip(item.args, kw.params)
+                        )
             p.card_index[card.name] = len(p.cards)
             p.cards.append(
                 CardRT(
@@ -489,8 +496,8 @@ class Compiler:
             sym = self.s.actions.get(d.names[0])
             params = sym.params if sym is not None and sym.decl is d else []
             if sym is not None and sym.decl is not d:
-                from .symbols import params_of
                 from .diagnostics import Diagnostics
+                from .symbols import params_of
 
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()
@@ -507,7 +514,9 @@ class Compiler:
             a.dom_keys = []
             for q in params:
                 key = repr(q.domain) if q.domain is not None else None
-                if key is not None and ("Special(which='this')" in key or _locals_used(q.domain, self.r)):
+                if key is not None and (
+                    "Special(which='this')" in key or _locals_used(q.domain, self.r)
+                ):
                     key = None
                 a.dom_keys.append(key)
             body = list(d.body.body)
@@ -808,7 +817,6 @@ class Compiler:
 
     def attr(self, e: n.Attr):
         kind, name = self.r.attrs[id(e)]
-        p = self.p
         if kind == "option":
             return lambda st, env: st.g.options.get(name)
         obj = self.expr(e.obj)

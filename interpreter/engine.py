@@ -10,7 +10,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 from __future__ import annotations
 
 from .builtins import RulesError
-from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
+from .state import CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
 DONE = "__done__"
@@ -106,7 +106,12 @@ def mark_inline(prog) -> None:
             elif isinstance(s, For):
                 ok = imm(s.body)
             else:
-                ok = not s.verb.listened and s.verb.body is not None and imm(s.verb.body) and st_log_free(s)
+                ok = (
+                    not s.verb.listened
+                    and s.verb.body is not None
+                    and imm(s.verb.body)
+                    and st_log_free(s)
+                )
             if ok:
                 s.immediate = s.inline = True
                 changed = True
@@ -122,7 +127,16 @@ def run_checks(st: State) -> None:
         chk.fire(st)
 
 
-def ask(st: State, fr: Frame, player: int, prompt: str, values: list, kind: str = "choose", type_="any", rewind: bool = True) -> None:
+def ask(
+    st: State,
+    fr: Frame,
+    player: int,
+    prompt: str,
+    values: list,
+    kind: str = "choose",
+    type_="any",
+    rewind: bool = True,
+) -> None:
     st.pending = Decision(player, prompt, values, kind, type_)
     if rewind:
         fr.pc -= 1
@@ -540,7 +554,9 @@ class AddModifier(Stmt):
 
     def exec(self, st, fr):
         env = fr.env
-        AddModifier.run(st, self.target(st, env), self.prop, self.amount(st, env), self.until, self.grant)
+        AddModifier.run(
+            st, self.target(st, env), self.prop, self.amount(st, env), self.until, self.grant
+        )
 
     @staticmethod
     def run(st, targets, prop, amount, until, grant) -> None:
@@ -579,7 +595,7 @@ class If(Stmt):
 
     def exec(self, st, fr):
         env = fr.env
-        for cond, blk in zip(self.conds, self.blocks):
+        for cond, blk in zip(self.conds, self.blocks):  # noqa: B007 (used after the loop)
             if cond(st, env):
                 break
         else:
@@ -941,7 +957,15 @@ class Call(Stmt):
 
     @staticmethod
     def note_call(st, verb, env) -> None:
-        note(st, {"event": verb.name, "args": [label(st, env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)]})
+        note(
+            st,
+            {
+                "event": verb.name,
+                "args": [
+                    label(st, env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)
+                ],
+            },
+        )
 
     def at_end(self, st, fr):
         verb = self.verb

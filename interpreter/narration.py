@@ -1,66 +1,165 @@
-"""Log entries → readable lines, in the ruleset's language (Korean for the bundled games) or
-in English. Names are shown in the spelling that fits the language: declarations may have
-aliases (`attack/공격`), and narration templates (`verb destroy "{c} 파괴"`) are used when given.
+"""Log entries → readable lines, in the ruleset's language (`language:` in ruleset.yaml; Korean
+for the bundled games) or in English (`--lang en`).
+
+A verb's narration template (`verb destroy/파괴(c: card) "{c} 파괴"`) is used when it is written
+in the language asked for; otherwise the verb's name and arguments are shown. Names are shown in
+the spelling that fits the language: declarations may have aliases (`attack/공격`), and
+`prog.syms.canonical` maps every spelling to its canonical one; for Korean a Hangul spelling is
+chosen, for English an ASCII one. Card names use a card's `ko:`/`en:` name when it has one.
 """
 
 from __future__ import annotations
 
 import re
 
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
+HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+WORDS = {
+    "ko": {"turn": "턴 {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} 선택: {choice}",
+           "action": "  P{p}: {choice}", "game_over": "게임 종료 — 승자: {who}", "nobody": "없음",
+           "lost": "  탈락: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ 대체: {name}",
+           "move": "    {what} → {to}", "round": "라운드 {n}"},
+    "en": {"turn": "turn {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} chooses: {choice}",
+           "action": "  P{p}: {choice}", "game_over": "game over — winners: {who}", "nobody": "none",
+           "lost": "  out: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ replaced: {name}",
+           "move": "    {what} → {to}", "round": "round {n}"},
+}  # fmt: skip
+
+
+def fits(spelling: str, lang: str) -> bool:
+    if lang == "ko":
+        return bool(HANGUL.search(spelling))
+    if lang == "ja":
+        return bool(KANA_KANJI.search(spelling))
+    return spelling.isascii()
 
 
 def spelling(prog, name: str, lang: str) -> str:
     """The alias of `name` written in `lang` ('ko': Hangul, 'en': ASCII), else `name`."""
-    canon = prog.syms.canonical.get(name, name)
-    spellings = [a for a, c in prog.syms.canonical.items() if c == canon]
-    for s in spellings:
-        if (lang == "ko" and HANGUL.search(s)) or (lang != "ko" and s.isascii()):
-            return s
-    return name
+    return Narrator.of(prog, lang).word(name)
 
 
-WORDS = {
-    "ko": {"turn": "턴 {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} 선택: {choice}",
-           "game_over": "게임 종료 — 승자: {who}", "nobody": "없음", "lost": "  패배: {who}",
-           "trigger": "  ↳ {rule}", "replaced": "  ↳ 대체: {name}", "move": "    {what} → {to}", "round": "라운드 {n}"},
-    "en": {"turn": "turn {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} chooses: {choice}",
-           "game_over": "game over — winners: {who}", "nobody": "none", "lost": "  out: {who}",
-           "trigger": "  ↳ {rule}", "replaced": "  ↳ replaced: {name}", "move": "    {what} → {to}", "round": "round {n}"},
-}  # fmt: skip
+class Narrator:
+    """Narrates the entries of one game's log, one at a time, in one language."""
+
+    _cache: dict = {}
+
+    @classmethod
+    def of(cls, prog, lang: str) -> Narrator:
+        key = (id(prog), lang)
+        n = cls._cache.get(key)
+        if n is None or n.prog is not prog:
+            if len(cls._cache) > 32:
+                cls._cache.clear()
+            n = cls._cache[key] = cls(prog, lang)
+        return n
+
+    def __init__(self, prog, lang: str = "ko", moves: bool = False):
+        self.prog = prog
+        self.lang = lang or "en"
+        self.moves = moves
+        self.w = WORDS.get(self.lang, WORDS["en"])
+        self.words: dict[str, str] = {}
+        self.templates = False
+        self._after_decision = False
+        if prog is None:
+            return
+        canonical = getattr(getattr(prog, "syms", None), "canonical", None) or {}
+        groups: dict[str, list[str]] = {}
+        for alias, canon in canonical.items():
+            groups.setdefault(canon, []).append(alias)
+        for canon, spellings in groups.items():
+            best = next((s for s in [canon, *spellings] if fits(s, self.lang)), None)
+            if best is not None:
+                for s in spellings:
+                    self.words[s] = best
+        for card in getattr(prog, "cards", None) or []:
+            extra = getattr(card, "extra", None) or {}
+            local = extra.get(self.lang)
+            if isinstance(local, dict) and isinstance(local.get("name"), str):
+                self.words.setdefault(card.name, local["name"])
+        language = (getattr(prog, "meta", None) or {}).get("language") or "en"
+        self.templates = str(language).split("-")[0] == self.lang
+
+    def word(self, name: str) -> str:
+        return self.words.get(name, name)
+
+    def text(self, value) -> str:
+        """A label from the log (a card, `zone#2`, `P1`, an action's option...) respelt."""
+        s = str(value)
+        if s in self.words:
+            return self.words[s]
+        if "#" in s and " " not in s:
+            base, _, k = s.rpartition("#")
+            return f"{self.word(base)}#{k}"
+        if " " in s:
+            return " ".join(self.text(t) if t else t for t in s.split(" "))
+        return s
+
+    def line(self, entry: dict) -> str | None:
+        after_decision, self._after_decision = self._after_decision, False
+        w = self.w
+        if not isinstance(entry, dict):
+            return None
+        if "turn" in entry and "player" in entry:
+            return w["turn"].format(n=entry["turn"], p=entry["player"] + 1)
+        if "round" in entry:
+            return w["round"].format(n=entry["round"])
+        if "phase" in entry:
+            return w["phase"].format(name=self.word(str(entry["phase"])))
+        if "decision" in entry:
+            self._after_decision = True
+            return w["decision"].format(
+                p=entry.get("player", 0) + 1, choice=self.text(entry.get("choice", ""))
+            )
+        if "action" in entry:
+            if after_decision:
+                return None  # the decision's line already said it
+            choice = " ".join(
+                [self.word(str(entry["action"]))] + [self.text(a) for a in entry.get("args", [])]
+            )
+            return w["action"].format(p=entry.get("player", 0) + 1, choice=choice)
+        if "game_over" in entry:
+            who = ", ".join(f"P{p + 1}" for p in entry["game_over"]) or w["nobody"]
+            return w["game_over"].format(who=who)
+        if "lost" in entry:
+            return w["lost"].format(who=", ".join(f"P{p + 1}" for p in entry["lost"]))
+        if "event" in entry:
+            return self.event(str(entry["event"]), entry.get("args") or [])
+        if "move" in entry:
+            if not self.moves:
+                return None
+            what = ", ".join(self.text(x) for x in entry["move"])
+            return w["move"].format(what=what, to=self.text(entry.get("to", "")))
+        if "trigger" in entry:
+            return w["trigger"].format(rule=self.text(entry["trigger"]))
+        if "replaced" in entry:
+            return w["replaced"].format(name=self.word(str(entry["replaced"])))
+        if "log" in entry:
+            return f"  {self.text(entry['log'])}"
+        return None
+
+    def event(self, name: str, args: list) -> str:
+        verbs = getattr(self.prog, "verbs", None) or {}
+        canonical = getattr(getattr(self.prog, "syms", None), "canonical", None) or {}
+        verb = verbs.get(canonical.get(name, name))
+        shown = [self.text(a) for a in args]
+        if verb is not None and verb.narration and self.templates:
+            try:
+                return "  " + verb.narration.format(**dict(zip(verb.param_names, shown)))
+            except (KeyError, IndexError, ValueError, AttributeError):
+                pass
+        return f"  {self.word(name)}({', '.join(shown)})"
 
 
 def narrate(prog, entry: dict, lang: str = "ko", moves: bool = False) -> str | None:
-    w = WORDS["ko" if lang == "ko" else "en"]
-    if "turn" in entry:
-        return w["turn"].format(n=entry["turn"], p=entry["player"] + 1)
-    if "round" in entry:
-        return w["round"].format(n=entry["round"])
-    if "phase" in entry:
-        return w["phase"].format(name=spelling(prog, entry["phase"], lang))
-    if "decision" in entry:
-        return w["decision"].format(p=entry["player"] + 1, choice=entry["choice"])
-    if "game_over" in entry:
-        who = ", ".join(f"P{p + 1}" for p in entry["game_over"]) or w["nobody"]
-        return w["game_over"].format(who=who)
-    if "lost" in entry:
-        return w["lost"].format(who=", ".join(f"P{p + 1}" for p in entry["lost"]))
-    if "event" in entry:
-        verb = prog.verbs.get(prog.syms.canonical.get(entry["event"], entry["event"]))
-        args = entry.get("args", [])
-        if verb is not None and verb.narration and lang == (prog.meta.get("language") or "en"):
-            values = dict(zip(verb.param_names, args))
-            try:
-                return "  " + verb.narration.format(**values)
-            except (KeyError, IndexError, ValueError):
-                pass
-        return f"  {spelling(prog, entry['event'], lang)}({', '.join(map(str, args))})"
-    if "move" in entry and moves:
-        return w["move"].format(what=", ".join(entry["move"]), to=entry["to"])
-    if "trigger" in entry:
-        return w["trigger"].format(rule=entry["trigger"])
-    if "replaced" in entry:
-        return w["replaced"].format(name=spelling(prog, entry["replaced"], lang))
-    if "log" in entry:
-        return f"  {entry['log']}"
-    return None
+    """One log entry as a line (None for entries not worth a line). Stateless: a decision's
+    action is shown again; use a Narrator to narrate a whole log."""
+    n = Narrator.of(prog, lang)
+    n.moves = moves
+    n._after_decision = False
+    return n.line(entry)
+
+
+__all__ = ["Narrator", "narrate", "spelling"]

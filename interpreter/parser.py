@@ -204,7 +204,11 @@ def _report(e: UnexpectedInput, text: str, origin: Origin, diags: Diagnostics) -
             msg = "unexpected end of line"
         elif tok is not None and tok.type == "$END":
             msg = "unexpected end of text"
-        elif tok is not None and tok.value in KEYWORDS and "NAME" in (getattr(e, "expected", None) or ()):
+        elif (
+            tok is not None
+            and tok.value in KEYWORDS
+            and "NAME" in (getattr(e, "expected", None) or ())
+        ):
             msg = f"'{tok.value}' is a reserved word and cannot be used as a name"
         elif tok is not None:
             msg = f"unexpected {tok.value!r}"

@@ -151,7 +151,9 @@ RULESET_SCHEMA: dict = {
                         "type": "object",
                         "additionalProperties": {
                             "type": "object",
-                            "properties": {"adjacent": {"type": "array", "items": {"type": "string"}}},
+                            "properties": {
+                                "adjacent": {"type": "array", "items": {"type": "string"}}
+                            },
                         },
                     },
                 },

@@ -1,8 +1,13 @@
 """Many games between agents, on all local cores, keeping only running totals.
 
-Game i uses seed `seed + i`; rulesets with per-seat options (a deck, a faction) cycle through
-every ordering of distinct values unless the option is fixed. The result outside its `timing`
-key depends only on the ruleset, options, seats, seed and number of games, never on `--jobs`.
+Game i uses seed `seed + i`. Rulesets with per-seat options (`per_seat: true`: a deck, a
+faction) cycle through every assignment of distinct values to the seats unless the option is
+fixed with `--option`, and the report gives the win rate of every value as well as of every seat.
+
+Games are played in chunks whose size depends only on the number of games; chunk totals are
+merged in game order. So the result outside its `timing` key depends only on the ruleset,
+options, agents, seed and number of games, never on `--jobs`. Memory does not grow with the
+number of games: only totals are kept (and at most MAX_ERROR_KINDS distinct error messages).
 """
 
 from __future__ import annotations
@@ -10,22 +15,34 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import make_agent
-from .api import GameState, load_program, new_game, resolve_options
+from .agents import Decision, make_agent
+from .api import MadangError, load_program, new_game, resolve_options
 from .builtins import RulesError
+
+MAX_ERROR_KINDS = 20
+STATS = ("decisions", "turns", "rounds")
+
+
+def local_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def pairings(prog, options: dict) -> tuple[list[str], list[tuple]]:
-    """The per-seat options left free, and every assignment of their values to the seats."""
+    """The per-seat options left free, and every assignment of their values to the seats: the
+    orderings of distinct values (for two seats and decks 1–4: (1,2), (1,3) ... (4,3)), or every
+    assignment when there are fewer values than seats."""
     specs = prog.meta.get("options") or {}
     _, nplayers = resolve_options(prog, options)
     free = [k for k, s in specs.items() if s.get("per_seat") and k not in options]
     if not free:
         return [], [()]
-    combos = []
     per_option = []
     for k in free:
         values = specs[k].get("values") or [specs[k].get("default")]
@@ -33,61 +50,87 @@ def pairings(prog, options: dict) -> tuple[list[str], list[tuple]]:
             per_option.append(list(itertools.permutations(values, nplayers)))
         else:
             per_option.append(list(itertools.product(values, repeat=nplayers)))
-    for combo in itertools.product(*per_option):
-        combos.append(combo)
-    return free, combos
+    return free, list(itertools.product(*per_option))
 
 
-def play_one(ref: str, cards: tuple, options: dict, seed: int, seats: list[str], max_decisions: int) -> dict:
-    prog = load_program(ref, cards)
+def seat_specs(seats: list[str] | None, nplayers: int) -> list[str]:
+    """One agent name per seat: a single name stands for every seat."""
+    seats = [s.strip() for s in seats or ["random"]]
+    if len(seats) == 1:
+        return seats * nplayers
+    if len(seats) != nplayers:
+        raise MadangError(f"this game has {nplayers} seats but --seats names {len(seats)} agents")
+    return seats
+
+
+def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: int) -> dict:
+    """One game to its end (or the decision limit); a rules error is a result, not a crash."""
     try:
         game = new_game(prog, options, seed)
         agents = [make_agent(s) for s in seats]
-        while not game.is_terminal():
-            if game.st.decisions >= max_decisions:
-                return {"unfinished": True, "decisions": game.st.decisions, "turns": game.st.turn, "rounds": game.st.round}
-            seat = game.current_player()
-            game.apply_action(agents[seat % len(agents)].choose(game, seat))
         st = game.st
-        return {"winners": list(st.winners), "lost": list(st.lost), "n": st.g.nplayers, "decisions": st.decisions, "turns": st.turn, "rounds": st.round}
-    except RulesError as e:
-        return {"error": str(e)[:300]}
-
-
-def _job(args):
-    return play_one(*args)
+        while not st.over:
+            if st.decisions >= max_decisions:
+                return {
+                    "unfinished": True,
+                    "decisions": st.decisions,
+                    "turns": st.turn,
+                    "rounds": st.round,
+                }
+            d = Decision(game)
+            game.apply_action(agents[d.seat].decide(d))
+        return {"winners": list(st.winners), "lost": list(st.lost), "n": st.g.nplayers,
+                "decisions": st.decisions, "turns": st.turn, "rounds": st.round}  # fmt: skip
+    except (RulesError, MadangError) as e:
+        return {"error": " ".join(str(e).split())[:300]}
+    except RecursionError:
+        return {"error": "internal error: RecursionError"}
+    except Exception as e:  # an engine bug must not lose a run of thousands of games
+        return {"error": f"internal error: {type(e).__name__}: {' '.join(str(e).split())[:250]}"}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials."""
     if n == 0:
-        return (0.0, 0.0)
+        return (0.0, 1.0)
     p = k / n
     d = 1 + z * z / n
     c = p + z * z / (2 * n)
     r = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (round((c - r) / d, 4), round((c + r) / d, 4))
+    return (round(max(0.0, (c - r) / d), 4), round(min(1.0, (c + r) / d), 4))
+
+
+def _combo_key(free: list[str], combo: tuple) -> str:
+    return " ".join(f"{k}={','.join(map(str, v))}" for k, v in zip(free, combo))
 
 
 class Totals:
+    """Running totals of a run; `merge` adds another's (later games) into this one."""
+
     def __init__(self, nseats: int, free: list[str]):
+        self.free = free
         self.games = 0
+        self.finished = 0
+        self.unfinished = 0
         self.seat_wins = [0] * nseats
         self.draws = 0
         self.nobody = 0
-        self.unfinished = 0
-        self.errors: dict[str, int] = {}
-        self.by_value: dict[str, dict] = {k: {} for k in free}
-        self.sums = {"decisions": [0, None, None], "turns": [0, None, None], "rounds": [0, None, None]}
-        self.finished = 0
+        self.shared = 0
+        self.errors: dict[str, list[int]] = {}  # message -> [games, first seed]
+        self.other_errors = 0
+        self.by_value: dict[str, dict[str, list[int]]] = {
+            k: {} for k in free
+        }  # value -> [seat-games, wins]
+        self.by_pairing: dict[str, list] = {}  # "deck=1,2" -> [games, draws, wins per seat]
+        self.stats = {k: [0, None, None] for k in STATS}  # total, min, max over games played
 
-    def add(self, r: dict, combo: tuple, free: list[str]) -> None:
+    def add(self, r: dict, combo: tuple, seed: int) -> None:
         self.games += 1
         if "error" in r:
-            self.errors[r["error"]] = self.errors.get(r["error"], 0) + 1
+            self._error(r["error"], 1, seed)
             return
-        for key in self.sums:
+        for key, s in self.stats.items():
             v = r.get(key, 0)
-            s = self.sums[key]
             s[0] += v
             s[1] = v if s[1] is None else min(s[1], v)
             s[2] = v if s[2] is None else max(s[2], v)
@@ -101,73 +144,207 @@ class Totals:
                 self.nobody += 1
             else:
                 self.draws += 1
+        elif len(winners) > 1:
+            self.shared += 1
         for w in winners:
             self.seat_wins[w] += 1
-        for k, values in zip(free, combo):
+        for k, values in zip(self.free, combo):
             for seat, v in enumerate(values):
                 slot = self.by_value[k].setdefault(str(v), [0, 0])
                 slot[0] += 1
-                slot[1] += 1 if seat in winners else 0
+                slot[1] += seat in winners
+        if self.free:
+            row = self.by_pairing.setdefault(
+                _combo_key(self.free, combo), [0, 0, [0] * len(self.seat_wins)]
+            )
+            row[0] += 1
+            row[1] += not winners
+            for w in winners:
+                row[2][w] += 1
+
+    def _error(self, message: str, count: int, seed: int) -> None:
+        slot = self.errors.get(message)
+        if slot is not None:
+            slot[0] += count
+        elif len(self.errors) < MAX_ERROR_KINDS:
+            self.errors[message] = [count, seed]
+        else:
+            self.other_errors += count
+
+    def merge(self, o: Totals) -> None:
+        """Add the totals of games played after ours (the order keeps the result deterministic)."""
+        self.games += o.games
+        self.finished += o.finished
+        self.unfinished += o.unfinished
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, o.seat_wins)]
+        self.draws += o.draws
+        self.nobody += o.nobody
+        self.shared += o.shared
+        for msg, (count, seed) in o.errors.items():
+            self._error(msg, count, seed)
+        self.other_errors += o.other_errors
+        for k, table in o.by_value.items():
+            mine = self.by_value.setdefault(k, {})
+            for v, (g, w) in table.items():
+                slot = mine.setdefault(v, [0, 0])
+                slot[0] += g
+                slot[1] += w
+        for key, (g, dr, wins) in o.by_pairing.items():
+            row = self.by_pairing.setdefault(key, [0, 0, [0] * len(wins)])
+            row[0] += g
+            row[1] += dr
+            row[2] = [a + b for a, b in zip(row[2], wins)]
+        for key, s in self.stats.items():
+            t, lo, hi = o.stats[key]
+            if lo is None:
+                continue
+            s[0] += t
+            s[1] = lo if s[1] is None else min(s[1], lo)
+            s[2] = hi if s[2] is None else max(s[2], hi)
 
     def report(self) -> dict:
-        n = self.games
+        n = self.finished
+        errors = sum(c for c, _ in self.errors.values()) + self.other_errors
         out = {
-            "games": n,
-            "finished": self.finished,
+            "games": self.games,
+            "finished": n,
+            "unfinished": self.unfinished,
+            "errors": {m: {"games": c, "first_seed": s} for m, (c, s) in self.errors.items()},
+            "error_games": errors,
             "seats": [
-                {"seat": i + 1, "wins": w, "rate": round(w / n, 4) if n else 0.0, "ci95": list(wilson(w, n))}
+                {
+                    "seat": i + 1,
+                    "wins": w,
+                    "rate": round(w / n, 4) if n else 0.0,
+                    "ci95": list(wilson(w, n)),
+                }
                 for i, w in enumerate(self.seat_wins)
             ],
             "draws": self.draws,
             "no_winner": self.nobody,
-            "unfinished": self.unfinished,
-            "errors": dict(sorted(self.errors.items())),
+            "shared_wins": self.shared,
         }
-        for k, table in self.by_value.items():
-            out.setdefault("by_option", {})[k] = {
-                v: {"games": g, "wins": w, "rate": round(w / g, 4) if g else 0.0, "ci95": list(wilson(w, g))}
-                for v, (g, w) in sorted(table.items())
+        if self.other_errors:
+            out["errors"]["(other messages)"] = {"games": self.other_errors, "first_seed": None}
+        if self.by_value:
+            out["by_option"] = {
+                k: {v: {"games": g, "wins": w, "rate": round(w / g, 4) if g else 0.0, "ci95": list(wilson(w, g))}
+                    for v, (g, w) in sorted(table.items(), key=lambda kv: _value_order(kv[0]))}
+                for k, table in self.by_value.items()
+            }  # fmt: skip
+            out["pairings"] = {
+                key: {"games": g, "draws": dr, "wins": wins}
+                for key, (g, dr, wins) in self.by_pairing.items()
             }
-        played = max(n - sum(self.errors.values()), 1)
-        for key, (total, lo, hi) in self.sums.items():
-            out[key] = {"mean": round(total / played, 2), "min": lo or 0, "max": hi or 0}
+        played = self.games - errors
+        for key, (total, lo, hi) in self.stats.items():
+            out[key] = {
+                "mean": round(total / played, 2) if played else 0.0,
+                "min": lo or 0,
+                "max": hi or 0,
+            }
         return out
 
 
-def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
-             options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None) -> dict:
-    options = dict(options or {})
+def _value_order(v: str):
+    return (0, int(v), "") if v.lstrip("-").isdigit() else (1, 0, v)
+
+
+def chunk_size(games: int) -> int:
+    """Games per task: a function of the number of games only (never of --jobs)."""
+    return max(1, min(100, games // 64))
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_chunk(task) -> Totals:
+    ref, cards, options, free, combos, seats, seed, start, count, max_decisions, nplayers = task
     prog = load_program(ref, cards)
-    _, nplayers = resolve_options(prog, options)
-    seats = seats or ["random"] * nplayers
-    free, combos = pairings(prog, options)
-    tasks = []
-    for i in range(games):
+    totals = Totals(nplayers, free)
+    for i in range(start, start + count):
         combo = combos[i % len(combos)]
         opts = dict(options)
         for k, values in zip(free, combo):
-            opts[k] = ",".join(map(str, values))
-        tasks.append((ref, tuple(cards), opts, seed + i, seats, max_decisions))
+            opts[k] = list(values)
+        totals.add(play_one(prog, opts, seed + i, seats, max_decisions), combo, seed + i)
+    return totals
+
+
+def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
+             options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None) -> dict:  # fmt: skip
+    """Play `games` games and return the report (plain data; wall-clock figures under `timing`).
+    `progress(done)` is called as games complete."""
+    if games < 0:
+        raise MadangError("--games must be 0 or more")
+    options = dict(options or {})
+    ref = str(ref)
+    cards = tuple(str(c) for c in cards)
+    prog = load_program(ref, cards)
+    _, nplayers = resolve_options(prog, options)
+    seats = seat_specs(seats, nplayers)
+    for s in seats:
+        if s == "human":
+            raise MadangError(
+                "simulate plays without people: seats may be random, first or scripted:..."
+            )
+        make_agent(s)  # an unknown agent fails here, once, not in every game
+    free, combos = pairings(prog, options)
+    size = chunk_size(games)
+    tasks = [
+        (
+            ref,
+            cards,
+            options,
+            free,
+            combos,
+            seats,
+            seed,
+            start,
+            min(size, games - start),
+            max_decisions,
+            nplayers,
+        )
+        for start in range(0, games, size)
+    ]
     totals = Totals(nplayers, free)
-    start = time.perf_counter()
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    if jobs == 1 or games < 4:
-        results = map(_job, tasks)
-        for i, r in enumerate(results):
-            totals.add(r, combos[i % len(combos)], free)
-            if progress:
-                progress(i + 1)
+    jobs = max(1, jobs or local_cpus())
+    jobs = min(jobs, max(1, len(tasks)))
+    begin = time.perf_counter()
+    if jobs == 1:
+        results = map(_run_chunk, tasks)
+        pool = None
     else:
-        with ProcessPoolExecutor(jobs) as pool:
-            chunk = max(1, min(50, games // (jobs * 8) or 1))
-            for i, r in enumerate(pool.map(_job, tasks, chunksize=chunk)):
-                totals.add(r, combos[i % len(combos)], free)
-                if progress:
-                    progress(i + 1)
-    seconds = time.perf_counter() - start
-    out = {"ruleset": prog.name, "seed": seed, "seats": seats, "options": options, **totals.report()}
-    out["timing"] = {"seconds": round(seconds, 3), "games_per_s": round(games / seconds, 1) if seconds else None, "jobs": jobs}
+        pool = ProcessPoolExecutor(jobs, initializer=_worker_init)
+        results = pool.map(_run_chunk, tasks)
+    try:
+        for part in results:
+            totals.merge(part)
+            if progress:
+                progress(totals.games)
+    except BaseException:
+        if pool is not None:  # interrupted or failed: stop our workers now, not after their chunks
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.terminate()
+            pool = None
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    seconds = time.perf_counter() - begin
+    out = {"ruleset": prog.name, "seed": seed, "agents": seats, "options": options, "varied": free,
+           "max_decisions": max_decisions, **totals.report()}  # fmt: skip
+    out["timing"] = {
+        "seconds": round(seconds, 3),
+        "games_per_s": round(games / seconds, 1) if seconds else None,
+        "decisions_per_s": round(totals.stats["decisions"][0] / seconds) if seconds else None,
+        "jobs": jobs,
+    }
     return out
 
 
-__all__ = ["simulate", "pairings", "wilson", "GameState"]
+__all__ = ["simulate", "pairings", "wilson", "seat_specs", "play_one", "Totals", "local_cpus"]

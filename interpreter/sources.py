@@ -45,7 +45,9 @@ def decode(data: bytes, file: str, diags: Diagnostics) -> str | None:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         line_start = data.rfind(b"\n", 0, e.start) + 1
-        col = len(data[line_start : e.start].decode("utf-8", "replace")) + 1  # characters, not bytes
+        col = (
+            len(data[line_start : e.start].decode("utf-8", "replace")) + 1
+        )  # characters, not bytes
         diags.error(
             f"invalid UTF-8 (byte 0x{data[e.start]:02x})",
             Span(file, line, col, line, col + 1),

@@ -51,7 +51,13 @@ class Decision:
 
     def to_json(self) -> dict:
         t = list(self.type) if isinstance(self.type, tuple) else self.type
-        return {"player": self.player, "prompt": self.prompt, "values": self.values, "kind": self.kind, "type": t}
+        return {
+            "player": self.player,
+            "prompt": self.prompt,
+            "values": self.values,
+            "kind": self.kind,
+            "type": t,
+        }
 
 
 @dataclass
@@ -252,7 +258,13 @@ class State:
         p = d["pending"]
         if p:
             t = p["type"]
-            st.pending = Decision(p["player"], p["prompt"], p["values"], p["kind"], tuple(t) if isinstance(t, list) else t)
+            st.pending = Decision(
+                p["player"],
+                p["prompt"],
+                p["values"],
+                p["kind"],
+                tuple(t) if isinstance(t, list) else t,
+            )
         st.has_answer = d["has_answer"]
         st.answer = d["answer"]
         st.rng = d["rng"]

@@ -9,7 +9,6 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from madang.diagnostics import Diagnostics
 from madang.loader import load_ruleset
 from madang.parser import Origin, parse_card_text, parse_module
@@ -19,7 +18,11 @@ EXPECTED = yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8"))
 
 
 def lines(diags: Diagnostics, name: str) -> list[str]:
-    return [f"{d.span.line}:{d.span.col}: {d.severity}: {d.message}" for d in diags.sorted() if name in d.span.file]
+    return [
+        f"{d.span.line}:{d.span.col}: {d.severity}: {d.message}"
+        for d in diags.sorted()
+        if name in d.span.file
+    ]
 
 
 def check_language_file(tmp_path: Path, src: Path) -> Diagnostics:
@@ -28,7 +31,8 @@ def check_language_file(tmp_path: Path, src: Path) -> Diagnostics:
     shutil.copy(HERE / "lang" / "_base.madang", folder / "base.madang")
     shutil.copy(src, folder / src.name)
     (folder / "ruleset.yaml").write_text(
-        f"name: broken\ntitle: {{en: Broken}}\nplayers: 2\nfiles: [base.madang, {src.name}]\n", encoding="utf-8"
+        f"name: broken\ntitle: {{en: Broken}}\nplayers: 2\nfiles: [base.madang, {src.name}]\n",
+        encoding="utf-8",
     )
     diags = Diagnostics()
     load_ruleset(str(folder), diags)
@@ -62,7 +66,9 @@ def test_the_base_of_the_language_cases_is_clean(tmp_path):
     folder = tmp_path / "r"
     folder.mkdir()
     shutil.copy(HERE / "lang" / "_base.madang", folder / "base.madang")
-    (folder / "ruleset.yaml").write_text("name: ok\ntitle: {en: Ok}\nplayers: 2\nfiles: [base.madang]\n", encoding="utf-8")
+    (folder / "ruleset.yaml").write_text(
+        "name: ok\ntitle: {en: Ok}\nplayers: 2\nfiles: [base.madang]\n", encoding="utf-8"
+    )
     diags = Diagnostics()
     assert load_ruleset(str(folder), diags).program is not None
     assert not diags.errors
@@ -81,7 +87,9 @@ def hostile_ruleset(tmp_path: Path, language_bytes: bytes) -> Diagnostics:
     folder = tmp_path / "h"
     folder.mkdir()
     (folder / "rules.madang").write_bytes(language_bytes)
-    (folder / "ruleset.yaml").write_text("name: h\ntitle: {en: H}\nplayers: 2\nfiles: [rules.madang]\n", encoding="utf-8")
+    (folder / "ruleset.yaml").write_text(
+        "name: h\ntitle: {en: H}\nplayers: 2\nfiles: [rules.madang]\n", encoding="utf-8"
+    )
     diags = Diagnostics()
     load_ruleset(str(folder), diags)
     return diags
@@ -92,8 +100,14 @@ def hostile_ruleset(tmp_path: Path, language_bytes: bytes) -> Diagnostics:
     [
         (b"flow:\n    pass\n\x00\x01\x02", "binary data"),
         (b"flow:\n    let x = \xff\xfe\n", "invalid UTF-8"),
-        (b"flow:\n    let x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"\n", "nesting deeper than"),
-        (b"flow:\n" + b"".join(b"    " * (i + 1) + b"if true:\n" for i in range(200)), "blocks nested deeper than"),
+        (
+            b"flow:\n    let x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"\n",
+            "nesting deeper than",
+        ),
+        (
+            b"flow:\n" + b"".join(b"    " * (i + 1) + b"if true:\n" for i in range(200)),
+            "blocks nested deeper than",
+        ),
     ],
     ids=["binary", "invalid-utf8", "deep-brackets", "deep-blocks"],
 )
@@ -123,7 +137,9 @@ def test_alias_bomb_is_refused(tmp_path):
     for i in range(1, 9):
         prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
         rows.append(f"{cur}: &{cur} [" + ",".join(f"*{prev}" for _ in range(9)) + "]")
-    bomb.write_text("ruleset: clash_of_decks\n" + "\n".join(rows) + "\ncards: *i\n", encoding="utf-8")
+    bomb.write_text(
+        "ruleset: clash_of_decks\n" + "\n".join(rows) + "\ncards: *i\n", encoding="utf-8"
+    )
     diags = Diagnostics()
     load_ruleset("clash_of_decks", diags, [str(bomb)])
     assert any("alias" in d.message for d in diags.errors), diags.render()
@@ -133,12 +149,15 @@ def test_ruleset_folder_with_missing_files(tmp_path):
     folder = tmp_path / "m"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(
-        "name: m\ntitle: {en: M}\nplayers: 2\nfiles: [nothere.madang]\ncards: [nocards.yaml]\n", encoding="utf-8"
+        "name: m\ntitle: {en: M}\nplayers: 2\nfiles: [nothere.madang]\ncards: [nocards.yaml]\n",
+        encoding="utf-8",
     )
     diags = Diagnostics()
     assert load_ruleset(str(folder), diags) is None or diags.has_errors()
     msgs = [f"{d.span.line}:{d.span.col}: {d.message}" for d in diags.errors]
-    assert "4:9: missing file 'nothere.madang'" in msgs and "5:9: missing file 'nocards.yaml'" in msgs
+    assert (
+        "4:9: missing file 'nothere.madang'" in msgs and "5:9: missing file 'nocards.yaml'" in msgs
+    )
 
 
 def test_folder_without_ruleset_yaml_and_unknown_ruleset(tmp_path):
@@ -158,7 +177,10 @@ def test_card_file_naming_a_ruleset_that_does_not_exist(tmp_path):
     diags = Diagnostics()
     name = load_standalone_cards(str(f), diags)
     assert name == "no_such_game"
-    assert load_ruleset(name, diags) is None and "unknown ruleset 'no_such_game'" in diags.errors[0].message
+    assert (
+        load_ruleset(name, diags) is None
+        and "unknown ruleset 'no_such_game'" in diags.errors[0].message
+    )
 
 
 # ---------------------------------------------------------------- fuzzing
@@ -186,8 +208,17 @@ def test_parser_never_crashes_on_mutated_bundled_rules(at, cut, insert):
     parse_module(text, Origin("mutant.madang"), diags)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(sorted(p.name for p in BUNDLED if "clash_of_decks" in str(p))), st.integers(0, 4000), st.integers(0, 30), st.text(max_size=6))
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.sampled_from(sorted(p.name for p in BUNDLED if "clash_of_decks" in str(p))),
+    st.integers(0, 4000),
+    st.integers(0, 30),
+    st.text(max_size=6),
+)
 def test_loader_never_crashes_on_mutated_ruleset(tmp_path_factory, fname, at, cut, insert):
     src = Path(__file__).parents[1] / "rulesets" / "clash_of_decks"
     dst = tmp_path_factory.mktemp("mut") / "clash_of_decks"

@@ -1,7 +1,6 @@
 """Clash of Decks: 500 random games of each mode and format end without an error (issue 4)."""
 
 import pytest
-
 from madang.simulate import simulate
 
 MODES = {

@@ -1,129 +1,597 @@
-"""The command line: exit codes, JSON outputs, save/load, simulate's determinism."""
+"""The command line: exit codes, help, JSON outputs, save/load, simulate's determinism, the
+human at the terminal, logs and replays. Fast: games are short and few."""
 
+import importlib.util
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
+from madang import cli
 from madang.cli import main
 
-BROKEN = Path(__file__).parent / "broken" / "cards"
+HERE = Path(__file__).parent
+BROKEN = HERE / "broken"
+CLASH = "clash_of_decks"
+COMMANDS = [
+    "check",
+    "schema",
+    "parse",
+    "fmt",
+    "list",
+    "play",
+    "simulate",
+    "test",
+    "bench",
+    "replay",
+]
+HAVE_FMT = importlib.util.find_spec("madang.fmt") is not None
+HAVE_SCENARIO = importlib.util.find_spec("madang.scenario") is not None
 
 
-def run(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "madang", *args], capture_output=True, text=True, input=stdin, timeout=300)
+def run(*args, stdin: str | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "madang", *map(str, args)], capture_output=True, text=True,
+                          input=stdin, timeout=300, **kw)  # fmt: skip
 
 
-@pytest.mark.parametrize("cmd", ["check", "schema", "parse", "fmt", "list", "play", "simulate", "test", "bench", "replay"])
+def out_json(capsys) -> dict:
+    return json.loads(capsys.readouterr().out)
+
+
+# ---------------------------------------------------------------- usage, help, exit codes
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
 def test_every_command_has_help(cmd, capsys):
-    with pytest.raises(SystemExit) as e:
-        main([cmd, "--help"])
-    assert e.value.code == 0
-    assert "usage: madang " + cmd in capsys.readouterr().out
+    assert main([cmd, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: madang " + cmd) and "exit codes" in out
 
 
-def test_usage_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["simulate"])
-    assert e.value.code == 2
-    assert main([]) == 2
-    assert main(["play", "clash_of_decks", "--option", "nonsense"]) == 2
+def test_top_level_help_and_version(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(c in out for c in COMMANDS)
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("madang ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["simulate"],  # missing RULESET
+        ["frobnicate"],  # unknown command
+        ["play", CLASH, "--bogus"],  # unknown flag
+        ["simulate", CLASH, "--games", "many"],  # not a number
+        ["play", CLASH, "--option", "nonsense"],  # not KEY=VALUE
+        ["play", CLASH, "--format", "xml"],
+        ["play"],  # neither RULESET nor --load
+        ["simulate", CLASH, "--jobs", "0"],
+        ["play", CLASH, "--max-decisions", "-1"],
+    ],
+)
+def test_usage_errors_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_usage_error_exit_code_of_the_process():
+    r = run("simulate")
+    assert (
+        r.returncode == 2 and "usage: madang simulate" in r.stderr and "Traceback" not in r.stderr
+    )
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("madang ")
+
+
+def test_interrupt_exits_130_and_internal_errors_show_no_traceback(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def buggy(args):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(cli, "cmd_list", interrupted)
+    assert main(["list"]) == 130
+    monkeypatch.setattr(cli, "cmd_list", buggy)
+    monkeypatch.delenv("MADANG_DEBUG", raising=False)
+    assert main(["list"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error: ValueError: boom" in err and "Traceback" not in err
+
+
+def test_colours_only_on_a_terminal_without_no_color(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert cli.color_ok(Tty()) and not cli.color_ok(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not cli.color_ok(Tty())
+
+
+# ---------------------------------------------------------------- check, schema, parse, fmt, list
 
 
 def test_check_clean_ruleset_exits_0(capsys):
-    assert main(["check", "clash_of_decks"]) == 0
-    assert "no problems" in capsys.readouterr().out
+    assert main(["check", CLASH]) == 0
+    assert "ok: no problems found" in capsys.readouterr().out
+
+
+def test_check_a_language_file_of_a_ruleset_and_its_ruleset_yaml(capsys):
+    folder = Path(cli.__file__).parent / "rulesets" / CLASH
+    if not folder.is_dir():
+        folder = HERE.parent / "rulesets" / CLASH
+    assert main(["check", str(folder / "rules.madang"), str(folder / "ruleset.yaml")]) == 0
+    assert "ok: no problems found" in capsys.readouterr().out
 
 
 def test_check_broken_card_file_exits_1_with_location(capsys):
-    path = str(BROKEN / "misspelt-keyword.yaml")
-    assert main(["check", path]) == 1
+    assert main(["check", str(BROKEN / "cards" / "misspelt-keyword.yaml")]) == 1
     out = capsys.readouterr().out
     assert "misspelt-keyword.yaml:8:11: error: unknown keyword '관퉁'" in out
     assert "hint: did you mean '관통'?" in out
+    assert out.rstrip().endswith("1 error, 0 warnings")
 
 
 def test_check_json_lists_the_diagnostics(capsys):
-    assert main(["check", str(BROKEN / "misspelt-keyword.yaml"), "--format", "json"]) == 1
-    diags = json.loads(capsys.readouterr().out)
+    assert main(["check", str(BROKEN / "cards" / "misspelt-keyword.yaml"), "--format", "json"]) == 1
+    diags = out_json(capsys)
     assert [(d["line"], d["column"], d["severity"]) for d in diags] == [(8, 11, "error")]
+    assert main(["check", CLASH, "--format", "json"]) == 0
+    assert out_json(capsys) == []
+
+
+def test_check_unknown_ruleset_exits_1(capsys):
+    assert main(["check", "no_such_game"]) == 1
+    assert "unknown ruleset 'no_such_game'" in capsys.readouterr().out
+
+
+def test_strict_makes_warnings_fail(tmp_path, capsys):
+    folder = tmp_path / "warn"
+    folder.mkdir()
+    shutil.copy(BROKEN / "lang" / "_base.madang", folder / "base.madang")
+    shutil.copy(BROKEN / "lang" / "unused-verb-warning.madang", folder / "extra.madang")
+    (folder / "ruleset.yaml").write_text(
+        "name: warn\ntitle: {en: Warn}\nplayers: 2\nfiles: [base.madang, extra.madang]\n",
+        encoding="utf-8",
+    )
+    assert main(["check", str(folder)]) == 0
+    assert "warning: verb 'unused_thing' is never used" in capsys.readouterr().out
+    assert main(["check", "--strict", str(folder)]) == 1
 
 
 def test_schema_prints_json(capsys):
-    assert main(["schema", "clash_of_decks"]) == 0
-    schema = json.loads(capsys.readouterr().out)
-    published = json.loads((Path(__file__).parents[1] / "docs" / "schemas" / "clash_of_decks.cards.json").read_text(encoding="utf-8"))
-    assert schema == published
+    assert main(["schema", CLASH]) == 0
+    schema = out_json(capsys)
+    published = HERE.parent / "docs" / "schemas" / f"{CLASH}.cards.json"
+    if published.is_file():
+        assert schema == json.loads(published.read_text(encoding="utf-8"))
+    assert main(["schema", "no_such_game"]) == 1
 
 
-def test_unknown_ruleset_and_bad_option_exit_1(capsys):
-    assert main(["play", "no_such_game"]) == 1
-    assert main(["play", "clash_of_decks", "--option", "deck=9"]) == 1
+def test_parse_prints_the_tree_and_reports_syntax_errors(capsys):
+    assert main(["parse", str(BROKEN / "lang" / "_base.madang")]) == 0
+    assert "destroy" in capsys.readouterr().out
+    assert main(["parse", str(BROKEN / "lang" / "syntax-missing-colon.madang")]) == 1
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAVE_FMT, reason="madang.fmt is not there yet")
+def test_fmt_prints_checks_and_rewrites(tmp_path, capsys):
+    src = tmp_path / "a.madang"
+    src.write_text("verb   heal(u: card):\n    pass\n", encoding="utf-8")
+    assert main(["fmt", str(src)]) == 0
+    canonical = capsys.readouterr().out
+    assert canonical.startswith("verb heal(u: card):")
+    assert main(["fmt", "--check", str(src)]) == 1
+    assert "would be reformatted" in capsys.readouterr().out
+    assert main(["fmt", "--write", str(src)]) == 0
+    assert src.read_text(encoding="utf-8") == canonical
+    assert main(["fmt", "--check", str(src)]) == 0
+    assert main(["fmt", str(BROKEN / "lang" / "syntax-missing-colon.madang")]) == 1
+
+
+def test_list_text_and_json(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(CLASH) or f"\n{CLASH}" in out
+    assert "--option deck=1  [1, 2, 3, 4]  (per seat" in out
+    assert main(["list", "--format", "json"]) == 0
+    rows = {r["name"]: r for r in out_json(capsys)}
+    assert rows[CLASH]["players"] == {"min": 2, "max": 2}
+    assert rows[CLASH]["options"]["deck"]["per_seat"] is True
+
+
+# ---------------------------------------------------------------- play: bad input
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "no_such_game"], "unknown ruleset 'no_such_game'"),
+        (["play", CLASH, "--option", "deck=9"], "option deck=9 is not allowed"),
+        (["play", CLASH, "--option", "colour=red"], "unknown option 'colour'"),
+        (["play", CLASH, "--seats", "random,random,random"], "this game has 2 seats"),
+        (["play", CLASH, "--seats", "wizard"], "unknown agent 'wizard'"),
+        (["play", CLASH, "--seats", "scripted:banana"], "'banana' is not an option; options: "),
+        (["play", CLASH, "--cards", "/no/such/cards.yaml"], "cards.yaml"),
+        (["simulate", CLASH, "--seats", "human", "--games", "2"], "simulate plays without people"),
+    ],
+)
+def test_bad_input_exits_1_with_a_clear_message(argv, message, capsys):
+    assert main(argv) == 1
     err = capsys.readouterr().err
-    assert "unknown ruleset 'no_such_game'" in err and "deck" in err
+    assert message in err and "Traceback" not in err
 
 
-def test_save_load_gives_the_same_game_as_playing_through(tmp_path, capsys):
+# ---------------------------------------------------------------- play, save, load
+
+
+def play_json(capsys, *argv) -> dict:
+    assert main(["play", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_play_json_result(capsys):
+    r = play_json(capsys, CLASH, "--seats", "random,random", "--seed", "5")
+    assert r["finished"] is True and r["winners"] in ([1], [2])
+    assert sorted(r["returns"]) == [-1.0, 1.0] and r["decisions"] > 0 and r["turns"] > 0
+    assert len(r["digest"]) == 64
+    assert (
+        play_json(capsys, CLASH, "--seats", "random", "--seed", "5") == r
+    )  # one agent for all seats
+
+
+def test_save_load_gives_the_same_game_as_playing_through(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    whole = play_json(capsys, CLASH, "--seats", "random,random", "--seed", "5")
+    assert (
+        main(
+            [
+                "play",
+                CLASH,
+                "--seats",
+                "random,random",
+                "--seed",
+                "5",
+                "--max-decisions",
+                "40",
+                "--save",
+                "s.json",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out.startswith("stopped after 40 decisions")
+    resumed = play_json(capsys, "--load", "s.json", "--seats", "random,random")
+    assert (resumed["winners"], resumed["digest"], resumed["decisions"]) == (
+        whole["winners"], whole["digest"], whole["decisions"])  # fmt: skip
+
+
+def test_save_and_resume_in_the_middle_several_times(tmp_path, capsys):
+    save = str(tmp_path / "s.json")
+    whole = play_json(capsys, CLASH, "--seed", "8", "--option", "deck=2,4")
+    play_json(
+        capsys, CLASH, "--seed", "8", "--option", "deck=2,4", "--max-decisions", "7", "--save", save
+    )
+    for _ in range(3):
+        r = play_json(capsys, "--load", save, "--max-decisions", "5", "--save", save)
+    while not r["finished"]:
+        r = play_json(capsys, "--load", save, "--max-decisions", "10", "--save", save)
+    assert (r["winners"], r["digest"]) == (whole["winners"], whole["digest"])
+
+
+def test_the_exact_commands_of_the_issue(tmp_path):
+    whole = run(
+        "play", CLASH, "--seats", "random,random", "--seed", "5", "--format", "json", cwd=tmp_path
+    )
+    first = run(
+        "play",
+        CLASH,
+        "--seats",
+        "random,random",
+        "--seed",
+        "5",
+        "--max-decisions",
+        "40",
+        "--save",
+        "s.json",
+        cwd=tmp_path,
+    )
+    resumed = run(
+        "play", "--load", "s.json", "--seats", "random,random", "--format", "json", cwd=tmp_path
+    )
+    assert whole.returncode == first.returncode == resumed.returncode == 0
+    a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
+    assert a["decisions"] > 40 and first.stdout.startswith(
+        "stopped after 40 decisions; saved to s.json"
+    )
+    assert (a["winners"], a["digest"], a["decisions"]) == (
+        b["winners"],
+        b["digest"],
+        b["decisions"],
+    )
+
+
+def test_max_decisions_0_saves_the_start(tmp_path, capsys):
+    save = tmp_path / "start.json"
+    r = play_json(capsys, CLASH, "--seed", "3", "--max-decisions", "0", "--save", str(save))
+    assert r["finished"] is False and r["decisions"] == 0 and r["winners"] == []
+    assert json.loads(save.read_text(encoding="utf-8"))["format"].startswith("madang-save")
+
+
+@pytest.mark.parametrize(
+    "content", ["{not json", '{"format": "something-else"}', "[1, 2, 3]", "", "\udcff"]
+)
+def test_corrupt_or_foreign_save_is_refused_and_not_overwritten(tmp_path, capsys, content):
     save = tmp_path / "s.json"
-    assert main(["play", "clash_of_decks", "--seats", "random,random", "--seed", "5", "--format", "json"]) == 0
-    whole = json.loads(capsys.readouterr().out)
-    assert main(["play", "clash_of_decks", "--seats", "random,random", "--seed", "5", "--max-decisions", "40", "--save", str(save)]) == 0
-    capsys.readouterr()
-    assert main(["play", "--load", str(save), "--seats", "random,random", "--format", "json"]) == 0
-    resumed = json.loads(capsys.readouterr().out)
-    assert (resumed["winners"], resumed["digest"]) == (whole["winners"], whole["digest"])
-
-
-def test_corrupt_save_is_refused_and_not_overwritten(tmp_path, capsys):
-    save = tmp_path / "s.json"
-    save.write_text("{not json", encoding="utf-8")
+    save.write_bytes(content.encode("utf-8", "surrogateescape"))
+    before = save.read_bytes()
     assert main(["play", "--load", str(save), "--save", str(save)]) == 1
-    assert save.read_text(encoding="utf-8") == "{not json"
-    assert "not a madang save file" in capsys.readouterr().err
+    assert save.read_bytes() == before
+    err = capsys.readouterr().err
+    assert "save file" in err and "Traceback" not in err
+
+
+def test_a_save_with_a_damaged_state_is_refused(tmp_path, capsys):
+    save = tmp_path / "s.json"
+    play_json(capsys, CLASH, "--max-decisions", "3", "--save", str(save))
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    doc["state"] = {"nonsense": True}
+    save.write_text(json.dumps(doc), encoding="utf-8")
+    before = save.read_bytes()
+    assert main(["play", "--load", str(save), "--save", str(save)]) == 1
+    assert save.read_bytes() == before
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_failed_run_does_not_overwrite_the_save(tmp_path, capsys):
+    save = tmp_path / "s.json"
+    play_json(capsys, CLASH, "--seed", "4", "--max-decisions", "3", "--save", str(save))
+    before = save.read_bytes()
+    # the script runs out after one choice: the run fails, the save stays as it was
+    assert main(["play", "--load", str(save), "--seats", "scripted:0", "--save", str(save)]) == 1
+    assert "script of choices ran out" in capsys.readouterr().err
+    assert save.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name != "s.json"]  # no temporary file left
+
+
+def test_a_game_with_extra_cards_resumes_with_the_same_cards(tmp_path, capsys):
+    cards = HERE.parent / "docs" / "examples" / "my_cards.yaml"
+    if not cards.is_file():
+        pytest.skip("no example card file")
+    save = tmp_path / "s.json"
+    whole = play_json(capsys, CLASH, "--cards", str(cards), "--seed", "2")
+    play_json(
+        capsys,
+        CLASH,
+        "--cards",
+        str(cards),
+        "--seed",
+        "2",
+        "--max-decisions",
+        "5",
+        "--save",
+        str(save),
+    )
+    assert main(["play", "--load", str(save)]) == 1
+    assert "give the same --cards again" in capsys.readouterr().err
+    resumed = play_json(capsys, "--load", str(save), "--cards", str(cards))
+    assert resumed["digest"] == whole["digest"]
+
+
+def test_load_note_about_ignored_arguments(tmp_path, capsys):
+    save = tmp_path / "s.json"
+    play_json(capsys, CLASH, "--max-decisions", "2", "--save", str(save))
+    assert main(["play", CLASH, "--load", str(save), "--seed", "9", "--format", "json"]) == 0
+    assert "RULESET, --seed ignored" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the human at the terminal
+
+
+def test_human_is_asked_again_on_nonsense_then_plays():
+    r = run(
+        "play",
+        CLASH,
+        "--seats",
+        "human,random",
+        "--seed",
+        "1",
+        "--max-decisions",
+        "1",
+        stdin="banana\n999\n\npass\n",
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("is not an option") == 2 and "empty answer" in r.stdout
+    assert "P1 선택: pass" in r.stdout and "stopped after 1 decision" in r.stdout
+    assert "Traceback" not in r.stderr
+
+
+def test_human_at_end_of_input_stops_cleanly(tmp_path):
+    save = tmp_path / "s.json"
+    save.write_text("keep me", encoding="utf-8")
+    r = run("play", CLASH, "--seats", "human,random", "--save", save, stdin="")
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "input ended" in r.stderr
+    assert save.read_text(encoding="utf-8") == "keep me"
+
+
+def test_human_in_solo_mode_plays_against_the_automa():
+    r = run("play", CLASH, "--option", "mode=solo", "--seats", "human", "--seed", "2", "--max-decisions", "2",
+            stdin="0\n0\n")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "P2 to decide" not in r.stdout  # the automa is never asked
+
+
+# ---------------------------------------------------------------- log and replay
+
+
+def test_log_is_json_lines_with_a_header_and_replays(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    r = play_json(capsys, CLASH, "--seed", "2", "--log", str(log))
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    header = lines[0]
+    assert (
+        header["ruleset"] == CLASH and header["seed"] == 2 and header["options"]["deck"] == [1, 1]
+    )
+    assert sum("decision" in e for e in lines) == r["decisions"]
+    assert {"turn": 1, "player": 0} in lines or any(e.get("turn") == 1 for e in lines)
+    assert lines[-1] == {"game_over": [p - 1 for p in r["winners"]]} or any(
+        "game_over" in e for e in lines
+    )
+    assert main(["replay", str(log)]) == 0
+    ko = capsys.readouterr().out
+    assert "턴 1" in ko and "게임 종료" in ko and "공격" in ko
+    assert main(["replay", str(log), "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "turn 1" in en and "game over" in en and "attack(" in en and "턴" not in en
+
+
+def test_same_seed_same_log(tmp_path, capsys):
+    logs = []
+    for k in range(2):
+        log = tmp_path / f"{k}.jsonl"
+        play_json(capsys, CLASH, "--seed", "6", "--log", str(log))
+        logs.append(log.read_bytes())
+    assert logs[0] == logs[1]
+
+
+def test_replay_of_a_missing_or_foreign_file_exits_1(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n", encoding="utf-8")
+    assert main(["replay", str(bad)]) == 1
+    assert "not a madang log file" in capsys.readouterr().err
+
+
+def test_verbose_play_narrates(capsys):
+    assert main(["play", CLASH, "--seed", "2", "--max-decisions", "6", "-v", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "turn 1: P" in out and "chooses:" in out
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def simulate_json(capsys, *argv) -> dict:
+    code = main(["simulate", CLASH, *argv, "--format", "json"])
+    r = out_json(capsys)
+    r["_code"] = code
+    return r
 
 
 def test_simulate_json_is_the_same_whatever_the_jobs(capsys):
     outs = []
     for jobs in ("1", "2"):
-        assert main(["simulate", "clash_of_decks", "--games", "24", "--seed", "3", "--jobs", jobs, "--format", "json"]) == 0
-        r = json.loads(capsys.readouterr().out)
-        r.pop("timing")
+        r = simulate_json(capsys, "--games", "24", "--seed", "3", "--jobs", jobs)
+        assert r["_code"] == 0
+        assert set(r.pop("timing")) >= {"seconds", "jobs"}
         outs.append(r)
     assert outs[0] == outs[1]
-    assert set(outs[0]["by_option"]["deck"]) == {"1", "2", "3", "4"}
-    assert sum(s["wins"] for s in outs[0]["seats"]) + outs[0]["draws"] + outs[0]["no_winner"] == 24
+    r = outs[0]
+    assert set(r["by_option"]["deck"]) == {"1", "2", "3", "4"}
+    assert sum(v["games"] for v in r["by_option"]["deck"].values()) == 48
+    assert len(r["pairings"]) == 12 and "deck=1,2" in r["pairings"]
+    assert sum(s["wins"] for s in r["seats"]) + r["draws"] + r["no_winner"] == 24
+    for s in r["seats"]:
+        lo, hi = s["ci95"]
+        assert 0 <= lo <= s["rate"] <= hi <= 1
+    assert r["decisions"]["min"] <= r["decisions"]["mean"] <= r["decisions"]["max"]
 
 
-def test_human_agent_asks_again_on_nonsense():
-    from madang.agents import HumanAgent
-    from madang.api import new_game
-
-    g = new_game("clash_of_decks", {}, seed=1)
-    out = io.StringIO()
-    agent = HumanAgent(stdin=io.StringIO("banana\n999\npass\n"), stdout=out)
-    choice = agent.choose(g, g.current_player())
-    assert g.action_labels()[choice] == "pass"
-    assert out.getvalue().count("please type a number") == 2
+def test_simulate_game_i_is_play_with_seed_plus_i(capsys):
+    r = simulate_json(capsys, "--games", "1", "--seed", "5", "--option", "deck=1")
+    p = play_json(capsys, CLASH, "--seed", "5")
+    assert r["decisions"]["max"] == p["decisions"] and r["seats"][p["winners"][0] - 1]["wins"] == 1
 
 
-def test_human_at_end_of_input_stops_cleanly():
-    r = run("play", "clash_of_decks", "--seats", "human,random", stdin="")
-    assert r.returncode == 1 and "Traceback" not in r.stderr and "input ended" in r.stderr
+def test_simulate_fixed_option_and_solo(capsys):
+    r = simulate_json(
+        capsys, "--games", "6", "--option", "mode=solo", "--option", "deck=2", "--jobs", "1"
+    )
+    assert r["_code"] == 0 and r["varied"] == [] and "by_option" not in r
+    assert r["finished"] == 6
 
 
-def test_log_and_replay(tmp_path, capsys):
-    log = tmp_path / "g.jsonl"
-    assert main(["play", "clash_of_decks", "--seed", "2", "--log", str(log)]) == 0
-    capsys.readouterr()
-    assert main(["replay", str(log)]) == 0
-    assert "턴 1" in capsys.readouterr().out
-    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
+def test_simulate_unfinished_games_are_counted(capsys):
+    r = simulate_json(capsys, "--games", "4", "--max-decisions", "3", "--jobs", "1")
+    assert r["unfinished"] == 4 and r["finished"] == 0 and r["decisions"]["max"] == 3
 
 
-def test_test_command_ends_with_counts():
-    r = run("test", str(Path(__file__).parent / "scenarios"))
-    assert r.returncode == 0
-    assert r.stdout.strip().splitlines()[-1].endswith("passed, 0 failed")
+def test_simulate_counts_rules_errors_without_crashing(tmp_path, capsys):
+    from madang.diagnostics import Diagnostics
+    from madang.loader import find_ruleset
+
+    src = find_ruleset(CLASH, Diagnostics())
+    folder = tmp_path / "clash"
+    shutil.copytree(src, folder, ignore=shutil.ignore_patterns("scenarios"))
+    meta = folder / "ruleset.yaml"
+    text = meta.read_text(encoding="utf-8")
+    assert "REPTILE, ZOMBIE]" in text
+    meta.write_text(text.replace("REPTILE, ZOMBIE]", "REPTILE, ZOMBIEE]"), encoding="utf-8")
+    assert main(["simulate", str(folder), "--games", "12", "--jobs", "1", "--format", "json"]) == 1
+    r = out_json(capsys)
+    ((message, e),) = r["errors"].items()
+    assert "ZOMBIEE" in message and e["games"] == r["error_games"] == r["games"] - r["finished"] > 0
+    assert isinstance(e["first_seed"], int)
+    assert main(["simulate", str(folder), "--games", "12", "--jobs", "1"]) == 1
+    assert "error ×" in capsys.readouterr().out
+
+
+def test_simulate_text_report(capsys):
+    assert main(["simulate", CLASH, "--games", "12", "--seed", "1", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "P1 wins" in out and "by deck:" in out and "95% CI" in out and "decisions per game" in out
+    )
+
+
+# ---------------------------------------------------------------- test, bench
+
+
+@pytest.mark.skipif(not HAVE_SCENARIO, reason="madang.scenario is not there yet")
+def test_test_command_ends_with_counts(tmp_path):
+    r = run("test", HERE / "scenarios" / "mana_regeneration.yaml")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
+    bad = tmp_path / "wrong.yaml"
+    text = (
+        HERE.parent / "rulesets" / CLASH / "scenarios" / "turn-mana-first-player-six.yaml"
+    ).read_text(encoding="utf-8")
+    bad.write_text(text.replace("mana: [0, 6]", "mana: [0, 7]"), encoding="utf-8")
+    r = run("test", bad, HERE / "scenarios" / "mana_regeneration.yaml")
+    assert r.returncode == 1
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_bench_json_with_a_baseline(tmp_path, capsys):
+    anchor = tmp_path / "anchor.py"
+    anchor.write_text(
+        'import json\nprint(json.dumps({"playouts_per_s": 1000.0, "decisions_per_s": 20000}))\n',
+        encoding="utf-8",
+    )
+    assert (
+        main(["bench", CLASH, "--games", "3", "--baseline", str(anchor), "--format", "json"]) == 0
+    )
+    r = out_json(capsys)
+    c = r["rulesets"][CLASH]
+    for key in (
+        "load_cold_s",
+        "load_warm_s",
+        "check_1000_cards_s",
+        "clone_us",
+        "save_ms",
+        "load_ms",
+        "save_bytes",
+    ):
+        assert key in c, key
+    assert c["check_1000_cards_errors"] == 0
+    assert c["playouts"]["games"] == 3 and c["playouts"]["decisions_per_s"] > 0
+    assert r["baseline"]["ratio_playouts"] > 0 and r["baseline"]["ruleset"] == CLASH
+    assert main(["bench", "no_such_game"]) == 1

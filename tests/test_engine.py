@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from madang.api import GameState, MadangError, load_program, new_game
 from madang.builtins import RulesError
 
@@ -125,7 +124,9 @@ def test_shared_window_alternates_until_all_pass_in_a_row():
     g = play(g, "pass")
     assert g.current_player() == 0
     g = play(g, "pass")  # both passed one after another: the turn ends
-    assert g.st.turn == 2 and g.current_player() == 0  # player 2's turn, whose window starts with... seat order
+    assert (
+        g.st.turn == 2 and g.current_player() == 0
+    )  # player 2's turn, whose window starts with... seat order
     g = play(g, "gain 1", "pass", "pass")
     assert g.st.turn == 3
 
@@ -223,6 +224,24 @@ def test_break_leaves_the_loop_and_repeat_counts():
 def test_option_constraints_and_budgets_of_a_ruleset():
     with pytest.raises(MadangError, match="format=instant is not allowed with mode=solo"):
         new_game("clash_of_decks", {"mode": "solo", "format": "instant"})
-    with pytest.raises(MadangError, match=r"cost 6 points but the budget of difficulty=normal is 2"):
-        new_game("clash_of_decks", {"mode": "solo", "difficulty": "normal", "automa_fixed_mana": "10", "automa_defence": "true"})
-    new_game("clash_of_decks", {"mode": "solo", "difficulty": "normal", "fortress_start": "true", "automa_fixed_mana": "9"})
+    with pytest.raises(
+        MadangError, match=r"cost 6 points but the budget of difficulty=normal is 2"
+    ):
+        new_game(
+            "clash_of_decks",
+            {
+                "mode": "solo",
+                "difficulty": "normal",
+                "automa_fixed_mana": "10",
+                "automa_defence": "true",
+            },
+        )
+    new_game(
+        "clash_of_decks",
+        {
+            "mode": "solo",
+            "difficulty": "normal",
+            "fortress_start": "true",
+            "automa_fixed_mana": "9",
+        },
+    )

@@ -30,8 +30,20 @@ REPO = Path(__file__).resolve().parent.parent
 LANGUAGE_FILES = sorted(
     [*REPO.glob("rulesets/**/*.madang"), *REPO.glob("tests/rulesets/**/*.madang")]
 )
-CARD_FILES = sorted([*REPO.glob("rulesets/*/cards.yaml"), *REPO.glob("tests/rulesets/*/cards.yaml")])
+CARD_FILES = sorted(
+    [*REPO.glob("rulesets/*/cards.yaml"), *REPO.glob("tests/rulesets/*/cards.yaml")]
+)
 HERE = Span("<generated>", 0, 0)
+
+
+def _parses(text: str) -> bool:
+    diags = Diagnostics()
+    return parse_module(text, Origin("<probe>"), diags) is not None and not diags.has_errors()
+
+
+# grammar/madang.lark: the basic lexer turns every "/" into the anonymous terminal of
+# `names: NAME ("/" NAME)*`, never into MUL_OP, so `a / b` does not parse (see the report).
+DIVISION_PARSES = _parses("define x = a / b\n")
 
 
 def shape(x):
@@ -204,7 +216,7 @@ def test_korean_keywords():
 
 
 def test_card_text_layout():
-    text = "관통, 보호\n아우라[분노]\nwhen played if this.cost 3 이상:\n  log \"hi\"\n"
+    text = '관통, 보호\n아우라[분노]\nwhen played if this.cost 3 이상:\n  log "hi"\n'
     out = format_source(text, "card", Diagnostics(), card_text=True)
     assert out == '관통, 보호, 아우라[분노]\nwhen played if this.cost >= 3:\n    log "hi"\n'
 
@@ -251,9 +263,22 @@ def test_minimal_parentheses():
 
 
 def test_strings_are_re_escaped():
-    for s in ['', 'plain', 'a"b', "back\\slash", "new\nline", "tab\t", '한글 "따옴표"', "\\n"]:
+    for s in ["", "plain", 'a"b', "back\\slash", "new\nline", "tab\t", '한글 "따옴표"', "\\n"]:
         tree = parse(f"define x = {quote(s)}\n")
         assert tree.decls[0].body == n.Str(s, span=HERE)
+
+
+@pytest.mark.xfail(not DIVISION_PARSES, reason="'/' never lexes as MUL_OP", strict=True)
+def test_division_roundtrips():
+    tree = parse("define x = a / (b / c) * d\n")
+    assert format_module(tree) == "define x = a / (b / c) * d\n"
+
+
+@pytest.mark.xfail(
+    reason="parser._depth_ok counts brackets inside strings and comments", strict=True
+)
+def test_brackets_in_strings_are_not_nesting():
+    roundtrip(mk(n.Module, (mk(n.DefineDecl, ("x",), (), mk(n.Str, "(" * 61)),)))
 
 
 def test_dump_ast():
@@ -278,19 +303,13 @@ NAME_CHARS = "abcxyzAZ_09가나다힣ㄱあンー"
 NAME_RE = re.compile(r"[^\W\d]\w*")
 KEYWORD_TYPES = [w for term in ("KEYWORD", "ZONE", "KIND", "EVENT") for w in CORE[term][:2]]
 
-names = st.one_of(
-    st.sampled_from(NAME_POOL),
-    st.text(NAME_CHARS, min_size=1, max_size=5).filter(
-        lambda s: NAME_RE.fullmatch(s) is not None and s not in RESERVED
-    ),
+names = st.sampled_from(NAME_POOL)
+wide_names = names | st.text(NAME_CHARS, min_size=1, max_size=5).filter(
+    lambda s: NAME_RE.fullmatch(s) is not None and s not in RESERVED
 )
-texts = st.text(
-    st.one_of(
-        st.sampled_from('"\\#\n\t\r :[](),.가힣한글カ漢'),
-        st.characters(blacklist_categories=("Cs",)),
-    ),
-    max_size=12,
-)
+STRING_CHARS = '"\\#\n\t\r :[](),.-=ab가힣한글カな漢🎲\u00a0\u2028\x0c\x7f'
+texts = st.text(STRING_CHARS, max_size=10)
+wide_texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=10)
 
 
 def mk(cls, *args, **kw):
@@ -304,7 +323,9 @@ leaves = st.one_of(
     st.builds(lambda v: mk(n.Name, v), names),
     st.builds(lambda v: mk(n.Special, v), st.sampled_from(["this", "you", "it"])),
 )
-OPS = ["+", "-", "*", "%", "==", "!=", "<", "<=", ">", ">="]
+
+
+OPS = ["/"] * DIVISION_PARSES + ["+", "-", "*", "%", "==", "!=", "<", "<=", ">", ">="]
 
 
 def _compound(e):
@@ -331,44 +352,45 @@ def _compound(e):
 
 
 exprs = st.recursive(leaves, _compound, max_leaves=12)
-opt = st.none() | exprs
+small = st.recursive(leaves, _compound, max_leaves=3)  # inside statements and declarations
+opt = st.none() | small
 scope_words = st.sampled_from(["turn", "round", "phase"]) | names
 
 
 def _simple_stmts():
     return st.one_of(
-        st.builds(lambda v, e: mk(n.Let, v, e), names, exprs),
-        st.builds(lambda t, o, e: mk(n.Assign, t, o, e), exprs, st.sampled_from(["=", "+=", "-="]), exprs),
-        st.builds(lambda w, z, where: mk(n.Move, w, z, where), exprs, exprs, st.sampled_from(["back", "front"])),
-        st.builds(lambda w, z, i: mk(n.Move, w, z, "at", i), exprs, exprs, exprs),
-        st.builds(lambda c, z, o, a: mk(n.Create, c, z, o, a), exprs, exprs, opt, st.none() | names),
-        st.builds(lambda e: mk(n.Remove, e), exprs),
-        st.builds(lambda e: mk(n.Shuffle, e), exprs),
+        st.builds(lambda v, e: mk(n.Let, v, e), names, small),
+        st.builds(lambda t, o, e: mk(n.Assign, t, o, e), small, st.sampled_from(["=", "+=", "-="]), small),
+        st.builds(lambda w, z, where: mk(n.Move, w, z, where), small, small, st.sampled_from(["back", "front"])),
+        st.builds(lambda w, z, i: mk(n.Move, w, z, "at", i), small, small, small),
+        st.builds(lambda c, z, o, a: mk(n.Create, c, z, o, a), small, small, opt, st.none() | names),
+        st.builds(lambda e: mk(n.Remove, e), small),
+        st.builds(lambda e: mk(n.Shuffle, e), small),
         st.builds(
             lambda v, o, b, p, c: mk(n.Choose, v, o, b, p, *c),
-            names, exprs, opt, st.none() | texts,
-            st.just((None, None)) | st.tuples(exprs, exprs) | exprs.map(lambda e: (e, e)),
+            names, small, opt, st.none() | texts,
+            st.just((None, None)) | st.tuples(small, small) | small.map(lambda e: (e, e)),
         ),
-        st.builds(lambda v, o, b, p: mk(n.Order, v, o, b, p), names, exprs, opt, st.none() | texts),
-        st.builds(lambda v, a: mk(n.Emit, v, a), names, st.lists(exprs, max_size=3).map(tuple)),
-        st.builds(lambda v, a: mk(n.CallStmt, v, a), names, st.lists(exprs, max_size=3).map(tuple)),
-        st.builds(lambda e: mk(n.Win, e), exprs),
-        st.builds(lambda e: mk(n.Lose, e), exprs),
+        st.builds(lambda v, o, b, p: mk(n.Order, v, o, b, p), names, small, opt, st.none() | texts),
+        st.builds(lambda v, a: mk(n.Emit, v, a), names, st.lists(small, max_size=3).map(tuple)),
+        st.builds(lambda v, a: mk(n.CallStmt, v, a), names, st.lists(small, max_size=3).map(tuple)),
+        st.builds(lambda e: mk(n.Win, e), small),
+        st.builds(lambda e: mk(n.Lose, e), small),
         st.builds(lambda: mk(n.DrawGame)),
         st.builds(lambda w: mk(n.End, w), st.sampled_from(["turn", "phase", "game"])),
         st.builds(lambda: mk(n.Pass)),
         st.builds(lambda: mk(n.Return)),
         st.builds(lambda: mk(n.Break)),
-        st.builds(lambda o, p, a, u: mk(n.Modify, o, p, a, u), exprs, names, exprs, st.none() | scope_words),
-        st.builds(lambda k, t, u: mk(n.Grant, k, t, u), exprs, exprs, st.none() | scope_words),
-        st.builds(lambda v, b, o: mk(n.Window, v, b, o), names, exprs, st.booleans()),
-        st.builds(lambda e: mk(n.Log, e), exprs),
-        st.builds(lambda e: mk(n.Require, e), exprs),
+        st.builds(lambda o, p, a, u: mk(n.Modify, o, p, a, u), small, names, small, st.none() | scope_words),
+        st.builds(lambda k, t, u: mk(n.Grant, k, t, u), small, small, st.none() | scope_words),
+        st.builds(lambda v, b, o: mk(n.Window, v, b, o), names, small, st.booleans()),
+        st.builds(lambda e: mk(n.Log, e), small),
+        st.builds(lambda e: mk(n.Require, e), small),
     )  # fmt: skip
 
 
 def blocks_of(s):
-    return st.lists(s, min_size=1, max_size=3).map(lambda b: mk(n.Block, tuple(b)))
+    return st.lists(s, min_size=1, max_size=2).map(lambda b: mk(n.Block, tuple(b)))
 
 
 def _compound_stmts(s):
@@ -376,19 +398,19 @@ def _compound_stmts(s):
     return st.one_of(
         st.builds(
             lambda br, e: mk(n.If, tuple(br), e),
-            st.lists(st.tuples(exprs, block), min_size=1, max_size=3),
+            st.lists(st.tuples(small, block), min_size=1, max_size=3),
             st.none() | block,
         ),
-        st.builds(lambda v, e, b: mk(n.For, v, e, b), names, exprs, block),
-        st.builds(lambda e, b: mk(n.Repeat, e, b), exprs, block),
-        st.builds(lambda e, b, u: mk(n.While, e, b, u), exprs, block, st.booleans()),
-        st.builds(lambda e, b: mk(n.Scope, "turn", "turn", e, b), exprs, block),
+        st.builds(lambda v, e, b: mk(n.For, v, e, b), names, small, block),
+        st.builds(lambda e, b: mk(n.Repeat, e, b), small, block),
+        st.builds(lambda e, b, u: mk(n.While, e, b, u), small, block, st.booleans()),
+        st.builds(lambda e, b: mk(n.Scope, "turn", "turn", e, b), small, block),
         st.builds(lambda b: mk(n.Scope, "round", "round", None, b), block),
         st.builds(lambda v, b: mk(n.Scope, "phase", v, None, b), names, block),
     )
 
 
-stmts = st.recursive(_simple_stmts(), _compound_stmts, max_leaves=8)
+stmts = st.recursive(_simple_stmts(), _compound_stmts, max_leaves=4)
 blocks = blocks_of(stmts)
 
 # ---------------------------------------------------------------- declarations
@@ -419,8 +441,8 @@ triggers = st.builds(
 statics = st.builds(
     lambda e: mk(n.Static, e),
     st.one_of(
-        st.builds(lambda o, p, a, c: mk(n.Modify, o, p, a, None, c), exprs, names, exprs, opt),
-        st.builds(lambda k, t, c: mk(n.Grant, k, t, None, c), exprs, exprs, opt),
+        st.builds(lambda o, p, a, c: mk(n.Modify, o, p, a, None, c), small, names, small, opt),
+        st.builds(lambda k, t, c: mk(n.Grant, k, t, None, c), small, small, opt),
     ),
 )
 actions = st.builds(
@@ -428,10 +450,10 @@ actions = st.builds(
     decl_names, params, st.lists(names, max_size=2).map(tuple), blocks,
 )  # fmt: skip
 keyword_uses = st.builds(
-    lambda v, a: mk(n.KeywordUse, v, a), names, st.lists(exprs, max_size=2).map(tuple)
+    lambda v, a: mk(n.KeywordUse, v, a), names, st.lists(small, max_size=2).map(tuple)
 )
 abilities = triggers | statics | actions
-items = st.lists(abilities | keyword_uses, max_size=4).map(tuple)
+items = st.lists(abilities | keyword_uses, max_size=3).map(tuple)
 
 decls = st.one_of(
     st.builds(
@@ -443,7 +465,7 @@ decls = st.one_of(
     st.builds(lambda ns, a, d: mk(n.CounterDecl, ns, a, d), decl_names, attrs, opt),
     st.builds(lambda ns, ps: mk(n.EventDecl, ns, ps), decl_names, params),
     st.builds(lambda ns, ps, t, b: mk(n.VerbDecl, ns, ps, t, b), decl_names, params, st.none() | texts, blocks),
-    st.builds(lambda ns, ps, e: mk(n.DefineDecl, ns, ps, e), decl_names, params, exprs),
+    st.builds(lambda ns, ps, e: mk(n.DefineDecl, ns, ps, e), decl_names, params, small),
     st.builds(
         lambda ns, ps, it: mk(n.KeywordDecl, ns, ps, it),
         decl_names, params, items,
@@ -452,14 +474,12 @@ decls = st.one_of(
     st.builds(lambda b: mk(n.FlowDecl, b), blocks),
     st.builds(
         lambda nm, over, c, b: mk(n.CheckDecl, nm, *over, c, b),
-        st.none() | names, st.just((None, None)) | st.tuples(names, exprs), exprs, blocks,
+        st.none() | names, st.just((None, None)) | st.tuples(names, small), small, blocks,
     ),
     abilities,
 )  # fmt: skip
 
-BOUNDED = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+BOUNDED = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @BOUNDED
@@ -476,13 +496,49 @@ def test_generated_statements_roundtrip(body):
     roundtrip(tree)
 
 
-@BOUNDED
-@given(st.lists(decls, max_size=4).map(tuple))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(decls, max_size=3).map(tuple))
 def test_generated_modules_roundtrip(ds):
     roundtrip(mk(n.Module, ds))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@BOUNDED
+@given(wide_names, wide_texts)
+def test_generated_names_and_strings_roundtrip(name, text):
+    body = mk(n.Call, name, (mk(n.Str, text), mk(n.Attr, mk(n.Name, name), name)))
+    param = mk(n.Param, name, mk(n.TypeRef, name, None))
+    roundtrip(mk(n.Module, (mk(n.DefineDecl, (name,), (param,), body),)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(decls, min_size=1, max_size=3).map(tuple), st.data())
+def test_generated_comments_are_kept(ds, data):
+    """Comments anywhere (own lines at any indentation, or after code) survive formatting."""
+    tree = mk(n.Module, ds)
+    lines = format_module(tree).split("\n")[:-1]
+    text, count = [], 0
+    for i, line in enumerate(lines):
+        for _ in range(data.draw(st.integers(0, 2), label=f"comments before line {i}")):
+            indent = data.draw(st.integers(0, 12))
+            text.append(" " * indent + f"# c{count}")
+            count += 1
+        if data.draw(st.booleans()):
+            line += f"  # c{count}"
+            count += 1
+        text.append(line)
+    if data.draw(st.booleans()):
+        text.append(f"# c{count}")
+        count += 1
+    source = "\n".join(text) + "\n"
+    out = format_source(source, "<c>", Diagnostics())
+    assert out is not None
+    assert shape(parse(out)) == shape(tree), out
+    assert sorted(_comments(out)) == sorted(f"# c{i}" for i in range(count)), out
+    assert _comments(out) == _comments(source), out  # in the same order
+    assert format_source(out, "<c>", Diagnostics()) == out
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items)
 def test_generated_card_texts_roundtrip(its):
     tree = mk(n.CardText, its)

@@ -11,10 +11,47 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "interpreter").rglob("*.py"))
 
 # Words that are also ordinary English in code (kept short and explicit).
-COMMON = {"deck", "hand", "pool", "discard", "top", "bottom", "mana", "phase", "turn", "round", "card",
-          "cards", "take", "kills", "picks", "reveal", "offered", "draft", "attack", "place", "destroy",
-          "summon", "cast", "strike", "data", "players", "enemy", "lanes", "facing", "lethal",
-          "playable", "name", "order", "format", "mode", "tower_of", "all_cards", "in_play", "dash_move"}
+COMMON = {
+    "deck",
+    "hand",
+    "pool",
+    "discard",
+    "top",
+    "bottom",
+    "mana",
+    "phase",
+    "turn",
+    "round",
+    "card",
+    "cards",
+    "take",
+    "kills",
+    "picks",
+    "reveal",
+    "offered",
+    "draft",
+    "attack",
+    "place",
+    "destroy",
+    "summon",
+    "cast",
+    "strike",
+    "data",
+    "players",
+    "enemy",
+    "lanes",
+    "facing",
+    "lethal",
+    "playable",
+    "name",
+    "order",
+    "format",
+    "mode",
+    "tower_of",
+    "all_cards",
+    "in_play",
+    "dash_move",
+}
 
 
 def ruleset_vocabulary() -> dict[str, set[str]]:
@@ -25,7 +62,17 @@ def ruleset_vocabulary() -> dict[str, set[str]]:
         assert loaded is not None, diags.render()
         s = loaded.syms
         words = {name}
-        for table in (s.kinds, s.zones, s.counters, s.keywords, s.cards, s.verbs, s.defines, s.actions, s.events):
+        for table in (
+            s.kinds,
+            s.zones,
+            s.counters,
+            s.keywords,
+            s.cards,
+            s.verbs,
+            s.defines,
+            s.actions,
+            s.events,
+        ):
             words.update(table)
         words.update(s.options)
         vocab[name] = {w for w in words if len(w) > 2 and w.lower() not in COMMON}
@@ -43,7 +90,9 @@ def test_interpreter_names_no_ruleset_vocabulary():
         text = path.read_text(encoding="utf-8")
         for ruleset, words in vocab.items():
             for w in words:
-                if re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text, re.IGNORECASE if w.isascii() else 0):
+                if re.search(
+                    rf"(?<![\w]){re.escape(w)}(?![\w])", text, re.IGNORECASE if w.isascii() else 0
+                ):
                     offenders.append(f"{path.relative_to(ROOT)}: '{w}' ({ruleset})")
     assert not offenders, "game vocabulary in the interpreter:\n" + "\n".join(sorted(offenders))
 
@@ -52,4 +101,6 @@ def test_scan_catches_a_planted_word(tmp_path):
     """The scan itself works: a source naming a card is caught."""
     vocab = ruleset_vocabulary()["clash_of_decks"]
     planted = "if card == 'TROLL': pass\n"
-    assert any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", planted, re.IGNORECASE) for w in vocab)
+    assert any(
+        re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", planted, re.IGNORECASE) for w in vocab
+    )

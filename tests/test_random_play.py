@@ -4,7 +4,6 @@
 import random
 
 import pytest
-
 from madang.api import GameState, load_program, new_game
 from madang.loader import bundled_names
 
@@ -24,7 +23,11 @@ MODES = {
 def cases():
     for name in bundled_names():
         for opts in MODES.get(name, [{}]):
-            yield pytest.param(name, opts, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}")
+            yield pytest.param(
+                name,
+                opts,
+                id=f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}",
+            )
 
 
 def check_invariants(g: GameState) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-
 from madang.diagnostics import Diagnostics
 from madang.loader import bundled_names, kinds_spec, load_ruleset
 from madang.schema import card_schema
@@ -21,7 +20,9 @@ def test_published_card_schema_is_current(name):
     loaded = load_ruleset(name, diags, compile=False)
     current = card_schema(name, kinds_spec(loaded.syms))
     published = json.loads((DOCS / f"{name}.cards.json").read_text(encoding="utf-8"))
-    assert published == current, f"regenerate with: madang schema {name} > docs/schemas/{name}.cards.json"
+    assert published == current, (
+        f"regenerate with: madang schema {name} > docs/schemas/{name}.cards.json"
+    )
 
 
 @pytest.mark.parametrize("name", bundled_names())
