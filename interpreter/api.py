@@ -39,6 +39,7 @@ def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
     if loaded is None or loaded.program is None or diags.has_errors():
         raise MadangError(f"ruleset '{ref}' has errors", diags)
     loaded.program.folder = loaded.folder
+    loaded.program.extra_cards = list(extra)  # saves name them, so that a load finds them again
     fingerprint(loaded.program)
     return loaded.program
 
@@ -78,6 +79,9 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
             )
     for name, spec in specs.items():
         default = spec.get("default")
+        by_players = {int(k): v for k, v in (spec.get("default_by_players") or {}).items()}
+        if nplayers in by_players and "players" not in specs:
+            default = by_players[nplayers]
         allowed = spec.get("values")
         if spec.get("per_seat"):
             raw = given.get(name)
@@ -302,6 +306,7 @@ class GameState:
             "format": SAVE_FORMAT,
             "ruleset": g.prog.name,
             "ruleset_path": str(getattr(g.prog, "folder", "")),
+            "cards": list(getattr(g.prog, "extra_cards", [])),
             "options": g.options,
             "seed": g.seed,
             "fingerprint": fingerprint(g.prog),
@@ -321,7 +326,11 @@ class GameState:
             if prog is None:
                 ref = doc["ruleset"]
                 path = doc.get("ruleset_path")
-                prog = load_program(path if path and Path(path).is_dir() else ref)
+                cards = doc.get("cards") or []
+                missing = [c for c in cards if not Path(c).is_file()]
+                if missing:
+                    raise MadangError(f"the card file of this save is missing: {missing[0]}")
+                prog = load_program(path if path and Path(path).is_dir() else ref, cards)
             if doc.get("fingerprint") != fingerprint(prog):
                 raise MadangError("the save file was made with a different version of the ruleset")
             opts = dict(doc["options"])

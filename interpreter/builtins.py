@@ -361,6 +361,7 @@ BUILTIN_NAMES: dict[str, object] = {
     "players": list_of(PLAYER),
     "active": PLAYER,
     "first_player": PLAYER,
+    "turn_direction": NUMBER,
     "turn_number": NUMBER,
     "round_number": NUMBER,
     "player_count": NUMBER,

@@ -59,6 +59,8 @@ class Scope:
 
 
 NUMERIC_OPS = {"+", "-", "*", "/", "%"}
+# Built-in names the rules may set: who is first in turn order, and its direction (1 or -1).
+ASSIGNABLE_NAMES = {"first_player": PLAYER, "turn_direction": NUMBER}
 ORDER_OPS = {"<", "<=", ">", ">="}
 
 
@@ -80,7 +82,7 @@ class Checker:
             if c.default is not None:
                 self.expr(c.default, Scope())
         for d in s.unique(s.defines):
-            self.expr(d.decl.body, Scope({p.name: p.type for p in d.params}, ctx="define"))
+            self.define_type(d)
         for v in s.unique(s.verbs):
             self.block(v.decl.body, Scope({p.name: p.type for p in v.params}, ctx="verb"))
         for kw in s.unique(s.keywords):
@@ -149,6 +151,8 @@ class Checker:
                         scope.names[name] = p.type
                 if d.cond is not None:
                     self.expect(d.cond, scope, BOOL)
+                if d.optional_by is not None:
+                    self.expect(d.optional_by, scope, PLAYER)
                 self.block(d.body, scope)
             case n.Static():
                 self.effect(d.effect, scope)
@@ -337,6 +341,14 @@ class Checker:
                 pass
             case n.Modify() | n.Grant():
                 self.effect(st, sc)
+                if st.until_of is not None:
+                    if st.until != "turn":
+                        self.d.error(
+                            "'until end of S of P' is said of a turn only: 'until end of turn of P'",
+                            st.span,
+                            code="type",
+                        )
+                    self.expect(st.until_of, sc, PLAYER)
             case n.Window():
                 self._windows_used.add(st.name)
                 if st.name not in self.s.windows:
@@ -353,6 +365,8 @@ class Checker:
                         st.by.span,
                         code="type",
                     )
+                if st.pass_if is not None:
+                    self.expect(st.pass_if, sc, BOOL)
             case n.Log():
                 self.r.types[id(st)] = self.expr(st.value, sc)
             case n.Require():
@@ -434,6 +448,11 @@ class Checker:
                 c.used = True
                 self.r.names[id(e)] = ("counter", c.name)
                 return NUMBER
+            if e.name in ASSIGNABLE_NAMES:
+                if sc.where:
+                    self.d.error(f"cannot assign to '{e.name}' here", e.span, code="not-assignable")
+                self.r.names[id(e)] = ("game", e.name)
+                return ASSIGNABLE_NAMES[e.name]
             self.d.error(
                 f"cannot assign to '{e.name}': not a local name or a global counter",
                 e.span,
@@ -614,6 +633,17 @@ class Checker:
             case _:  # pragma: no cover
                 raise TypeError(e)
 
+    def define_type(self, d):
+        """The type of a definition's body, checked once, when first needed: a definition
+        used before its declaration is typed too. A definition reached again while its own
+        body is being checked (recursion) is `any` there."""
+        types = self.__dict__.setdefault("_define_types", {})
+        if d.name not in types:
+            types[d.name] = ANY
+            scope = Scope({p.name: p.type for p in d.params}, ctx="define")
+            types[d.name] = self.expr(d.decl.body, scope)
+        return types[d.name]
+
     def name(self, e: n.Name, sc: Scope):
         s, name, res = self.s, e.name, self.r.names
         if name in sc.names:
@@ -625,7 +655,7 @@ class Checker:
             if d.params:
                 self.d.error(f"'{name}' takes arguments: write {name}(...)", e.span, code="arity")
             res[id(e)] = ("define", d.name)
-            return ANY
+            return self.define_type(d)
         if name in s.counters and s.counters[name].scope == "global":
             s.counters[name].used = True
             res[id(e)] = ("counter", s.counters[name].name)
@@ -731,6 +761,9 @@ class Checker:
                 cands.append(("area_zone", zone.name, ZONE))
             if counter is not None and counter.scope == "area":
                 cands.append(("area_counter", counter.name, NUMBER))
+            per_area = [x for x in (zone, counter) if x is not None and x.scope == "area"]
+            if not per_area and name in s.area_facts:
+                cands.append(("area_fact", name, ANY))
         if t in (OBJECT, ANY):
             if field_ is not None:
                 cands.append(("obj_prop", name, field_.type))
@@ -751,9 +784,11 @@ class Checker:
             elif t == OBJECT:
                 known = list(s.fields) + list(OBJECT_ATTRS)
             elif t == AREA:
-                known = [z.name for z in s.unique(s.zones) if z.scope == "area"] + [
-                    c.name for c in s.unique(s.counters) if c.scope == "area"
-                ]
+                known = (
+                    [z.name for z in s.unique(s.zones) if z.scope == "area"]
+                    + [c.name for c in s.unique(s.counters) if c.scope == "area"]
+                    + sorted(s.area_facts)
+                )
             self.d.error(
                 f"{type_name(t)} has no '{name}'",
                 e.span,
@@ -783,7 +818,7 @@ class Checker:
             d.used = True
             self.r.calls[id(e)] = ("define", d.name)
             self.args(d, e.args, e, sc)
-            return ANY
+            return self.define_type(d)
         b = BUILTIN_FUNCS.get(e.func)
         if b is not None:
             lo, hi, ret = b.min_args, b.max_args, b.returns

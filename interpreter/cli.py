@@ -231,6 +231,7 @@ def ruleset_rows() -> list[dict]:
             desc = v.get("description") or {}
             opts[k] = {
                 "default": v.get("default"),
+                "default_by_players": {str(n): d for n, d in (v.get("default_by_players") or {}).items()},
                 "values": v.get("values"),
                 "per_seat": bool(v.get("per_seat")),
                 "description": desc.get("en") if isinstance(desc, dict) else str(desc),
@@ -259,7 +260,10 @@ def cmd_list(args) -> int:
         for k, o in r["options"].items():
             values = ", ".join(map(_value_text, o["values"])) if o["values"] else "any"
             seat = "  (per seat: a,b,...)" if o["per_seat"] else ""
-            print(f"    --option {k}={_value_text(o['default'])}  [{values}]{seat}")
+            by = "".join(
+                f"; {_value_text(d)} with {n} players" for n, d in o["default_by_players"].items()
+            )
+            print(f"    --option {k}={_value_text(o['default'])}  [{values}]{seat}{by}")
             if args.verbose and o["description"]:
                 print(f"        {o['description']}")
     return 0
@@ -291,7 +295,7 @@ def _load_save(path: str, cards: list[str] | None = None) -> GameState:
     try:
         return GameState.from_json(text, prog)
     except MadangError as e:
-        hint = "" if cards else " (if it was played with --cards FILE, give the same --cards again)"
+        hint = "" if cards else " (if its card files moved, give them with --cards)"
         raise MadangError(
             f"{path}: {e}" + (hint if "different version" in str(e) else ""), e.diags
         ) from None
@@ -479,8 +483,10 @@ def cmd_simulate(args) -> int:
         f"  draws {result['draws']}, no winner {result['no_winner']}, unfinished {result['unfinished']}{extra}"
     )
     d, t = result["decisions"], result["turns"]
+    r = result.get("rounds") or {}
+    rounds = f", rounds {r['mean']} ({r['min']}–{r['max']})" if r.get("max") else ""
     print(
-        f"  decisions per game {d['mean']} ({d['min']}–{d['max']}), turns {t['mean']} ({t['min']}–{t['max']})"
+        f"  decisions per game {d['mean']} ({d['min']}–{d['max']}), turns {t['mean']} ({t['min']}–{t['max']}){rounds}"
     )
     for msg, e in result["errors"].items():
         seed = f" (first at seed {e['first_seed']})" if e["first_seed"] is not None else ""

@@ -89,6 +89,10 @@ def _dget(st, v, name):
     return None
 
 
+def _fact(st, a, name):
+    return None if a is None else st.g.area_props[a].get(name)
+
+
 def _owner(st, o):
     return None if o is None else st.obj_owner[o]
 
@@ -108,6 +112,7 @@ HELPERS = {
     "_players": _players, "_seq": _seq, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position,
+    "_fact": _fact,
 }  # fmt: skip
 
 CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
@@ -266,6 +271,7 @@ class CodeGen:
                 "players": "_players(st)",
                 "active": "st.active",
                 "first_player": "st.first",
+                "turn_direction": "st.direction",
                 "turn_number": "st.turn",
                 "round_number": "st.round",
                 "player_count": "st.g.nplayers",
@@ -312,6 +318,8 @@ class CodeGen:
             return f"st.pcounters[{name!r}][{obj}]"
         if kind == "area_counter":
             return f"st.acounters[{name!r}][{obj}]"
+        if kind == "area_fact":
+            return f"_fact(st, {obj}, {name!r})"
         if kind == "player_builtin":
             return obj
         if kind == "zone_builtin":
@@ -431,6 +439,11 @@ class StmtGen:
         def tmp():
             return f"_t{next(self._tmp)}"
 
+        def until(s):  # `until end of turn of P` is computed when the modifier is added
+            if s.until_of is not None:
+                return f"_E.turn_of({x(s.until_of)})"
+            return repr(s.until)
+
         match s:
             case n.Let():
                 out.append(f"{pad}env[{s.name!r}] = {x(s.value)}")
@@ -458,11 +471,11 @@ class StmtGen:
                 )
             case n.Modify():
                 out.append(
-                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {s.until!r}, False)"
+                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {until(s)}, False)"
                 )
             case n.Grant():
                 out.append(
-                    f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {s.until!r}, True)"
+                    f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {until(s)}, True)"
                 )
             case n.Win() | n.Lose():
                 out.append(f"{pad}_E.Win.run(st, {x(s.who)}, {isinstance(s, n.Lose)})")
@@ -492,7 +505,10 @@ class StmtGen:
                 sym = cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else cg.s.events[s.event]
                 verb = cg.p.verbs[sym.name]
                 vr = cg.const(verb)
-                args = ", ".join(f"{p!r}: {x(a)}" for p, a in zip(verb.param_names, s.args))
+                args = ", ".join(
+                    ["'you': env.get('you')"]
+                    + [f"{p!r}: {x(a)}" for p, a in zip(verb.param_names, s.args)]
+                )
                 e = tmp()
                 out.append(f"{pad}{e} = {{{args}}}")
                 out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {e})")
@@ -513,6 +529,9 @@ class StmtGen:
         value = x(s.value)
         if isinstance(t, n.Name):
             res = cg.r.names.get(id(t), ("local", t.name))
+            if res[0] == "game":
+                out.append(f"{pad}_E.SetGameValue.run(st, {res[1]!r}, {value}, {str(s.span)!r})")
+                return
             ref = f"st.counters[{res[1]!r}]" if res[0] == "counter" else f"env[{t.name!r}]"
             out.append(
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
@@ -531,7 +550,7 @@ class StmtGen:
             if op == "=":
                 out.append(f"{pad}{d}[{o}] = {value}")
             else:
-                out.append(f"{pad}{d}[{o}] = PROG.read_prop(st, {o}, {name!r}) {op[0]} ({value})")
+                out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")
         else:
             table = "pcounters" if kind == "player_counter" else "acounters"
             ref = f"st.{table}[{name!r}][{o}]"

@@ -45,6 +45,9 @@ class ListenerRT:
         "kw_params",
         "card_index",
         "prog",
+        "optional",
+        "optional_by",
+        "short",
     )
 
     def applies_to(self, st, o):
@@ -116,7 +119,12 @@ class ActionRT:
         "owner",
         "card_index",
         "prog",
+        "limit",
     )
+
+    def used_key(self, st, player, src):
+        """`once per S`: per source object for a card's action, per player for the rules'."""
+        return (f"a{self.id}", player if src is None else src, E.scope_name(st, self.limit))
 
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":
@@ -129,6 +137,8 @@ class ActionRT:
                     st.obj_card[o] == self.card_index if self.origin == "card" else prog.has(st, o, self.owner)
                 )
             ]  # fmt: skip
+        if self.limit is not None and st.used:
+            sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
         for src in sources:
             env = {"you": player}
             if src is not None:
@@ -198,11 +208,15 @@ class Program:
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
+        self._reading: set = set()  # (object, property) values being computed: cycle guard
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
         self.conditions: list = []  # compiled condition arguments of keywords
         self.settings = meta.get("settings") or {}
+        self.listener_by_id: dict[int, ListenerRT] = {}
+        # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
+        self.trigger_chooser = lambda st: st.first
 
     def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
         """Compile statements written in the language against this program (scenario tests
@@ -292,6 +306,13 @@ class Program:
                 for k in kws:
                     self.grant_index.setdefault(k, []).append(sa)
 
+    def base_prop(self, st, o, name):
+        """The value without modifiers: what `x.p += n` adds to."""
+        d = st.props.get(name)
+        if d is not None and o in d:
+            return d[o]
+        return self.cards[st.obj_card[o]].props.get(name)
+
     def read_prop(self, st, o, name):
         d = st.props.get(name)
         if d is not None and o in d:
@@ -302,11 +323,25 @@ class Program:
             for m in st.mods:
                 if m[0] == o and m[1] == name:
                     v += m[2]
-            for sa in self.statics_prop.get(name, ()):
-                for src in sa.sources(st):
-                    env = sa.env_for(st, src)
-                    if sa.hits(st, env, o):
-                        v += sa.value(st, env)
+            statics = self.statics_prop.get(name)
+            if statics:
+                key = (o, name)
+                reading = self._reading
+                if key in reading:
+                    reading.clear()
+                    raise RulesError(
+                        f"the value of {self.cards[st.obj_card[o]].name}.{name} depends on "
+                        f"itself through a continuous 'modify ... {name}'"
+                    )
+                reading.add(key)
+                try:
+                    for sa in statics:
+                        for src in sa.sources(st):
+                            env = sa.env_for(st, src)
+                            if sa.hits(st, env, o):
+                                v += sa.value(st, env)
+                finally:
+                    reading.discard(key)
         return v
 
 
@@ -338,6 +373,9 @@ class Compiler:
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
         s, p = self.s, self.p
+        # Every property some modify may change is read through the modifiers, whichever
+        # statement (fused or not) adds the modifier.
+        p.modified_props |= self._modified_names()
         for v in s.unique(s.verbs):
             p.verbs[v.name] = VerbRT(v.name, v.params, None, v.decl.narration)
         for ev in s.unique(s.events):
@@ -371,6 +409,11 @@ class Compiler:
                 n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
             )
         p.index_statics()
+        chooser = p.settings.get("trigger_chooser")
+        if chooser and chooser in s.defines and not s.defines[chooser].params:
+            f = _call_define(self._define_body(s.defines[chooser]), [], [])
+            p.trigger_chooser = lambda st: f(st, {})
+        p.order_triggers = p.add_stmt(E.OrderTriggers(None))
         E.mark_inline(p)
         p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
@@ -466,6 +509,14 @@ class Compiler:
             lst.kw_params = kw_params
             where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
             lst.rule = f"{where}: {d.timing} {verb.name} ({d.span})"
+            lst.short = f"{d.timing} {verb.name}"
+            lst.optional = d.optional
+            lst.optional_by = self.expr(d.optional_by) if d.optional_by is not None else None
+            if d.optional is not None and d.timing != "instead":
+                # "you may": the block starts by asking its player (engine.AskOptional)
+                ask = p.add_stmt(E.AskOptional(d.span, lst))
+                lst.body = p.add_block((ask,) + p.blocks[lst.body])
+            p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
         elif isinstance(d, n.Static):
             eff = d.effect
@@ -495,7 +546,7 @@ class Compiler:
         elif isinstance(d, n.ActionDecl):
             sym = self.s.actions.get(d.names[0])
             params = sym.params if sym is not None and sym.decl is d else []
-            if sym is not None and sym.decl is not d:
+            if sym is None or sym.decl is not d:
                 from .diagnostics import Diagnostics
                 from .symbols import params_of
 
@@ -531,6 +582,7 @@ class Compiler:
                     a.requires[level].append(self.expr(part))
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
+            a.limit = d.limit
             p.actions.append(a)
             for w in d.windows or ("",):
                 p.window_actions.setdefault(w, []).append(a)
@@ -612,13 +664,20 @@ class Compiler:
                 return E.Break(sp)
             case n.Modify():
                 self.p.modified_props.add(s.prop)
-                return E.AddModifier(sp, ex(s.obj), s.prop, ex(s.amount), s.until, False)
+                return E.AddModifier(
+                    sp, ex(s.obj), s.prop, ex(s.amount), s.until, False,
+                    ex(s.until_of) if s.until_of is not None else None,
+                )  # fmt: skip
             case n.Grant():
-                return E.AddModifier(sp, ex(s.to), None, ex(s.keyword), s.until, True)
+                return E.AddModifier(
+                    sp, ex(s.to), None, ex(s.keyword), s.until, True,
+                    ex(s.until_of) if s.until_of is not None else None,
+                )  # fmt: skip
             case n.Window():
                 return E.Window(
-                    sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, [])
-                )
+                    sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, []),
+                    ex(s.pass_if) if s.pass_if is not None else None,
+                )  # fmt: skip
             case n.Log():
                 return E.Log(sp, ex(s.value), self.r.types.get(id(s), ANY))
             case n.Require():
@@ -648,6 +707,8 @@ class Compiler:
             res = self.r.names.get(id(t), ("local", t.name))
             if res[0] == "counter":
                 return E.SetCounter(s.span, "global", res[1], s.op, None, ex(s.value))
+            if res[0] == "game":
+                return E.SetGameValue(s.span, res[1], ex(s.value))
             return E.SetLocal(s.span, t.name, s.op, ex(s.value))
         res = self.r.attrs[id(t)]
         kind, name = res
@@ -655,7 +716,7 @@ class Compiler:
         if kind == "obj_prop":
             p = self.p
             return E.SetProp(
-                s.span, name, s.op, obj, ex(s.value), lambda st, o, _n=name: p.read_prop(st, o, _n)
+                s.span, name, s.op, obj, ex(s.value), lambda st, o, _n=name: p.base_prop(st, o, _n)
             )
         if kind == "player_counter":
             return E.SetCounter(s.span, "player", name, s.op, obj, ex(s.value))
@@ -870,6 +931,13 @@ class Compiler:
             return lambda st, env: st.g.zone_base[name] + obj(st, env)
         if kind == "area_counter":
             return lambda st, env: st.acounters[name][obj(st, env)]
+        if kind == "area_fact":
+
+            def fact(st, env):
+                v = obj(st, env)
+                return None if v is None else st.g.area_props[v].get(name)
+
+            return fact
         if kind == "player_builtin":
             return obj
         if kind == "zone_builtin":
@@ -1065,6 +1133,7 @@ _BUILTIN_NAME_FUNCS = {
     "players": _players,
     "active": lambda st, env: st.active,
     "first_player": lambda st, env: st.first,
+    "turn_direction": lambda st, env: st.direction,
     "turn_number": lambda st, env: st.turn,
     "round_number": lambda st, env: st.round,
     "player_count": lambda st, env: st.g.nplayers,

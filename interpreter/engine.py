@@ -10,7 +10,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 from __future__ import annotations
 
 from .builtins import RulesError
-from .state import CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
+from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
 DONE = "__done__"
@@ -173,6 +173,9 @@ def label(st: State, v, t) -> str:
     """A short stable text for a value of static type `t` (in options, logs and observations)."""
     if v is None:
         return "none"
+    if t == "trigger":  # [listener id, source]: a trigger waiting to be ordered
+        lst = st.g.prog.listener_by_id[v[0]]
+        return (label(st, v[1], "object") + ": " if v[1] is not None else "") + lst.short
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
@@ -248,6 +251,32 @@ class SetCounter(Stmt):
         elif self.op == "-=":
             v = cur[key] - v
         cur[key] = v
+
+
+class SetGameValue(Stmt):
+    """`first_player = p`, `turn_direction = -1`: the turn order the rules decide."""
+
+    IMMEDIATE = True
+    __slots__ = ("name", "value")
+
+    def __init__(self, span, name, value):
+        super().__init__(span)
+        self.name, self.value = name, value
+        self.mutates = True
+
+    def exec(self, st, fr):
+        SetGameValue.run(st, self.name, self.value(st, fr.env), self.span)
+
+    @staticmethod
+    def run(st, name, v, span) -> None:
+        if name == "first_player":
+            if not isinstance(v, int) or not 0 <= v < st.g.nplayers:
+                raise RulesError(f"{span}: first_player must be a player, got {v!r}")
+            st.first = v
+        else:
+            if v not in (1, -1):
+                raise RulesError(f"{span}: turn_direction must be 1 or -1, got {v!r}")
+            st.direction = v
 
 
 class SetProp(Stmt):
@@ -539,9 +568,9 @@ class AddModifier(Stmt):
     IMMEDIATE = True
     """`modify x.prop by n [until end of S]` and `grant kw to x [until end of S]`."""
 
-    __slots__ = ("target", "prop", "amount", "until", "grant")
+    __slots__ = ("target", "prop", "amount", "until", "grant", "until_of")
 
-    def __init__(self, span, target, prop, amount, until, grant):
+    def __init__(self, span, target, prop, amount, until, grant, until_of=None):
         super().__init__(span)
         self.target, self.prop, self.amount, self.until, self.grant = (
             target,
@@ -550,22 +579,37 @@ class AddModifier(Stmt):
             until,
             grant,
         )
+        self.until_of = until_of  # `until end of turn of P`
         self.mutates = True
 
     def exec(self, st, fr):
         env = fr.env
-        AddModifier.run(
-            st, self.target(st, env), self.prop, self.amount(st, env), self.until, self.grant
-        )
+        until = self.until
+        if self.until_of is not None:
+            until = turn_of(self.until_of(st, env))
+        AddModifier.run(st, self.target(st, env), self.prop, self.amount(st, env), until, self.grant)
 
     @staticmethod
     def run(st, targets, prop, amount, until, grant) -> None:
         targets = targets if isinstance(targets, list) else [targets]
+        if until == "phase":
+            until = scope_name(st, until)
         st.ts += 1
         if grant:
             st.grants.extend((o, amount, until, st.ts) for o in targets if o is not None)
         else:
             st.mods.extend((o, prop, amount, until, st.ts) for o in targets if o is not None)
+
+
+def scope_name(st, until):
+    """`phase` in `until end of phase` / `once per phase` means the phase in progress."""
+    return (st.phase or until) if until == "phase" else until
+
+
+def turn_of(player) -> str:
+    """The duration `until end of turn of P`: it ends with the next end of a turn of P (this
+    turn's end when P is the active player)."""
+    return f"turn:{player}"
 
 
 class Fused(Stmt):
@@ -711,10 +755,12 @@ class ScopeStmt(Stmt):
 
     def at_end(self, st, fr):
         name = self.name
+        # a turn also ends the modifiers `until end of turn of` its player
+        other = turn_of(st.active) if self.kind == "turn" else name
         if st.mods:
-            st.mods = [m for m in st.mods if m[3] != name]
+            st.mods = [m for m in st.mods if m[3] != name and m[3] != other]
         if st.grants:
-            st.grants = [m for m in st.grants if m[2] != name]
+            st.grants = [m for m in st.grants if m[2] != name and m[2] != other]
         if st.used:
             st.used = [u for u in st.used if u[2] != name]
         if self.kind == "phase":
@@ -813,11 +859,12 @@ class Window(Stmt):
     """Offer a window's actions: to one player until they pass (or once), or to a list of
     players in turn until all of them pass one after another."""
 
-    __slots__ = ("name", "by", "once", "actions")
+    __slots__ = ("name", "by", "once", "actions", "pass_if")
 
-    def __init__(self, span, name, by, once, actions):
+    def __init__(self, span, name, by, once, actions, pass_if=None):
         super().__init__(span)
         self.name, self.by, self.once, self.actions = name, by, once, actions
+        self.pass_if = pass_if  # `pass if COND`: pass is offered only while COND holds
 
     def exec(self, st, fr):
         by = self.by(st, fr.env)
@@ -826,7 +873,7 @@ class Window(Stmt):
             st.frames.append(
                 Frame(
                     st.g.prog.empty_block,
-                    {},
+                    fr.env if self.pass_if is not None else {},  # COND reads the statement's names
                     self.id,
                     WINDOW,
                     players,
@@ -861,9 +908,11 @@ class Window(Stmt):
                 st.has_answer, st.answer = True, DONE
                 continue
             values = enumerate_actions(st, self.actions, player)
-            values.append(DONE)
+            # `pass if COND`: no pass while COND is false, unless nothing else can be done
+            if not values or self.pass_if is None or self.pass_if(st, fr.env):
+                values.append(DONE)
             if len(values) == 1 and st.g.auto_single:
-                st.has_answer, st.answer = True, DONE
+                st.has_answer, st.answer = True, values[0]
                 continue
             ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
@@ -898,6 +947,8 @@ def decision_labels(st: State) -> list[str]:
 
 def start_action(st: State, value, player: int) -> None:
     act = st.g.prog.actions[value[0]]
+    if act.limit is not None:
+        st.used.append(act.used_key(st, player, value[2]))
     env = dict(zip(act.param_names, value[1]))
     env["you"] = player
     if value[2] is not None:
@@ -927,7 +978,7 @@ class Call(Stmt):
 
     def exec(self, st, fr):
         verb = self.verb
-        env = {}
+        env = {"you": fr.env.get("you")}  # a verb's `you` is its caller's
         for name, arg in zip(verb.param_names, self.args):
             env[name] = arg(st, fr.env)
         if st.log is not None:
@@ -976,9 +1027,31 @@ class Call(Stmt):
             push_triggers(st, verb, "before", fr.env)
             return True
         if stage == 1:
-            rep = find_replacement(st, verb, fr.env)
+            rep = find_replacement(st, verb, fr.env, ex.get("declined"))
+            if rep is not None and rep[0].optional is not None:
+                # an optional replacement: its player may decline it, and then the next one
+                # that applies (or the event's own block) happens
+                lst, src, _env = rep
+                key = [lst.id, src]
+                if not (st.has_answer and ex.get("asking") == key):
+                    ex["stage"], ex["asking"] = 1, key
+                    who = optional_player(st, lst, _env)
+                    ask(st, fr, st.active if who is None else who, optional_prompt(st, lst, src),
+                        [USE, DECLINE], "choose", "text", rewind=False)  # fmt: skip
+                    return True
+                ex["asking"] = None
+                if take_answer(st) == DECLINE:
+                    note(st, {"declined": lst.rule})
+                    ex["stage"] = 1
+                    ex["declined"] = (ex.get("declined") or []) + [key]
+                    return True
             if rep is not None:
                 lst, src, env = rep
+                if lst.limit is not None:
+                    st.used.append(
+                        (lst.id, src if src is not None else -1, scope_name(st, lst.limit))
+                    )
+                note(st, {"replaced": verb.name, "by": lst.rule})
                 ex["rep"] = [lst.id, src]
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
@@ -996,9 +1069,22 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
         found += collect(st, verb.listeners.get("when"), args)
         if len(found) > 1:
             found.sort(key=lambda t: t[3])
+    if len(found) > 1 and st.g.prog.settings.get("trigger_order") == "chosen":
+        # The objects' triggers wait in an OrderTriggers frame: its chooser picks the next one
+        # each time the previous one has resolved. The rules' own triggers resolve first.
+        objs = [t for t in found if t[1] is not None]
+        if len(objs) > 1:
+            for lst, src, _env, _ in objs:
+                if lst.limit is not None:
+                    st.used.append((lst.id, src, scope_name(st, lst.limit)))
+            items = [[lst.id, src, env] for lst, src, env, _ in objs]
+            st.frames.append(
+                Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items)
+            )
+            found = [t for t in found if t[1] is None]
     for lst, src, env, _ in reversed(found):
         if lst.limit is not None:
-            st.used.append((lst.id, src if src is not None else -1, lst.limit))
+            st.used.append((lst.id, src if src is not None else -1, scope_name(st, lst.limit)))
         note(
             st,
             {"trigger": lst.rule, "source": label(st, src, "object") if src is not None else None},
@@ -1006,7 +1092,91 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
-def find_replacement(st: State, verb, args: dict):
+USE, DECLINE = "use", "decline"  # the options of an optional trigger or replacement
+
+
+def optional_player(st: State, lst, env: dict):
+    """Who is asked about an optional trigger or replacement: `by PLAYER`, else `you`."""
+    return lst.optional_by(st, env) if lst.optional_by is not None else env.get("you")
+
+
+def optional_prompt(st: State, lst, src) -> str:
+    if lst.optional:
+        return lst.optional
+    return (label(st, src, "object") + ": " if src is not None else "") + lst.short
+
+
+class AskOptional(Stmt):
+    """The head of an optional trigger's block: its player may use it or decline it. The
+    trigger's condition is tested again first: an earlier trigger may have made it false."""
+
+    __slots__ = ("lst",)
+
+    def __init__(self, span, lst):
+        super().__init__(span)
+        self.lst = lst
+
+    def exec(self, st, fr):
+        env = fr.env
+        lst = self.lst
+        src = env.get("this") if lst.origin != "global" else None
+        event = next((f for f in reversed(st.frames) if f.kind == EVENT), None)
+        if st.has_answer:
+            if take_answer(st) == DECLINE:
+                note(st, {"declined": lst.rule})
+                if event is not None:  # the other copies of the card will not ask again
+                    ex = event.extra
+                    ex["declined"] = (ex.get("declined") or []) + [[lst.id, src]]
+                unwind(st, (FUNC,), inclusive=True)
+                recount_checks(st)
+            return
+        declined = event.extra.get("declined") if event is not None else None
+        if (lst.cond is not None and not lst.cond(st, env)) or (
+            declined and was_declined(st, declined, lst, src)
+        ):
+            unwind(st, (FUNC,), inclusive=True)
+            recount_checks(st)
+            return
+        who = optional_player(st, lst, env)
+        ask(st, fr, st.active if who is None else who, optional_prompt(st, lst, src),
+            [USE, DECLINE], "choose", "text")  # fmt: skip
+
+
+class OrderTriggers(Stmt):
+    """Triggers that fired together, under `trigger_order: chosen`: each time, the chooser
+    (`settings.trigger_chooser`, else `first_player`) picks which one resolves next."""
+
+    __slots__ = ()
+
+    def exec(self, st, fr):  # pragma: no cover - owns frames only
+        pass
+
+    def at_end(self, st, fr):
+        items = fr.items
+        if st.has_answer:
+            v = list(take_answer(st))
+            k = next(i for i, it in enumerate(items) if [it[0], it[1]] == v)
+        elif not items:
+            return False
+        elif len(items) == 1 or all(
+            it[0] == items[0][0] and st.obj_card[it[1]] == st.obj_card[items[0][1]] for it in items
+        ):
+            k = 0  # one left, or copies of one card with the same ability: nothing to tell apart
+        else:
+            who = st.g.prog.trigger_chooser(st)
+            ask(st, fr, st.first if who is None else who, "trigger order",
+                [[it[0], it[1]] for it in items], "choose", "trigger", rewind=False)  # fmt: skip
+            return True
+        lid, src, env = items[k]
+        fr.items = items[:k] + items[k + 1 :]
+        lst = st.g.prog.listener_by_id[lid]
+        note(st, {"trigger": lst.rule, "source": label(st, src, "object")})
+        st.frames.append(Frame(lst.body, dict(env), -1, FUNC))
+        return True
+
+
+def find_replacement(st: State, verb, args: dict, declined=None):
+    """The first replacement that applies and was not declined (its player said no)."""
     lsts = verb.listeners.get("instead")
     if not lsts:
         return None
@@ -1016,12 +1186,20 @@ def find_replacement(st: State, verb, args: dict):
         if f.kind == EVENT and f.extra and f.extra.get("rep")
     }
     for lst, src, env, _ in collect(st, lsts, args):
-        if (lst.id, src) not in applied:
-            if lst.limit is not None:
-                st.used.append((lst.id, src if src is not None else -1, lst.limit))
-            note(st, {"replaced": verb.name, "by": lst.rule})
+        if (lst.id, src) not in applied and not (declined and was_declined(st, declined, lst, src)):
             return lst, src, env
     return None
+
+
+def was_declined(st: State, declined: list, lst, src) -> bool:
+    """Declined for this event: this replacement of this source, or of another copy of its card
+    (the copies ask the same question)."""
+    for lid, s in declined:
+        if lid == lst.id and (
+            s == src or (s is not None and src is not None and st.obj_card[s] == st.obj_card[src])
+        ):
+            return True
+    return False
 
 
 def collect(st: State, lsts, args: dict) -> list:
@@ -1051,7 +1229,7 @@ def collect(st: State, lsts, args: dict) -> list:
                 env["you"] = active
             if (
                 lst.limit is not None
-                and (lst.id, src if src is not None else -1, lst.limit) in st.used
+                and (lst.id, src if src is not None else -1, scope_name(st, lst.limit)) in st.used
             ):
                 continue
             if lst.cond is not None and not lst.cond(st, env):

@@ -148,6 +148,12 @@ class _Printer:
             raise FormatError(f"{s!r} is a reserved word and cannot be printed as a name")
         return s
 
+    def attr_name(self, s: str) -> str:
+        """After a dot any word is a name, reserved or not (`c.zone`, `area.kind`)."""
+        if not isinstance(s, str) or not s:
+            raise FormatError(f"not a name: {s!r}")
+        return s
+
     def names(self, names) -> str:
         if not names:
             raise FormatError("a declaration needs a name")
@@ -203,7 +209,7 @@ class _Printer:
             case n.ListExpr(items=items):
                 return f"[{self.exprs(items)}]", ATOM
             case n.Attr(obj=o, name=s):
-                return f"{x(o, POSTFIX)}.{self.name(s)}", POSTFIX
+                return f"{x(o, POSTFIX)}.{self.attr_name(s)}", POSTFIX
             case n.Call(func=f, args=args):
                 return f"{self.name(f)}({self.exprs(args)})", POSTFIX
             case n.Index(obj=o, index=i):
@@ -359,12 +365,15 @@ class _Printer:
             case n.Break():
                 return k("BREAK")
             case n.Modify(cond=None) | n.Grant(cond=None):
-                return self.effect(s) + self.until(s.until)
+                of = "" if s.until_of is None else f" {k('OF')} {x(s.until_of)}"
+                return self.effect(s) + self.until(s.until) + of
             case n.Modify() | n.Grant():
                 raise FormatError("a condition belongs to a static modifier, not a statement")
-            case n.Window(name=v, by=by, once=once):
-                return f"{k('WINDOW')} {self.name(v)} {k('BY')} {x(by)}" + (
-                    f" {k('ONCE')}" if once else ""
+            case n.Window(name=v, by=by, once=once, pass_if=pi):
+                return (
+                    f"{k('WINDOW')} {self.name(v)} {k('BY')} {x(by)}"
+                    + (f" {k('ONCE')}" if once else "")
+                    + ("" if pi is None else f" {k('PASS', 'IF')} {x(pi)}")
                 )
             case n.Log(value=e):
                 return f"{k('LOG')} {x(e)}"
@@ -379,7 +388,7 @@ class _Printer:
     def effect(self, e: n.Modify | n.Grant) -> str:
         x, k = self.expr, self.kw
         if isinstance(e, n.Modify):
-            return f"{k('MODIFY')} {x(e.obj, POSTFIX)}.{self.name(e.prop)} {k('BY')} {x(e.amount)}"
+            return f"{k('MODIFY')} {x(e.obj, POSTFIX)}.{self.attr_name(e.prop)} {k('BY')} {x(e.amount)}"
         return f"{k('GRANT')} {x(e.keyword)} {k('TO')} {x(e.to)}"
 
     def until(self, until: str | None) -> str:
@@ -449,10 +458,12 @@ class _Printer:
                 else:
                     self.emit(level, text + ":", d, header=True, sep=sep)
                     self.items(items, level + 1)
-            case n.ActionDecl(names=names, params=params, windows=windows, body=body):
+            case n.ActionDecl(names=names, params=params, windows=windows, body=body, limit=limit):
                 text = f"{k('ACTION')} {self.names(names)}{self.params(params)}"
                 if windows:
                     text += f" {k('IN')} " + ", ".join(self.name(w) for w in windows)
+                if limit is not None:
+                    text += f" {k('ONCE', 'PER')} {self.scope_word(limit)}"
                 self.emit(level, text + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
             case n.SetupDecl(body=body):
@@ -472,7 +483,9 @@ class _Printer:
                 text += f" {k('IF')} {x(cond)}:"
                 self.emit(level, text, d, header=True, sep=sep)
                 self.block(body, level + 1)
-            case n.Trigger(timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body):
+            case n.Trigger(
+                timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body
+            ):
                 if timing == "instead":
                     text = k("INSTEAD", "OF")
                 elif timing in ("when", "after", "before"):
@@ -486,6 +499,12 @@ class _Printer:
                     text += f" {k('IF')} {x(cond)}"
                 if limit is not None:
                     text += f" {k('ONCE', 'PER')} {self.scope_word(limit)}"
+                if d.optional is not None:
+                    text += f" {k('OPTIONAL')}"
+                    if d.optional_by is not None:
+                        text += f" {k('BY')} {x(d.optional_by)}"
+                    if d.optional:
+                        text += " " + quote(d.optional)
                 self.emit(level, text + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
             case n.Static(effect=e):

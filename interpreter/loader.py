@@ -84,6 +84,9 @@ def load_ruleset(
     col = Collector(diags)
     col.s.options = dict(meta.get("options") or {})
     col.s.data = meta.get("data")
+    for board in (meta.get("maps") or {}).values():
+        for facts in ((board or {}).get("areas") or {}).values():
+            col.s.area_facts.update(k for k in (facts or {}) if k != "adjacent")
     for rel in meta.get("files") or []:
         path = folder / rel
         text = read_text(path, diags)
@@ -98,11 +101,31 @@ def load_ruleset(
     ]
     for path in card_files:
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
+    _check_trigger_chooser(folder, meta, col.s, diags)
     res = Checker(col.s, diags).check_all()
     program = None
     if compile and not diags.has_errors():
         program = Compiler(col.s, res, meta).compile()
     return Loaded(folder, meta, col.s, program, card_files)
+
+
+def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+    """`settings.trigger_chooser` names a definition without parameters (it gives a player)."""
+    name = (meta.get("settings") or {}).get("trigger_chooser")
+    if name is None:
+        return
+    d = syms.defines.get(name)
+    if d is not None and not d.params:
+        d.used = True
+        return
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    diags.error(
+        f"trigger_chooser '{name}' is not a definition without parameters",
+        doc.span(("settings", "trigger_chooser")) if doc is not None else None,
+        code="unknown-name",
+        hint="write `define NAME = ...` giving the player who orders simultaneous triggers",
+    )
 
 
 def _show(path: Path) -> str:
@@ -157,6 +180,13 @@ def _check_options(meta: dict, doc, diags: Diagnostics) -> None:
                 doc.span(("options", name, "default")),
                 code="option",
             )
+        for count, v in (spec.get("default_by_players") or {}).items():
+            if values is not None and v not in values:
+                diags.error(
+                    f"default {v!r} for {count} players of option '{name}' is not one of its values {values}",
+                    doc.span(("options", name, "default_by_players", count)),
+                    code="option",
+                )
 
 
 def kinds_spec(syms: Symbols) -> dict[str, dict[str, tuple[str, bool]]]:

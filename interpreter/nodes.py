@@ -272,6 +272,7 @@ class Modify(Stmt):
     amount: Expr
     until: str | None = None
     cond: Expr | None = None
+    until_of: Expr | None = None  # `until end of turn of P`: the end of P's (next) turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +281,7 @@ class Grant(Stmt):
     to: Expr
     until: str | None = None
     cond: Expr | None = None
+    until_of: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +292,7 @@ class Window(Stmt):
     name: str
     by: Expr
     once: bool
+    pass_if: Expr | None = None  # `pass if COND`: `pass` is offered only while COND holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +426,8 @@ class Trigger(Decl):
     limit: str | None
     body: Block
     event_span: Span | None = field(default=None, compare=False)
+    optional: str | None = None  # `optional ["PROMPT"]`: its player may decline ("" = no prompt)
+    optional_by: Expr | None = None  # `optional by PLAYER`: who is asked (default: you)
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,6 +441,7 @@ class ActionDecl(Decl):
     params: tuple[Param, ...]
     windows: tuple[str, ...]
     body: Block
+    limit: str | None = None  # `once per turn|round|PHASE`
 
 
 @dataclass(frozen=True, slots=True)

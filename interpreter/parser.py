@@ -43,11 +43,14 @@ class MadangIndenter(Indenter):
 
     @staticmethod
     def _keywords(stream):
+        prev = None
         for tok in stream:
-            if tok.type == "NAME":
+            # After a dot a word is an attribute (`c.zone`), never a keyword.
+            if tok.type == "NAME" and prev != "DOT":
                 kind = KEYWORDS.get(tok.value)
                 if kind is not None:
                     tok = Token.new_borrow_pos(kind, tok.value, tok)
+            prev = tok.type
             yield tok
 
     @property
@@ -161,9 +164,28 @@ def _parse(text: str, origin: Origin, diags: Diagnostics, start: str):
 def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
     """Refuse texts nested deeper than MAX_DEPTH before the parser recurses into them."""
     depth, line, col = 0, 1, 0
+    in_str = comment = escaped = False
     for ch in text:
         col += 1
-        if ch in "([":
+        if ch == "\n":
+            line, col = line + 1, 0
+            in_str = comment = False
+            continue
+        if comment:
+            continue
+        if in_str:  # brackets inside a string do not nest
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch == "#":
+            comment = True
+        elif ch in "([":
             depth += 1
             if depth > MAX_DEPTH:
                 diags.error(
@@ -174,8 +196,6 @@ def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
                 return False
         elif ch in ")]":
             depth -= 1
-        elif ch == "\n":
-            line, col = line + 1, 0
     indents = {len(ln) - len(ln.lstrip(" \t")) for ln in text.splitlines() if ln.strip()}
     if len(indents) > MAX_DEPTH:
         diags.error(
@@ -271,7 +291,7 @@ class ToAst(Transformer):
 
     # -------------------------------------------------------- declarations
     def names(self, toks):
-        return tuple(str(t) for t in toks)
+        return tuple(str(t) for t in toks if t.type != "SLASH")
 
     @v_args(meta=True)
     def kind_decl(self, meta, items):
@@ -327,8 +347,10 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def action_decl(self, meta, items):
-        _, names, params, _in, windows, body = items
-        return n.ActionDecl(names, params or (), windows or (), body, span=self._span(meta))
+        _, names, params, _in, windows, limit, body = items
+        return n.ActionDecl(
+            names, params or (), windows or (), body, limit, span=self._span(meta)
+        )
 
     def windows(self, toks):
         return tuple(str(t) for t in toks)
@@ -379,14 +401,25 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def trigger(self, meta, items):
-        timing, (event, binds, espan), _if, cond, limit, body = items
+        timing, (event, binds, espan), _if, cond, limit, opt, body = items
         timing = {"WHEN": "when", "AFTER": "after", "BEFORE": "before"}[timing.type]
-        return n.Trigger(timing, event, binds, cond, limit, body, espan, span=self._span(meta))
+        prompt, by = opt if opt is not None else (None, None)
+        return n.Trigger(
+            timing, event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
+        )
 
     @v_args(meta=True)
     def replacement(self, meta, items):
-        _, _of, (event, binds, espan), _if, cond, limit, body = items
-        return n.Trigger("instead", event, binds, cond, limit, body, espan, span=self._span(meta))
+        _, _of, (event, binds, espan), _if, cond, limit, opt, body = items
+        prompt, by = opt if opt is not None else (None, None)
+        return n.Trigger(
+            "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
+        )
+
+    def optional(self, items):
+        # `optional [by PLAYER] ["PROMPT"]` -> (prompt, player): prompt "" when none is written
+        _, _by, who, prompt = items
+        return (_unquote(prompt) if prompt is not None else ""), who
 
     def event_pattern(self, items):
         return str(items[0]), tuple(str(t) for t in items[1:] if t is not None), self._tok(items[0])
@@ -527,22 +560,23 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def modify_stmt(self, meta, items):
-        eff, until = items
-        return n.Modify(eff.obj, eff.prop, eff.amount, until, span=self._span(meta))
+        eff, (until, of) = items[0], items[1] or (None, None)
+        return n.Modify(eff.obj, eff.prop, eff.amount, until, until_of=of, span=self._span(meta))
 
     @v_args(meta=True)
     def grant_stmt(self, meta, items):
-        eff, until = items
-        return n.Grant(eff.keyword, eff.to, until, span=self._span(meta))
+        eff, (until, of) = items[0], items[1] or (None, None)
+        return n.Grant(eff.keyword, eff.to, until, until_of=of, span=self._span(meta))
 
     def duration(self, items):
+        # `until end of S` -> (S, None); `until end of turn of P` -> ("turn", P)
         tok = items[3]
-        return str(tok) if tok.type == "NAME" else tok.type.lower()
+        return (str(tok) if tok.type == "NAME" else tok.type.lower()), items[5]
 
     @v_args(meta=True)
     def window_stmt(self, meta, items):
-        _, name, _by, by, once = items
-        return n.Window(str(name), by, once is not None, span=self._span(meta))
+        _, name, _by, by, once, _pass, _if, pass_if = items
+        return n.Window(str(name), by, once is not None, pass_if, span=self._span(meta))
 
     @v_args(meta=True)
     def log_stmt(self, meta, items):

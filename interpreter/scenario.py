@@ -39,8 +39,8 @@ STEP_KINDS = ("expect", "choose", "error")
 STEP_KEYS = (*STEP_KINDS, "by")
 EXPECT_KEYS = (
     "options", "options_include", "options_exclude", "prompt", "player", "zones", "counts",
-    "cards", "counters", "player_counters", "props", "keywords", "events", "no_events", "winner",
-    "over", "active", "turn", "round", "phase",
+    "cards", "counters", "player_counters", "area_counters", "props", "keywords", "events",
+    "no_events", "winner", "over", "active", "turn", "round", "phase",
 )  # fmt: skip
 SUFFIXES = (".yaml", ".yml")
 
@@ -486,6 +486,11 @@ class _Structure:
         self.zones((*p, "zones"), e)
         self.counters((*p, "counters"), e)
         self.player_counters((*p, "player_counters"), e)
+        if "area_counters" in e and self.want(
+            (*p, "area_counters"), e["area_counters"], (dict,), "'area_counters'"
+        ):
+            for name, v in e["area_counters"].items():
+                self.want((*p, "area_counters", name), v, (dict,), f"area counter '{name}'")
         self.props((*p, "props"), e)
         if "cards" in e and self.want((*p, "cards"), e["cards"], (dict,), "'cards'"):
             for ref, name in e["cards"].items():
@@ -873,6 +878,12 @@ class _Runner:
     def check_counters(self, p: tuple, d: dict) -> None:
         for name in d.get("counters") or {}:
             self.counter((*p, "counters", name), name, "global")
+        for name, v in (d.get("area_counters") or {}).items():
+            ap = (*p, "area_counters", name)
+            if self.counter(ap, name, "area") and isinstance(v, dict):
+                for a in v:
+                    if a not in self.g.areas:
+                        self.err((*ap, a), f"no area '{a}'", did_you_mean(str(a), self.g.areas))
         for name, v in (d.get("player_counters") or {}).items():
             cp = (*p, "player_counters", name)
             if self.counter(cp, name, "player"):
@@ -1131,6 +1142,14 @@ class _Runner:
             got = self.st.counters.get(name)
             if not _same(got, v):
                 out.append(f"counter {name}: expected {_show(v)}, got {_show(got)}")
+
+    def expect_area_counters(self, want: dict, out: list) -> None:
+        for name, v in want.items():
+            row = self.st.acounters.get(name, [])
+            for a, x in v.items():
+                got = row[self.st.g.areas.index(a)]
+                if not _same(got, x):
+                    out.append(f"{name}@{a}: expected {_show(x)}, got {_show(got)}")
 
     def expect_player_counters(self, want: dict, out: list) -> None:
         for name, v in want.items():

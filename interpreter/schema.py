@@ -51,6 +51,12 @@ _OPTION = {
     "additionalProperties": False,
     "properties": {
         "default": {**_SCALAR_VALUE, "description": "The value when nobody chooses."},
+        "default_by_players": {
+            "type": "object",
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": _SCALAR_VALUE,
+            "description": "The default for some numbers of players: {4: earth35}.",
+        },
         "values": {
             "type": "array",
             "items": _SCALAR_VALUE,
@@ -119,7 +125,12 @@ RULESET_SCHEMA: dict = {
             "additionalProperties": False,
             "properties": {
                 "auto_single": {"type": "boolean"},
-                "trigger_order": {"enum": ["active_first", "turn_order", "timestamp"]},
+                "trigger_order": {"enum": ["active_first", "turn_order", "timestamp", "chosen"]},
+                "trigger_chooser": {
+                    "type": "string",
+                    "description": "With trigger_order chosen: a definition without parameters "
+                    "giving the player who orders simultaneous triggers (default: first_player).",
+                },
                 "max_steps": {"type": "integer", "minimum": 1},
                 "map_option": _IDENT,
             },

@@ -159,6 +159,7 @@ class Symbols:
     checks: list[n.CheckDecl] = field(default_factory=list)
     options: dict = field(default_factory=dict)  # name -> option spec (from ruleset.yaml)
     data: object = None
+    area_facts: set[str] = field(default_factory=set)  # fields of the maps' areas (not adjacent)
     canonical: dict[str, str] = field(default_factory=dict)  # any spelling -> canonical name
 
     def unique(self, table: dict) -> list:

@@ -142,7 +142,8 @@ def table_builtin_names() -> str:
     what = {
         "players": "the players still in the game, in seat order",
         "active": "the player whose turn it is (set by `turn P:`)",
-        "first_player": "the first seat (P1); scenarios may set it",
+        "first_player": "the first player in turn order (P1 unless the rules set it)",
+        "turn_direction": "1 (seat order) or -1 (reverse): the direction of `next_player`",
         "turn_number": "turns begun so far (`turn P:` adds 1)",
         "round_number": "rounds begun so far (`round:` adds 1)",
         "player_count": "the number of players in this game",

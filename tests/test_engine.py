@@ -245,3 +245,133 @@ def test_option_constraints_and_budgets_of_a_ruleset():
             "automa_fixed_mana": "9",
         },
     )
+
+
+def test_option_default_by_number_of_players():
+    from madang.api import resolve_options
+
+    prog = load_program(MINI)
+    assert resolve_options(prog, {})[0]["board"] == "small"
+    assert resolve_options(prog, {"players": "3"})[0]["board"] == "large"
+    assert resolve_options(prog, {"players": "3", "board": "small"})[0]["board"] == "small"
+
+
+TIMING = str(Path(__file__).parent / "rulesets" / "timing")
+
+
+def test_window_pass_if_offers_pass_only_while_the_condition_holds():
+    g = new_game(TIMING, {}, seed=1)
+    # two ready units: the player may act, but not pass (`pass if count(...ready) == 0`)
+    assert "pass" not in g.action_labels()
+    g = play(g, "use Pawn", "rest 0")
+    assert "pass" not in g.action_labels()
+    g = play(g, "use Pawn")
+    assert g.action_labels()[-1] == "pass"
+    g = play(g, "pass")
+    assert g.st.turn == 2 and g.current_player() == 1
+
+
+def test_until_end_of_turn_of_a_player_lasts_through_the_next_turn_of_that_player():
+    g = new_game(TIMING, {}, seed=1)
+    pawn = obj(g, "field#1", 0)
+    read = g.st.g.prog.read_prop
+    g = play(g, "cheer Pawn")  # +5 until the end of the opponent's turn, +1 until end of turn
+    assert read(g.st, pawn, "power") == 7
+    g = play(g, "use Pawn", "use Pawn", "pass")
+    assert g.st.turn == 2 and read(g.st, pawn, "power") == 6  # kept through P1's turn end
+    g = play(g, "use Pawn", "use Pawn", "pass")
+    assert g.st.turn == 3 and read(g.st, pawn, "power") == 1  # ended with P2's turn
+
+
+# ---------------------------------------------------------------- optional triggers, chosen order
+RESPONSES = str(Path(__file__).parent / "rulesets" / "responses")
+
+
+def responses() -> GameState:
+    return new_game(RESPONSES, {}, seed=1, log=True)
+
+
+def test_optional_trigger_asks_its_player_who_may_decline():
+    g = play(responses(), "play_card Herald")
+    assert g.st.pending.prompt == "Herald: score 1" and g.current_player() == 0
+    assert g.action_labels() == ["use", "decline"]
+    assert list(play(g.clone(), "use").st.pcounters["score"]) == [1, 0]
+    g = play(g, "decline")
+    assert list(g.st.pcounters["score"]) == [0, 0]
+    assert "play_card Pawn" in g.action_labels()  # back in the window: nothing else asked
+
+
+def test_optional_replacement_declined_lets_the_event_happen():
+    g = play(responses(), "play_card Medic", "play_card Pawn", "kill_it Pawn")
+    assert g.action_labels() == ["use", "decline"] and g.st.pending.prompt == "Medic: instead kill"
+    saved = play(g.clone(), "use")
+    assert zone(saved, "hand#1")[-1] == "Pawn" and zone(saved, "grave#1") == []
+    g = play(g, "decline")
+    assert zone(g, "grave#1") == ["Pawn"] and "Pawn" not in zone(g, "field#1")
+
+
+def test_chosen_trigger_order_asks_the_chooser_after_the_rules_own_triggers():
+    g = play(responses(), "play_card Drum", "play_card Horn", "ring")
+    # settings.trigger_chooser names `chooser` (P2); the rules' own trigger already resolved
+    assert g.current_player() == 1 and g.st.pending.prompt == "trigger order"
+    assert g.action_labels() == ["Drum: after bell", "Horn: after bell"]
+    assert g.st.counters["trace"] == 9
+    again = GameState.from_json(g.to_json())  # the waiting triggers are part of the state
+    assert play(again, "Horn: after bell").st.counters["trace"] == 921
+    assert play(g, "Drum: after bell").st.counters["trace"] == 912
+
+
+def test_optional_trigger_is_asked_again_only_while_its_condition_holds():
+    g = play(responses(), "play_card Echo", "play_card Echo", "ring")
+    # two copies of one card with the same ability: not ordered, the first is asked at once
+    assert g.current_player() == 0 and g.action_labels() == ["use", "decline"]
+    declined = play(g.clone(), "decline")
+    # declined: the other copy of the card does not ask the same question again
+    assert list(declined.st.pcounters["score"]) == [0, 0] and "ring" in declined.action_labels()
+    g = play(g, "use")
+    # the second Echo's condition (no score yet) no longer holds: it is not asked
+    assert list(g.st.pcounters["score"]) == [1, 0] and "ring" in g.action_labels()
+
+
+def test_trigger_chooser_must_name_a_definition(tmp_path):
+    import shutil
+
+    shutil.copytree(RESPONSES, tmp_path / "r")
+    meta = tmp_path / "r" / "ruleset.yaml"
+    meta.write_text(meta.read_text().replace("chooser: chooser", "chooser: chooserr"))
+    with pytest.raises(MadangError) as err:
+        load_program(str(tmp_path / "r"))
+    shown = err.value.diags.render()
+    assert "trigger_chooser 'chooserr' is not a definition" in shown and "ruleset.yaml:10" in shown
+
+
+def test_optional_by_asks_the_named_player():
+    g = play(responses(), "kill_it Ward")
+    assert g.current_player() == 1 and g.st.pending.prompt == "save a strong unit"
+    assert zone(play(g.clone(), "use"), "hand#2")[-1] == "Ward"
+    assert zone(play(g, "decline"), "grave#2") == ["Ward"]
+
+
+def test_area_facts_of_the_map_are_read_as_attributes(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: facts\ntitle: {en: Facts}\nplayers: 2\nfiles: [f.madang]\nmaps:\n  land:\n"
+        "    areas:\n      Hill: {adjacent: [Vale], kind: ocean, glyph: 3}\n"
+        "      Vale: {adjacent: [Hill], kind: none}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "f.madang").write_text(
+        "counter wet = 0\ncounter marks = 0\n\nflow:\n"
+        '    wet = count(areas where it.kind == "ocean")\n'
+        '    marks = area("Hill").glyph + (if area("Vale").glyph == none then 10 else 0)\n',
+        encoding="utf-8",
+    )
+    g = new_game(str(tmp_path), {}, seed=1)
+    assert g.st.counters["wet"] == 1 and g.st.counters["marks"] == 13
+    (tmp_path / "f.madang").write_text('flow:\n    log area("Hill").glif\n', encoding="utf-8")
+    from madang.diagnostics import Diagnostics
+    from madang.loader import load_ruleset
+
+    diags = Diagnostics()
+    load_ruleset(str(tmp_path), diags)
+    [err] = diags.errors
+    assert err.message == "area has no 'glif'"

@@ -17,6 +17,13 @@ MODES = {
          "automa_ability": "관통", "fortress_start": "true", "automa_defence": "true"},
         {"attack_order": "nearest_first", "lethal": "greater_than", "spells_in_assault": "false"},
     ],
+    "nivel_arena": [{}, {"trigger_activation": "always", "concession": "true"}],
+    "game_of_thrones_2p": [{}, {"plot_draft": "true", "houses": "lannister,stark"}],
+    "cthulhu_wars": [
+        {},
+        {"players": "3", "no_retreat": "one", "abandon": "false"},
+        {"players": "4", "earth_map": "earth53"},
+    ],
 }  # fmt: skip
 
 
@@ -49,7 +56,7 @@ def check_invariants(g: GameState) -> None:
 @pytest.mark.parametrize("name,opts", list(cases()))
 def test_random_games_keep_invariants_and_round_trip(name, opts):
     prog = load_program(name)
-    for seed in range(12):
+    for seed in range(25):
         g = new_game(prog, opts, seed=seed)
         rng = random.Random(seed)
         created = len(g.st.obj_card)

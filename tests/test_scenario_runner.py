@@ -360,3 +360,39 @@ steps:
     )
     r = run_scenario(load_scenario(path))
     assert r.ok, r.message
+
+
+BOARD_RULES = """\
+counter heat: per area = 0
+
+flow:
+    area("Hill").heat = 2
+"""
+
+BOARD_META = """\
+name: board
+title: {en: Board}
+players: 2
+files: [board.madang]
+maps:
+  land:
+    areas:
+      Hill: {adjacent: [Vale]}
+      Vale: {adjacent: [Hill]}
+"""
+
+
+def test_per_area_counters_are_expected_by_area_name(tmp_path):
+    write(tmp_path, BOARD_META, "board/ruleset.yaml")
+    write(tmp_path, BOARD_RULES, "board/board.madang")
+
+    def board(name: str, expect: str):
+        text = f'ruleset: .\nrule: "per-area counters"\nsteps:\n  - expect: {expect}\n'
+        return run_scenario(load_scenario(write(tmp_path, text, f"board/{name}.yaml")))
+
+    r = board("ok", "{area_counters: {heat: {Hill: 2, Vale: 0}}}")
+    assert r.ok, r.message
+    r = board("bad", "{area_counters: {heat: {Vale: 1}}}")
+    assert not r.ok and "heat@Vale: expected 1, got 0" in r.message
+    r = board("typo", "{area_counters: {heat: {Hil: 1}}}")
+    assert not r.ok and "no area 'Hil'" in r.message and "did you mean 'Hill'" in r.message

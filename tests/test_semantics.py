@@ -1,0 +1,271 @@
+"""Semantics of the language on tiny rulesets written inline, one per rule of docs/language.md
+that is easy to get wrong: modifier reads, durations, arithmetic, definitions' types, limits."""
+
+from pathlib import Path
+
+import pytest
+from madang.api import GameState, new_game
+from madang.builtins import RulesError
+
+HEAD = """\
+kind unit:
+    power: number
+    hp: number = 3
+zone hand: per player, ordered, owner sees
+zone field: per player, ordered, public, active
+counter seen: per player = 0
+counter mark = 0
+"""
+
+CARDS = """\
+ruleset: tiny
+cards:
+  - {name: Pawn, type: unit, power: 1}
+  - {name: Rook, type: unit, power: 5}
+"""
+
+
+def tiny(tmp_path: Path, rules: str, cards: str = CARDS, options: str = "") -> str:
+    """A two-player ruleset folder holding HEAD + rules and the given cards."""
+    (tmp_path / "tiny.madang").write_text(HEAD + rules, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(cards, encoding="utf-8")
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: tiny\ntitle: {en: Tiny, ko: 작은}\nplayers: 2\n"
+        "files: [tiny.madang]\ncards: [cards.yaml]\n" + options,
+        encoding="utf-8",
+    )
+    return str(tmp_path)
+
+
+def run(tmp_path, rules: str, *labels: str, **kw) -> GameState:
+    g = new_game(tiny(tmp_path, rules, **kw), {}, seed=1, log=True)
+    for label in labels:
+        g.apply_label(label)
+    return g
+
+
+def seen(g: GameState) -> list:
+    return list(g.st.pcounters["seen"])
+
+
+TWO_TURNS = """
+setup:
+    for p in players:
+        create "Pawn" in p.field
+        create "Rook" in p.hand
+flow:
+    let p = first(players)
+    repeat 2 times:
+        turn p:
+            window main by p
+        p = next_player(p)
+"""
+
+
+def test_temporary_modifier_is_read_inside_the_same_run_of_statements(tmp_path):
+    # language.md "modify": a modify statement changes reads at once, also in a ruleset
+    # without state checks, where runs of statements are fused into one function.
+    g = run(
+        tmp_path,
+        TWO_TURNS
+        + """
+action boost(c: card from you.field) in main:
+    modify c.power by 2 until end of turn
+    you.seen = c.power
+""",
+        "boost Pawn",
+    )
+    assert seen(g) == [3, 0]
+    g.apply_label("pass")
+    assert g.st.turn == 2
+    [pawn] = g.st.zones[g.st.g.zone_base["field"]]
+    assert g.st.g.prog.read_prop(g.st, pawn, "power") == 1  # expired at end of turn
+
+
+def test_integer_division_rounds_down(tmp_path):
+    # language.md "arithmetic": `/` divides whole numbers, rounding down; `%` is the remainder.
+    g = run(
+        tmp_path,
+        TWO_TURNS
+        + """
+action calc(n: number from [7]) in main:
+    you.seen = n / 2 * 10 + n % 2
+    mark = (0 - n) / 2
+""",
+        "calc 7",
+    )
+    assert seen(g) == [31, 0]
+    assert g.st.counters["mark"] == -4
+
+
+def test_division_by_zero_is_a_located_rules_error(tmp_path):
+    with pytest.raises(RulesError, match=r"tiny.madang:\d+:\d+.*division by zero"):
+        run(
+            tmp_path,
+            TWO_TURNS
+            + """
+action calc(n: number from [0]) in main:
+    you.seen = 5 / n
+""",
+            "calc 0",
+        )
+
+
+def test_until_end_of_phase_expires_when_the_current_phase_ends(tmp_path):
+    # language.md "durations": `until end of phase` ends with the phase in which it was made.
+    g = run(
+        tmp_path,
+        """
+setup:
+    for p in players:
+        create "Pawn" in p.field
+flow:
+    turn first(players):
+        phase one:
+            for c in flatten(players.field):
+                modify c.power by 4 until end of phase
+            mark = sum(flatten(players.field).power)
+        phase two:
+            for c in flatten(players.field):
+                c.owner.seen += c.power
+    lose first(players)
+""",
+    )
+    assert g.st.counters["mark"] == 10
+    assert seen(g) == [1, 1]
+
+
+def test_add_to_a_modified_property_changes_only_its_base(tmp_path):
+    # language.md "assignment": `x.p += n` adds n to the base value; modifiers stay on top.
+    g = run(
+        tmp_path,
+        TWO_TURNS
+        + """
+action grow(c: card from you.field) in main:
+    modify c.power by 2 until end of turn
+    c.power += 1
+    you.seen = c.power
+""",
+        "grow Pawn",
+        "pass",
+    )
+    assert seen(g) == [4, 0]
+    pawn = g.st.zones[g.st.g.zone_base["field"]][0]
+    assert g.st.g.prog.read_prop(g.st, pawn, "power") == 2  # base 1 + 1, the +2 expired
+
+
+def test_static_modifier_reading_its_own_property_is_an_error_not_a_crash(tmp_path):
+    # docs/engine.md "continuous effects": a modifier whose amount reads the property it changes
+    # has no value; the game stops with a rules error naming the ability.
+    cards = CARDS + '  - {name: Loop, type: unit, power: 2, text: "modify this.power by this.power"}\n'
+    with pytest.raises(RulesError, match="power"):
+        run(
+            tmp_path,
+            """
+setup:
+    create "Loop" in first(players).field
+    mark = first(first(players).field).power
+flow:
+    lose first(players)
+""",
+            cards=cards,
+        )
+
+
+def test_an_action_in_a_card_text_offers_its_parameters(tmp_path):
+    # language.md "actions in card texts": parameters are enumerated like the rules' own.
+    cards = CARDS + (
+        "  - name: Sage\n    type: unit\n    power: 0\n    text: |\n"
+        "      action lift(c: card from you.field, n: number from [1, 2]) in main:\n"
+        "          require on_field(this)\n"
+        "          you.seen += c.power * n\n"
+    )
+    rules = TWO_TURNS.replace('create "Rook" in p.hand', 'create "Sage" in p.field') + (
+        "define on_field(c: card) = c.zone == c.owner.field\n"
+    )
+    g = run(tmp_path, rules, cards=cards)
+    labels = g.action_labels()
+    assert "lift Pawn 2" in labels and "lift Sage 1" in labels
+    g.apply_label("lift Pawn 2")
+    assert seen(g) == [2, 0]
+
+
+def test_a_definition_has_the_type_of_its_body(tmp_path):
+    # language.md "define": `choose` over a definition offers objects (labelled by name), and an
+    # attribute of a definition's list maps over it, as with the body written out.
+    rules = TWO_TURNS + (
+        "define mine(p: player) = contents(p.hand) + contents(p.field)\n"
+        "define strongest(p: player) = last(sorted_by(mine(p), mine(p).power))\n"
+        "action weigh(c: card from mine(you)) in main:\n"
+        "    you.seen = sum(mine(you).power) * 10 + strongest(you).power\n"
+    )
+    g = run(tmp_path, rules)
+    assert "weigh Rook" in g.action_labels() and "weigh Pawn" in g.action_labels()
+    g.apply_label("weigh Rook")
+    assert seen(g) == [65, 0]
+
+
+def test_an_action_once_per_turn_is_offered_again_next_turn(tmp_path):
+    # language.md "actions": `once per S` after the windows limits an action per player (rules'
+    # actions) or per source object (a card's), until the end of S.
+    rules = TWO_TURNS.replace("repeat 2 times", "repeat 3 times") + (
+        "action tap(c: card from you.field) in main once per turn:\n"
+        "    you.seen += 1\n"
+        "action wait(n: number from [0]) in main:\n"
+        "    mark += 1\n"
+    )
+    g = run(tmp_path, rules)
+    g.apply_label("tap Pawn")
+    assert seen(g) == [1, 0] and not any(a.startswith("tap") for a in g.action_labels())
+    g.apply_label("pass")
+    g.apply_label("tap Pawn")
+    g.apply_label("pass")
+    assert "tap Pawn" in g.action_labels()  # P1's next turn
+    g2 = GameState.from_json(g.to_json())
+    assert g2.action_labels() == g.action_labels()
+
+
+def test_rules_set_the_first_player_and_the_turn_direction(tmp_path):
+    # language.md "turn order": `first_player` and `turn_direction` are set by the rules;
+    # next_player follows the direction.
+    (tmp_path / "r").mkdir()
+    rules = """
+setup:
+    first_player = last(players)
+    turn_direction = -1
+flow:
+    let p = first_player
+    repeat 3 times:
+        turn p:
+            p.seen += turn_number
+        p = next_player(p)
+    lose first(players)
+"""
+    g = new_game(tiny(tmp_path / "r", rules), {}, seed=1)
+    assert g.st.first == 1 and g.st.direction == -1
+    assert seen(g) == [2, 4]  # P2 on turns 1 and 3, P1 on turn 2
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    with pytest.raises(RulesError, match="turn_direction must be 1 or -1, got 2"):
+        new_game(tiny(bad, rules.replace("= -1", "= 2")), {}, seed=1)
+
+
+def test_a_verb_sees_the_you_of_its_caller(tmp_path):
+    # language.md "verb": inside a verb, `you` is the `you` of the statement that called it
+    # (the acting player in an action, the ability's controller in a trigger).
+    rules = TWO_TURNS + (
+        "verb reward(n: number):\n"
+        "    you.seen += n\n"
+        "action claim(n: number from [2]) in main:\n"
+        "    reward(n)\n"
+        "after reward(n) if n > 1:\n"
+        "    mark = 7\n"
+    )
+    g = run(tmp_path, rules, "claim 2", "pass", "claim 2")
+    assert seen(g) == [2, 2] and g.st.counters["mark"] == 7
+    rules_unlistened = rules.replace("after reward(n) if n > 1:\n    mark = 7\n", "")
+    (tmp_path / "b").mkdir()
+    g = new_game(tiny(tmp_path / "b", rules_unlistened), {}, seed=1)
+    for label in ("claim 2", "pass", "claim 2"):
+        g.apply_label(label)
+    assert seen(g) == [2, 2]
