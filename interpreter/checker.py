@@ -59,6 +59,8 @@ class Scope:
 
 
 NUMERIC_OPS = {"+", "-", "*", "/", "%"}
+# Korean spellings of built-in names that are read with a dot (option.NAME is handled apart).
+KOREAN_NAMES = {"자료": "data"}
 # Built-in names the rules may set: who is first in turn order, and its direction (1 or -1).
 ASSIGNABLE_NAMES = {"first_player": PLAYER, "turn_direction": NUMBER}
 ORDER_OPS = {"<", "<=", ">", ">="}
@@ -89,6 +91,10 @@ class Checker:
             for item in kw.decl.items:
                 if isinstance(item, n.KeywordUse):
                     self.keyword_use(item)
+            if getattr(kw.decl, "cond", None) is not None:  # `keyword K[...] while COND`
+                sc = Scope({p.name: p.type for p in kw.params}, ctx="ability")
+                sc.has_this = True
+                self.expect(kw.decl.cond, sc, BOOL)
         for ab in s.abilities:
             self.ability(ab)
         for b in s.setup:
@@ -176,7 +182,7 @@ class Checker:
             self.d.error(
                 f"unknown event '{name}'",
                 span,
-                did_you_mean(name, list(self.s.events) + list(self.s.verbs) + list(BUILTIN_EVENTS)),
+                did_you_mean(name, list(self.s.events) + list(self.s.verbs)),
                 code="unknown-event",
             )
             return None
@@ -396,9 +402,28 @@ class Checker:
             case n.Scope():
                 if st.player is not None:
                     self.expect(st.player, sc, PLAYER)
+                if st.kind == "phase":
+                    self.phase_spellings(st)
                 self.block(st.body, sc)
             case _:  # pragma: no cover
                 raise TypeError(st)
+
+    def phase_spellings(self, st: n.Scope) -> None:
+        """`phase gather/모으기:` makes the other names spellings of the first; a phase
+        written with one name is itself unless some `phase` statement gives it aliases."""
+        names = self.s.phase_names
+        if not st.aliases:
+            names.setdefault(st.name, st.name)
+            return
+        for alias in (st.name, *st.aliases):
+            if names.get(alias, st.name) not in (st.name, alias):
+                self.d.error(
+                    f"'{alias}' is already a spelling of the phase '{names[alias]}'",
+                    st.span,
+                    code="duplicate",
+                )
+            names[alias] = st.name
+            self.s.canonical.setdefault(alias, st.name)
 
     def effect(self, st, sc: Scope) -> None:
         if isinstance(st, n.Modify):
@@ -664,7 +689,8 @@ class Checker:
             s.zones[name].used = True
             res[id(e)] = ("zone", s.zones[name].name)
             return ZONE
-        if name in BUILTIN_NAMES:
+        if name in BUILTIN_NAMES or name in KOREAN_NAMES:
+            name = KOREAN_NAMES.get(name, name)
             res[id(e)] = ("builtin", name)
             return BUILTIN_NAMES[name]
         if (
@@ -850,9 +876,6 @@ class Checker:
         for a in e.args:
             self.expr(a, sc)
         return ANY
-
-
-BUILTIN_EVENTS = {"turn_start", "turn_end", "phase_start", "phase_end"}
 
 
 def _value_type(v):

@@ -149,6 +149,47 @@ class CodeGen:
         exec(compile(code, f"<madang {e.span}>", "exec"), self.ns)  # our own generated code
         return self.ns[name]
 
+    def enumerator(self, act, params, req_exprs) -> object:
+        """One generated function listing an action's legal argument tuples: nested loops over
+        the parameters' domains with each `require` part tested inline at the first level where
+        its names are bound (ActionRT._enum is the reference it must agree with)."""
+        lines = ["    cached = cache is not None"]
+        pad = "    "
+
+        def test(level: int, on_fail: str) -> None:
+            parts = [f"({self.src(e, ())})" for e in req_exprs[level]]
+            if parts:
+                lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
+
+        test(0, "return")
+        for i, q in enumerate(params):
+            dom = self.const(act.domains[i])
+            key = act.dom_keys[i]
+            if key is not None:
+                k = self.const(key)
+                lines.append(f"{pad}d{i} = cache.get({k}) if cached else None")
+                lines.append(f"{pad}if d{i} is None:")
+                lines.append(f"{pad}    d{i} = {dom}(st, env)")
+                lines.append(f"{pad}    if cached: cache[{k}] = d{i}")
+            else:
+                lines.append(f"{pad}d{i} = {dom}(st, env)")
+            lines.append(
+                f"{pad}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
+                f"if isinstance(d{i}, int) else ()"
+            )
+            lines.append(f"{pad}for v{i} in d{i}:")
+            pad += "    "
+            lines.append(f"{pad}env[{q.name!r}] = v{i}")
+            test(i + 1, "continue")
+        args = ", ".join(f"v{i}" for i in range(len(params)))
+        lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
+        for q in params:
+            lines.append(f"    env.pop({q.name!r}, None)")
+        name = f"_a{next(_ids)}"
+        code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
+        exec(compile(code, f"<madang action {act.name}>", "exec"), self.ns)  # our own code
+        return self.ns[name]
+
     # ---------------------------------------------------------------- nodes
     def src(self, e, its: tuple[str, ...]) -> str:  # noqa: C901 - one case per node type
         r = self.r

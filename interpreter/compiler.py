@@ -120,6 +120,7 @@ class ActionRT:
         "card_index",
         "prog",
         "limit",
+        "fast_enum",
     )
 
     def used_key(self, st, player, src):
@@ -139,11 +140,15 @@ class ActionRT:
             ]  # fmt: skip
         if self.limit is not None and st.used:
             sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
+        fast = self.fast_enum
         for src in sources:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
-            self._enum(st, env, 0, [], src, values, cache if src is None else None)
+            if fast is not None:
+                fast(st, env, src, values, cache if src is None else None)
+            else:
+                self._enum(st, env, 0, [], src, values, cache if src is None else None)
 
     def _enum(self, st, env, i, args, src, values, cache):
         for req in self.requires[i]:
@@ -206,6 +211,7 @@ class Program:
         self.counters = {c.name: c for c in syms.unique(syms.counters)}
         self.checks: list = []
         self.statics_prop: dict[str, list[StaticRT]] = {}
+        self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
         self._reading: set = set()  # (object, property) values being computed: cycle guard
@@ -288,6 +294,10 @@ class Program:
                 sa.card_set = frozenset(c.index for c in self.cards if sa.owner in c.keywords)
             else:
                 sa.card_set = frozenset()
+        self.static_cards = {
+            name: frozenset().union(*(sa.card_set for sa in lst))
+            for name, lst in self.statics_prop.items()
+        }
         for sa in self.statics_grant:
             kws = None
             if sa.origin == "keyword":
@@ -313,6 +323,29 @@ class Program:
             return d[o]
         return self.cards[st.obj_card[o]].props.get(name)
 
+    def _cards_of(self, name: str) -> frozenset:
+        cards = frozenset().union(*(sa.card_set for sa in self.statics_prop.get(name, ())))
+        self.static_cards[name] = cards
+        return cards
+
+    @staticmethod
+    def _present(st, cards: frozenset) -> dict:
+        """The objects in active zones whose card is one of `cards`, by card: one pass over
+        the active zones serves every continuous modifier of a property."""
+        out: dict = {}
+        obj_card = st.obj_card
+        zones = st.zones
+        for z in st.g.active_zones:
+            for x in zones[z]:
+                c = obj_card[x]
+                if c in cards:
+                    lst = out.get(c)
+                    if lst is None:
+                        out[c] = [x]
+                    else:
+                        lst.append(x)
+        return out
+
     def read_prop(self, st, o, name):
         d = st.props.get(name)
         if d is not None and o in d:
@@ -335,8 +368,17 @@ class Program:
                     )
                 reading.add(key)
                 try:
+                    cards = self.static_cards.get(name)
+                    present = self._present(st, self._cards_of(name) if cards is None else cards)
                     for sa in statics:
-                        for src in sa.sources(st):
+                        if sa.origin == "global":
+                            srcs = (None,)
+                        elif sa.origin == "card":
+                            srcs = present.get(sa.card_index, ())
+                        else:
+                            cs = sa.card_set
+                            srcs = [x for c, xs in present.items() if c in cs for x in xs]
+                        for src in srcs:
                             env = sa.env_for(st, src)
                             if sa.hits(st, env, o):
                                 v += sa.value(st, env)
@@ -574,12 +616,17 @@ class Compiler:
             # Legality: the leading `require`s, split at `and`; each part is tested as soon as
             # the parameters it mentions are bound, so that enumeration prunes early.
             a.requires = [[] for _ in range(len(params) + 1)]
+            req_exprs: list[list] = [[] for _ in range(len(params) + 1)]
             names = [q.name for q in params]
             while body and isinstance(body[0], n.Require):
                 for part in _conjuncts(body.pop(0).cond):
                     used = _locals_used(part, self.r)
                     level = max((names.index(x) + 1 for x in used if x in names), default=0)
                     a.requires[level].append(self.expr(part))
+                    req_exprs[level].append(part)
+            a.fast_enum = (
+                self.codegen.enumerator(a, params, req_exprs) if self.codegen is not None else None
+            )
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
@@ -692,13 +739,17 @@ class Compiler:
             case n.While():
                 return E.While(sp, ex(s.cond), self.block(s.body), s.until)
             case n.Scope():
-                return E.ScopeStmt(
+                name = self.s.phase_names.get(s.name, s.name) if s.kind == "phase" else s.name
+                scope = E.ScopeStmt(
                     sp,
                     s.kind,
-                    s.name,
+                    name,
                     ex(s.player) if s.player is not None else None,
                     self.block(s.body),
                 )
+                if s.kind == "phase":  # modifiers and limits may name any spelling
+                    scope.names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
+                return scope
         raise TypeError(s)  # pragma: no cover
 
     def assign(self, s: n.Assign):

@@ -732,11 +732,12 @@ class While(Stmt):
 class ScopeStmt(Stmt):
     """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
 
-    __slots__ = ("kind", "name", "player", "body")
+    __slots__ = ("kind", "name", "player", "body", "names")
 
     def __init__(self, span, kind, name, player, body):
         super().__init__(span)
         self.kind, self.name, self.player, self.body = kind, name, player, body
+        self.names = {name}  # a phase's spellings (`phase gather/모으기:`)
         self.mutates = True
 
     def exec(self, st, fr):
@@ -754,15 +755,15 @@ class ScopeStmt(Stmt):
         st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, None, 0, extra))
 
     def at_end(self, st, fr):
-        name = self.name
+        names = self.names
         # a turn also ends the modifiers `until end of turn of` its player
-        other = turn_of(st.active) if self.kind == "turn" else name
+        other = turn_of(st.active) if self.kind == "turn" else self.name
         if st.mods:
-            st.mods = [m for m in st.mods if m[3] != name and m[3] != other]
+            st.mods = [m for m in st.mods if m[3] not in names and m[3] != other]
         if st.grants:
-            st.grants = [m for m in st.grants if m[2] != name and m[2] != other]
+            st.grants = [m for m in st.grants if m[2] not in names and m[2] != other]
         if st.used:
-            st.used = [u for u in st.used if u[2] != name]
+            st.used = [u for u in st.used if u[2] not in names]
         if self.kind == "phase":
             st.phase = fr.extra["phase"]
         return False
@@ -953,14 +954,15 @@ def start_action(st: State, value, player: int) -> None:
     env["you"] = player
     if value[2] is not None:
         env["this"] = value[2]
-    note(
-        st,
-        {
-            "action": act.name,
-            "player": player,
-            "args": [label(st, a, t) for a, t in zip(value[1], act.param_types)],
-        },
-    )
+    if st.log is not None:
+        note(
+            st,
+            {
+                "action": act.name,
+                "player": player,
+                "args": [label(st, a, t) for a, t in zip(value[1], act.param_types)],
+            },
+        )
     st.frames.append(Frame(act.body, env, -1, FUNC))
 
 
@@ -1085,10 +1087,11 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
     for lst, src, env, _ in reversed(found):
         if lst.limit is not None:
             st.used.append((lst.id, src if src is not None else -1, scope_name(st, lst.limit)))
-        note(
-            st,
-            {"trigger": lst.rule, "source": label(st, src, "object") if src is not None else None},
-        )
+        if st.log is not None:
+            note(
+                st,
+                {"trigger": lst.rule, "source": label(st, src, "object") if src is not None else None},
+            )
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1170,7 +1173,8 @@ class OrderTriggers(Stmt):
         lid, src, env = items[k]
         fr.items = items[:k] + items[k + 1 :]
         lst = st.g.prog.listener_by_id[lid]
-        note(st, {"trigger": lst.rule, "source": label(st, src, "object")})
+        if st.log is not None:
+            note(st, {"trigger": lst.rule, "source": label(st, src, "object")})
         st.frames.append(Frame(lst.body, dict(env), -1, FUNC))
         return True
 

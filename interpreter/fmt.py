@@ -290,7 +290,7 @@ class _Printer:
             case n.While(cond=c, body=body, until=until):
                 head = k("REPEAT", "UNTIL") if until else k("WHILE")
                 return self.header(level, f"{head} {x(c)}", s, body)
-            case n.Scope(kind=kind, name=name, player=player, body=body):
+            case n.Scope(kind=kind, name=name, player=player, body=body, aliases=aliases):
                 if kind == "turn":
                     if player is None:
                         raise FormatError("a turn scope needs a player")
@@ -298,7 +298,7 @@ class _Printer:
                 elif kind == "round":
                     head = k("ROUND")
                 elif kind == "phase":
-                    head = f"{k('PHASE')} {self.name(name)}"
+                    head = f"{k('PHASE')} " + "/".join(self.name(a) for a in (name, *aliases))
                 else:
                     raise FormatError(f"unknown scope {kind!r}")
                 return self.header(level, head, s, body)
@@ -410,6 +410,12 @@ class _Printer:
                 if line.start:
                     line.end = max(line.end, _last_line(group[-1], line.start))
                 i = j
+            elif isinstance(items[i], n.Conditioned):
+                c = items[i]
+                self.emit(level, self.keyword_use(c.keyword) + ":", c, header=True)
+                for ab in c.items:
+                    self.decl(ab, level + 1)
+                i += 1
             else:
                 self.decl(items[i], level)
                 i += 1
@@ -451,8 +457,10 @@ class _Printer:
             case n.DefineDecl(names=names, params=params, body=body):
                 text = f"{k('DEFINE')} {self.names(names)}{self.params(params)} = {x(body)}"
                 self.emit(level, text, d, sep=sep)
-            case n.KeywordDecl(names=names, params=params, items=items):
+            case n.KeywordDecl(names=names, params=params, items=items, cond=cond):
                 text = f"{k('KEYWORD')} {self.names(names)}{self.params(params, '[]')}"
+                if cond is not None:
+                    text += f" {k('WHILE')} {x(cond)}"
                 if not items:
                     self.emit(level, text, d, sep=sep)
                 else:

@@ -99,7 +99,18 @@ def load_ruleset(
     card_files = [str(folder / rel) for rel in meta.get("cards") or []] + [
         str(p) for p in extra_cards
     ]
-    for path in card_files:
+    if diags.has_errors() and not col.s.kinds:
+        # Without its kinds every card would be wrong: say so once instead of for each card.
+        for path in card_files:
+            diags.warning(
+                "card file not checked: the ruleset's language files have errors",
+                Span(_show(Path(path)), 1, 1, 1, 1),
+                code="not-checked",
+            )
+        card_files_to_load = []
+    else:
+        card_files_to_load = card_files
+    for path in card_files_to_load:
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
     _check_trigger_chooser(folder, meta, col.s, diags)
     res = Checker(col.s, diags).check_all()

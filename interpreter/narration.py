@@ -93,6 +93,9 @@ class Narrator:
         if "#" in s and " " not in s:
             base, _, k = s.rpartition("#")
             return f"{self.word(base)}#{k}"
+        if "@" in s and " " not in s.partition("@")[0]:
+            base, _, where = s.partition("@")  # a per-area zone: `stones@South Hill`
+            return f"{self.word(base)}@{where}"
         if " " in s:
             return " ".join(self.text(t) if t else t for t in s.split(" "))
         return s

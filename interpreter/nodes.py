@@ -341,6 +341,7 @@ class Scope(Stmt):
     name: str
     player: Expr | None
     body: Block
+    aliases: tuple[str, ...] = ()  # other spellings of a phase's name (`phase gather/모으기:`)
 
 
 # ---------------------------------------------------------------- declarations
@@ -449,6 +450,15 @@ class KeywordDecl(Decl):
     names: tuple[str, ...]
     params: tuple[Param, ...]
     items: tuple[Decl | KeywordUse, ...]
+    cond: Expr | None = None  # `keyword K[...] while COND`: a condition keyword
+
+
+@dataclass(frozen=True, slots=True)
+class Conditioned(Node):
+    """`K[args]:` in a card text: abilities in force only while condition keyword K holds."""
+
+    keyword: KeywordUse
+    items: tuple[Decl, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -339,11 +339,16 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def keyword_decl(self, meta, items):
-        _, names, params, *rest = items
+        _, names, params, _while, cond, *rest = items
         body = rest[0] if rest else None
         return n.KeywordDecl(
-            names, params or (), tuple(_flatten(body or ())), span=self._span(meta)
+            names, params or (), tuple(_flatten(body or ())), cond, span=self._span(meta)
         )
+
+    @v_args(meta=True)
+    def keyword_prefix(self, meta, items):
+        use, *abilities = items
+        return n.Conditioned(use, tuple(abilities), span=self._span(meta))
 
     @v_args(meta=True)
     def action_decl(self, meta, items):
@@ -631,7 +636,8 @@ class ToAst(Transformer):
             return n.Scope("turn", "turn", items[1], body, span=self._span(meta))
         if head.type == "ROUND":
             return n.Scope("round", "round", None, body, span=self._span(meta))
-        return n.Scope("phase", str(items[1]), None, body, span=self._span(meta))
+        names = items[1]  # `phase gather/모으기:` — the first name and its aliases
+        return n.Scope("phase", names[0], None, body, names[1:], span=self._span(meta))
 
     # -------------------------------------------------------- expressions
     @v_args(meta=True)

@@ -160,6 +160,7 @@ class Symbols:
     options: dict = field(default_factory=dict)  # name -> option spec (from ruleset.yaml)
     data: object = None
     area_facts: set[str] = field(default_factory=set)  # fields of the maps' areas (not adjacent)
+    phase_names: dict[str, str] = field(default_factory=dict)  # a phase's spelling -> its name
     canonical: dict[str, str] = field(default_factory=dict)  # any spelling -> canonical name
 
     def unique(self, table: dict) -> list:
@@ -334,6 +335,31 @@ class Collector:
                         Ability(item, "keyword", kw.name, len(self.s.abilities))
                     )
 
+    def _unprefix(self, items):
+        """`K[args]:` + abilities (n.Conditioned): the keyword use, then each ability with the
+        condition of K (`keyword K[params] while COND`, its parameters replaced by the args)
+        added to its own: a trigger's `if`, a static effect's `if`, an action's `require`."""
+        for item in items:
+            if not isinstance(item, n.Conditioned):
+                yield item
+                continue
+            use = item.keyword
+            yield use
+            kw = self.s.keywords.get(use.name)
+            decl = kw.decl if kw is not None else None
+            if decl is None or getattr(decl, "cond", None) is None:
+                self.d.error(
+                    f"'{use.name}' is not a condition keyword: declare it `keyword {use.name} while COND`",
+                    use.span,
+                    code="keyword",
+                )
+                yield from item.items
+                continue
+            names = {p.name: a for p, a in zip(decl.params, use.args)}
+            cond = substitute(decl.cond, names)
+            for ab in item.items:
+                yield with_condition(ab, cond)
+
     def card(self, card: CardSym) -> None:
         prev = self.s.cards.get(card.name)
         if prev is not None:
@@ -345,9 +371,49 @@ class Collector:
             return
         card.index = len(self.s.cards)
         self.s.cards[card.name] = card
+        if card.text is not None and any(isinstance(i, n.Conditioned) for i in card.text.items):
+            card.text = n.CardText(tuple(self._unprefix(card.text.items)), span=card.text.span)
         if card.text is not None:
             for item in card.text.items:
                 if isinstance(item, n.ActionDecl):
                     self.s.windows.update(item.windows)
                 if not isinstance(item, n.KeywordUse):
                     self.s.abilities.append(Ability(item, "card", card.name, len(self.s.abilities)))
+
+
+def substitute(e, names: dict):
+    """A copy of expression `e` with the bare names in `names` replaced by expressions."""
+    import dataclasses
+
+    if isinstance(e, n.Name) and e.name in names:
+        return names[e.name]
+    if isinstance(e, tuple):
+        return tuple(substitute(x, names) for x in e)
+    if not isinstance(e, n.Node):
+        return e
+    changes = {}
+    for f in dataclasses.fields(e):
+        if f.name == "span":
+            continue
+        v = getattr(e, f.name)
+        w = substitute(v, names)
+        if w is not v:
+            changes[f.name] = w
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def with_condition(ab, cond):
+    """Ability `ab` in force only while `cond` holds."""
+    import dataclasses
+
+    def both(c):
+        return cond if c is None else n.BoolOp("and", (c, cond), span=c.span)
+
+    if isinstance(ab, n.Trigger):
+        return dataclasses.replace(ab, cond=both(ab.cond))
+    if isinstance(ab, n.Static):
+        return dataclasses.replace(ab, effect=dataclasses.replace(ab.effect, cond=both(ab.effect.cond)))
+    if isinstance(ab, n.ActionDecl):
+        req = n.Require(cond, span=cond.span)
+        return dataclasses.replace(ab, body=dataclasses.replace(ab.body, body=(req, *ab.body.body)))
+    return ab

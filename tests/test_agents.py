@@ -301,3 +301,20 @@ def test_docs_style_loop_still_works():
     while not g.is_terminal():
         g.apply_action(agent.choose(g, g.current_player()))
     assert g.winners
+
+
+def test_narration_respells_per_area_zone_labels(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: stones\ntitle: {en: Stones}\nplayers: 2\nlanguage: ko\nfiles: [s.madang]\n"
+        "maps:\n  land:\n    areas:\n      South Hill: {adjacent: []}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "s.madang").write_text(
+        "zone stones/돌들: per area, public\n\nflow:\n    pass\n", encoding="utf-8"
+    )
+    n = Narrator(load_program(str(tmp_path)), "ko", moves=True)
+    assert n.line({"move": ["X"], "to": "stones@South Hill"}) == "    X → 돌들@South Hill"
+    assert n.text("take stones@South Hill") == "take 돌들@South Hill"
+    assert Narrator(load_program(str(tmp_path)), "en").text("stones@South Hill") == (
+        "stones@South Hill"
+    )

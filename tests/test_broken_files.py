@@ -116,6 +116,18 @@ def test_hostile_language_file_gets_a_diagnostic(tmp_path, data, message):
     assert any(message in d.message for d in diags.errors), diags.render()
 
 
+def test_cards_of_a_ruleset_whose_language_file_does_not_parse_are_not_each_wrong(tmp_path):
+    folder = tmp_path / "r"
+    shutil.copytree(Path(__file__).parent / "rulesets" / "mini", folder)
+    (folder / "mini.madang").write_text("kind unit(\n", encoding="utf-8")
+    diags = Diagnostics()
+    load_ruleset(str(folder), diags)
+    assert [(d.span.line, d.span.col) for d in diags.errors] == [(1, 10)]
+    assert [d.message for d in diags.warnings] == [
+        "card file not checked: the ruleset's language files have errors"
+    ]
+
+
 def test_empty_language_file_is_fine_but_empty_game_warns_nothing_fatal(tmp_path):
     diags = hostile_ruleset(tmp_path, b"")
     assert not diags.errors

@@ -149,7 +149,7 @@ def table_builtin_names() -> str:
         "player_count": "the number of players in this game",
         "areas": "every area of the map in use",
         "option": "`option.NAME` (also `옵션.NAME`): the value of an option of ruleset.yaml",
-        "data": "`data.KEY`: the free-form `data:` of ruleset.yaml",
+        "data": "`data.KEY` (also `자료.KEY`): the free-form `data:` of ruleset.yaml",
     }
     rows = ["| name | type | value |", "|---|---|---|"]
     for name, t in BUILTIN_NAMES.items():

@@ -375,3 +375,74 @@ def test_area_facts_of_the_map_are_read_as_attributes(tmp_path):
     load_ruleset(str(tmp_path), diags)
     [err] = diags.errors
     assert err.message == "area has no 'glif'"
+
+
+CONDKW = str(Path(__file__).parent / "rulesets" / "condkw")
+
+
+def test_condition_keyword_prefix_puts_abilities_in_force_only_while_it_holds():
+    g = new_game(CONDKW, {}, seed=1)
+    champ = obj(g, "field#1", 0)
+    read = g.st.g.prog.read_prop
+    # 충전[2]: (keyword 충전[n] while you.score >= n): static, trigger and action all off
+    assert read(g.st, champ, "power") == 1 and g.action_labels() == ["gain 1", "pass"]
+    g = play(g, "gain 1")
+    assert g.st.pcounters["score"] == [1, 0] and read(g.st, champ, "power") == 1
+    g = play(g, "gain 1")  # score 2: the condition holds when `scored` is emitted
+    assert g.st.pcounters["score"] == [102, 0]
+    assert read(g.st, champ, "power") == 11  # 결속 (two units) still does not hold
+    assert "burst 0" in g.action_labels()
+
+
+def test_prefix_of_a_keyword_without_condition_is_an_error(tmp_path):
+    import shutil
+
+    d = tmp_path / "condkw"
+    shutil.copytree(CONDKW, d)
+    (d / "cards.yaml").write_text(
+        "ruleset: condkw\ncards:\n  - name: Champion\n    type: unit\n    power: 1\n"
+        "    text: |\n      nokw:\n          modify this.power by 10\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(MadangError) as e:
+        load_program(str(d))
+    assert "'nokw' is not a condition keyword" in e.value.diags.render()
+
+
+def test_phase_names_may_have_aliases(tmp_path):
+    from madang.diagnostics import Diagnostics
+    from madang.fmt import format_source
+    from madang.narration import Narrator
+
+    rules = (
+        "kind token/토큰:\n    power: number\n\nzone box/상자: shared, public\n\n"
+        "counter during = 0\ncounter later = 0\n\n"
+        "check never if false:\n    tie\n\n"
+        "flow:\n"
+        '    create "T" in box\n'
+        "    phase gather/모으기:\n"
+        "        modify first(box).power by 2 until end of 모으기\n"
+        "        during = first(box).power\n"
+        "    later = first(box).power\n"
+        "    phase 모으기:\n"
+        "        pass\n"
+    )
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: phases\ntitle: {en: Phases}\nplayers: 2\nlanguage: ko\nfiles: [p.madang]\n"
+        "cards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: T, type: token, power: 1}\n", encoding="utf-8"
+    )
+    (tmp_path / "p.madang").write_text(rules, encoding="utf-8")
+    g = new_game(str(tmp_path), {}, seed=1, log=True)
+    assert (g.st.counters["during"], g.st.counters["later"]) == (3, 1)
+    assert [e["phase"] for e in g.st.log if isinstance(e, dict) and "phase" in e] == [
+        "gather",
+        "gather",
+    ]
+    prog = g.st.g.prog
+    assert Narrator(prog, "ko").line({"phase": "gather"}) == "  [모으기]"
+    assert Narrator(prog, "en").line({"phase": "gather"}) == "  [gather]"
+    assert "    phase gather/모으기:\n" in format_source(rules, "p.madang", Diagnostics())

@@ -269,3 +269,16 @@ def test_a_verb_sees_the_you_of_its_caller(tmp_path):
     for label in ("claim 2", "pass", "claim 2"):
         g.apply_label(label)
     assert seen(g) == [2, 2]
+
+
+def test_data_is_read_under_its_korean_name_too(tmp_path):
+    # language.md "built-in names": `data` and `자료` are the same (as `option` and `옵션`).
+    rules = """
+setup:
+    mark = 자료.bonus + data.bonus + 옵션.extra
+flow:
+    lose first(players)
+"""
+    more = "data: {bonus: 4}\noptions:\n  extra: {default: 1, values: [1, 2]}\n"
+    g = new_game(tiny(tmp_path, rules, options=more), {}, seed=1)
+    assert g.st.counters["mark"] == 9
