@@ -943,7 +943,21 @@ def decision_labels(st: State) -> list[str]:
             d.labels = [done if isinstance(v, str) else action_label(st, v) for v in d.values]
         else:
             d.labels = [done if v == DONE else label(st, v, d.type) for v in d.values]
+        if len(set(d.labels)) < len(d.labels):
+            d.labels = _distinct(d.labels)
     return d.labels
+
+
+def _distinct(labels: list[str]) -> list[str]:
+    """Options that read alike (two copies of a card) get ' (2)', ' (3)'... in offer order,
+    so that a person or a script can name each one."""
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        k = seen.get(lab, 0) + 1
+        seen[lab] = k
+        out.append(lab if k == 1 else f"{lab} ({k})")
+    return out
 
 
 def start_action(st: State, value, player: int) -> None:

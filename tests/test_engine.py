@@ -446,3 +446,12 @@ def test_phase_names_may_have_aliases(tmp_path):
     assert Narrator(prog, "ko").line({"phase": "gather"}) == "  [모으기]"
     assert Narrator(prog, "en").line({"phase": "gather"}) == "  [gather]"
     assert "    phase gather/모으기:\n" in format_source(rules, "p.madang", Diagnostics())
+
+
+def test_options_that_read_alike_are_numbered_in_offer_order():
+    # docs/scenarios.md "steps": two copies of a card give two options; the second is `(2)`.
+    g = play(game(), "play Pawn", "pass", "play Pawn")
+    kills = [a for a in g.action_labels() if a.startswith("kill Pawn")]
+    assert kills == ["kill Pawn", "kill Pawn (2)"]
+    g.apply_label("kill Pawn (2)")
+    assert zone(g, "field#2") == [] and zone(g, "field#1") == ["Pawn"]
