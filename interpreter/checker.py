@@ -399,6 +399,8 @@ class Checker:
             case n.While():
                 self.expect(st.cond, sc, BOOL)
                 self.block(st.body, sc)
+            case n.Hold():
+                self.block(st.body, sc)
             case n.Scope():
                 if st.player is not None:
                     self.expect(st.player, sc, PLAYER)

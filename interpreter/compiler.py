@@ -210,6 +210,7 @@ class Program:
         self.zones = {z.name: z for z in syms.unique(syms.zones)}
         self.counters = {c.name: c for c in syms.unique(syms.counters)}
         self.checks: list = []
+        self.holds = False  # some `hold:` block exists: triggers look for one on the stack
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
@@ -750,6 +751,9 @@ class Compiler:
                 if s.kind == "phase":  # modifiers and limits may name any spelling
                     scope.names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
                 return scope
+            case n.Hold():
+                self.p.holds = True
+                return E.Hold(sp, self.block(s.body))
         raise TypeError(s)  # pragma: no cover
 
     def assign(self, s: n.Assign):

@@ -729,6 +729,30 @@ class While(Stmt):
         return False
 
 
+class Hold(Stmt):
+    """`hold: BLOCK`: abilities triggered inside the block wait in the frame and resolve after
+    it, all together in the ruleset's trigger order (a TCG's "after the damage is processed")."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, span, body):
+        super().__init__(span)
+        self.body = body
+        self.mutates = True
+
+    def exec(self, st, fr):
+        st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, [], 0))
+
+    def at_end(self, st, fr):
+        st.frames.pop()  # this frame; the held triggers go where it was
+        if fr.items:
+            prog = st.g.prog
+            found = [(prog.listener_by_id[i], src, dict(env), key) for i, src, env, key in fr.items]
+            found.sort(key=lambda t: t[3])
+            resolve_found(st, found)
+        return False
+
+
 class ScopeStmt(Stmt):
     """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
 
@@ -1085,6 +1109,30 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
         found += collect(st, verb.listeners.get("when"), args)
         if len(found) > 1:
             found.sort(key=lambda t: t[3])
+        if found and st.g.prog.holds:
+            held = holding_frame(st)
+            if held is not None:  # they wait for the end of the `hold:` block
+                # a new list, not extend(): clones share their frames' item lists
+                held.items = held.items + [[lst.id, src, env, _plain(key)] for lst, src, env, key in found]
+                return
+    resolve_found(st, found)
+
+
+def _plain(key):
+    """A trigger's order key as it reads back from a save (lists, not tuples)."""
+    return [_plain(k) for k in key] if isinstance(key, (tuple, list)) else key
+
+
+def holding_frame(st: State):
+    stmts = st.g.prog.stmts
+    for f in reversed(st.frames):
+        if f.ctl >= 0 and f.kind == SCOPE and type(stmts[f.ctl]) is Hold:
+            return f
+    return None
+
+
+def resolve_found(st: State, found: list) -> None:
+    """Put triggered abilities on the stack so that the first of `found` resolves first."""
     if len(found) > 1 and st.g.prog.settings.get("trigger_order") == "chosen":
         # The objects' triggers wait in an OrderTriggers frame: its chooser picks the next one
         # each time the previous one has resolved. The rules' own triggers resolve first.

@@ -302,6 +302,8 @@ class _Printer:
                 else:
                     raise FormatError(f"unknown scope {kind!r}")
                 return self.header(level, head, s, body)
+            case n.Hold(body=body):
+                return self.header(level, self.kw("HOLD"), s, body)
         self.emit(level, self.simple(s), s)
 
     def simple(self, s: n.Stmt) -> str:

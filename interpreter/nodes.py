@@ -334,6 +334,13 @@ class While(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Hold(Stmt):
+    """`hold: BLOCK`: abilities triggered inside wait and resolve, in trigger order, after it."""
+
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
 class Scope(Stmt):
     """A turn (of a player), a round, or a named phase: modifiers may last until its end."""
 

@@ -629,6 +629,10 @@ class ToAst(Transformer):
         return n.While(items[2], items[3], True, span=self._span(meta))
 
     @v_args(meta=True)
+    def hold_stmt(self, meta, items):
+        return n.Hold(items[-1], span=self._span(meta))
+
+    @v_args(meta=True)
     def scope_stmt(self, meta, items):
         head = items[0]
         body = items[-1]

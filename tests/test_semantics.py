@@ -282,3 +282,40 @@ flow:
     more = "data: {bonus: 4}\noptions:\n  extra: {default: 1, values: [1, 2]}\n"
     g = new_game(tiny(tmp_path, rules, options=more), {}, seed=1)
     assert g.st.counters["mark"] == 9
+
+
+HOLD = TWO_TURNS + """
+verb ping(u: card):
+    mark += 0
+after ping(u):
+    you.seen = you.seen * 10 + mark
+action go(n: number from [0]) in main:
+    hold:
+        mark = 1
+        ping(first(you.field))
+        choose x from [1, 2] "pick"
+        mark = 2
+        ping(first(you.field))
+        mark = 3
+    mark = mark + 10
+action direct(n: number from [0]) in main:
+    mark = 1
+    ping(first(you.field))
+    mark = 2
+    ping(first(you.field))
+"""
+
+
+def test_triggers_met_inside_hold_resolve_after_the_block(tmp_path):
+    # language.md "hold": abilities triggered inside `hold:` wait until the block ends, then
+    # resolve in trigger order, before the statements after it; a save inside keeps them.
+    g = run(tmp_path, HOLD, "go 0")
+    assert g.prompt() == "pick"
+    g = GameState.from_json(g.to_json())
+    g.apply_label("2")
+    assert seen(g) == [33, 0]  # both saw mark 3: at the block's end, before what follows it
+    assert g.st.counters["mark"] == 13
+    (tmp_path / "d").mkdir()
+    g = new_game(tiny(tmp_path / "d", HOLD), {}, seed=1)
+    g.apply_label("direct 0")
+    assert seen(g) == [12, 0]  # without hold each trigger resolves after its own event
