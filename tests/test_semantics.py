@@ -319,3 +319,88 @@ def test_triggers_met_inside_hold_resolve_after_the_block(tmp_path):
     g = new_game(tiny(tmp_path / "d", HOLD), {}, seed=1)
     g.apply_label("direct 0")
     assert seen(g) == [12, 0]  # without hold each trigger resolves after its own event
+
+
+HOLD_LEFT = TWO_TURNS + """
+verb ping(u: card):
+    mark += 0
+after ping(u):
+    you.seen = you.seen * 10 + mark
+action stop(n: number from [0]) in main:
+    hold:
+        mark = 1
+        ping(first(you.field))
+        mark = 2
+        end turn
+    mark = 50
+action leave(n: number from [0]) in main:
+    out()
+    mark = mark + 10
+verb out:
+    hold:
+        mark = 3
+        ping(first(you.field))
+        mark = 4
+        return
+"""
+
+
+def test_triggers_held_by_a_hold_block_left_early_resolve_when_it_is_left(tmp_path):
+    # language.md "hold": a block left by `end turn`/`end phase` or by `return`/`break` lets
+    # its waiting triggers resolve at that point (before the scope ends / the caller goes on).
+    g = run(tmp_path, HOLD_LEFT, "stop 0")
+    assert seen(g) == [2, 0] and g.st.counters["mark"] == 2  # the turn ended: mark = 50 skipped
+    assert g.st.active == 1
+    (tmp_path / "d").mkdir()
+    g = run(tmp_path / "d", HOLD_LEFT, "leave 0")
+    assert seen(g) == [4, 0] and g.st.counters["mark"] == 14
+
+
+HOLD_NESTED = HOLD + """
+verb poke(u: card):
+    mark += 0
+after poke(u):
+    you.seen = you.seen * 10 + mark
+    ping(u)
+action nest(n: number from [0]) in main:
+    hold:
+        mark = 1
+        hold:
+            poke(first(you.field))
+        mark = 2
+    mark = mark + 10
+"""
+
+
+def test_hold_inside_hold_releases_its_own_triggers_and_holds_what_they_cause(tmp_path):
+    # language.md "hold": the inner block's triggers resolve at its end (poke's sees mark 1);
+    # the events they cause wait for the outer block (ping's sees mark 2).
+    g = run(tmp_path, HOLD_NESTED, "nest 0")
+    assert seen(g) == [12, 0]
+    assert g.st.counters["mark"] == 12
+
+
+def test_once_per_phase_is_the_phase_in_progress(tmp_path):
+    # language.md "once per": `once per phase` limits until the end of the current phase.
+    rules = """
+setup:
+    for p in players:
+        create "Pawn" in p.field
+flow:
+    turn first(players):
+        phase one:
+            window main by first(players)
+        phase two:
+            window main by first(players)
+    lose first(players)
+action tap(c: card from you.field) in main once per phase:
+    you.seen += 1
+action wait(n: number from [0]) in main:
+    mark += 1
+"""
+    g = run(tmp_path, rules, "tap Pawn")
+    assert "tap Pawn" not in g.action_labels()
+    g.apply_label("pass")  # phase two
+    assert "tap Pawn" in g.action_labels()
+    g.apply_label("tap Pawn")
+    assert seen(g) == [2, 0]
