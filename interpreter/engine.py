@@ -150,16 +150,24 @@ def take_answer(st: State):
 
 
 def unwind(st: State, kinds: tuple[int, ...], inclusive: bool) -> Frame | None:
-    """Pop frames up to the nearest frame of one of `kinds`."""
+    """Pop frames up to the nearest frame of one of `kinds`. The triggers waiting in a `hold:`
+    block that is left this way (`return`, `break`) resolve at once, as at its end."""
     frames = st.frames
+    held = []
+    out = None
     while frames:
         f = frames[-1]
         if f.kind in kinds:
             if inclusive:
                 frames.pop()
-            return f
+            out = f
+            break
+        if f.kind == SCOPE and f.items and type(st.g.prog.stmts[f.ctl]) is Hold:
+            held += f.items
         frames.pop()
-    return None
+    if held:
+        release_held(st, held)
+    return out
 
 
 def recount_checks(st: State) -> None:
@@ -540,12 +548,19 @@ class End(Stmt):
             return
         stmts = st.g.prog.stmts
         frames = st.frames
+        held = []  # the triggers waiting in `hold:` blocks that are left resolve at once
         while frames:
             f = frames[-1]
-            if f.kind == SCOPE and stmts[f.ctl].kind == self.what:
-                f.pc = len(st.g.prog.blocks[f.block])
-                break
+            if f.kind == SCOPE:
+                s = stmts[f.ctl]
+                if type(s) is Hold:
+                    held += f.items or []
+                elif s.kind == self.what:
+                    f.pc = len(st.g.prog.blocks[f.block])
+                    break
             frames.pop()
+        if held:
+            release_held(st, held)
         recount_checks(st)
 
 
@@ -746,11 +761,16 @@ class Hold(Stmt):
     def at_end(self, st, fr):
         st.frames.pop()  # this frame; the held triggers go where it was
         if fr.items:
-            prog = st.g.prog
-            found = [(prog.listener_by_id[i], src, dict(env), key) for i, src, env, key in fr.items]
-            found.sort(key=lambda t: t[3])
-            resolve_found(st, found)
+            release_held(st, fr.items)
         return False
+
+
+def release_held(st: State, items: list) -> None:
+    """Resolve the triggers that waited in `hold:` blocks, in trigger order."""
+    prog = st.g.prog
+    found = [(prog.listener_by_id[i], src, dict(env), key) for i, src, env, key in items]
+    found.sort(key=lambda t: t[3])
+    resolve_found(st, found)
 
 
 class ScopeStmt(Stmt):
