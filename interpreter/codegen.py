@@ -8,6 +8,7 @@ and from constants bound into the function's globals (never from the ruleset's t
 
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from . import nodes as n
@@ -131,6 +132,29 @@ class CodeGen:
         self.ns["PROG"] = self.p
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
+        # Local names held in Python variables of the function being generated (an action's
+        # enumerator binds its parameters and `you`), instead of read from env.
+        self.bound: dict[str, str] = {}
+        cards, prog = self.p.cards, self.p
+
+        def _has(st, o, kw):
+            return o is not None and prog.has(st, o, kw)
+
+        def _is(st, o, kind):
+            return o is not None and cards[st.obj_card[o]].kind == kind
+
+        def _rprop(st, o, name):
+            return None if o is None else prog.read_prop(st, o, name)
+
+        def _bprop(st, o, name):
+            if o is None:
+                return None
+            d = st.props.get(name)
+            if d is not None and o in d:
+                return d[o]
+            return cards[st.obj_card[o]].props.get(name)
+
+        self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop)
 
     def const(self, value) -> str:
         """A name in the namespace bound to `value` (for functions and objects)."""
@@ -143,7 +167,11 @@ class CodeGen:
         return name
 
     def compile(self, e: n.Expr):
-        src = self.src(e, ())
+        saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
+        try:
+            src = self.src(e, ())
+        finally:
+            self.bound = saved
         name = f"_e{next(_ids)}"
         code = f"def {name}(st, env):\n    return {src}\n"
         exec(compile(code, f"<madang {e.span}>", "exec"), self.ns)  # our own generated code
@@ -153,8 +181,9 @@ class CodeGen:
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
         its names are bound (ActionRT._enum is the reference it must agree with)."""
-        lines = ["    cached = cache is not None"]
+        lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
         pad = "    "
+        self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
             parts = [f"({self.src(e, ())})" for e in req_exprs[level]]
@@ -180,11 +209,13 @@ class CodeGen:
             lines.append(f"{pad}for v{i} in d{i}:")
             pad += "    "
             lines.append(f"{pad}env[{q.name!r}] = v{i}")
+            self.bound[q.name] = f"v{i}"
             test(i + 1, "continue")
         args = ", ".join(f"v{i}" for i in range(len(params)))
         lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
         for q in params:
             lines.append(f"    env.pop({q.name!r}, None)")
+        self.bound = {}
         name = f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         exec(compile(code, f"<madang action {act.name}>", "exec"), self.ns)  # our own code
@@ -199,7 +230,8 @@ class CodeGen:
             case n.Special():
                 if e.which == "it" and its:
                     return its[-1]
-                return f"env.get({e.which!r})"
+                bound = self.bound.get(e.which)
+                return bound if bound is not None else f"env.get({e.which!r})"
             case n.Name():
                 return self.name(e, its)
             case n.Attr():
@@ -257,11 +289,15 @@ class CodeGen:
                     if res is not None and res[0] == "local"
                     else repr(self.s.canonical[e.keyword])
                 )
-                return f"(lambda o: o is not None and PROG.has(st, o, {kw}))({o})"
+                if _plain(o):
+                    return f"({o} is not None and PROG.has(st, {o}, {kw}))"
+                return f"_has(st, {o}, {kw})"
             case n.IsKind():
                 o = self.src(e.obj, its)
                 kind = self.s.canonical.get(e.kind, e.kind)
-                return f"(lambda o: o is not None and CARDS[st.obj_card[o]].kind == {kind!r})({o})"
+                if _plain(o):
+                    return f"({o} is not None and CARDS[st.obj_card[{o}]].kind == {kind!r})"
+                return f"_is(st, {o}, {kind!r})"
             case n.Where():
                 var = f"it{len(its)}"
                 items = self.src(e.items, its)
@@ -294,7 +330,8 @@ class CodeGen:
             raise RulesError(f"{e.span}: unresolved name '{e.name}'")
         kind, target = res
         if kind == "local":
-            return f"env.get({target!r})"
+            bound = self.bound.get(target)
+            return bound if bound is not None else f"env.get({target!r})"
         if kind == "define":
             fn = self.const(self.c._define_body(self.s.defines[target]))
             return f"{fn}[0](st, {{'you': env.get('you'), 'this': env.get('this')}})"
@@ -324,11 +361,8 @@ class CodeGen:
 
     def prop(self, obj: str, name: str) -> str:
         if name in self.p.modified_props or name in self.c._modified_names():
-            return f"(lambda o: None if o is None else PROG.read_prop(st, o, {name!r}))({obj})"
-        return (
-            f"(lambda o, d=st.props.get({name!r}): None if o is None else "
-            f"(d[o] if d is not None and o in d else CARDS[st.obj_card[o]].props.get({name!r})))({obj})"
-        )
+            return f"_rprop(st, {obj}, {name!r})"
+        return f"_bprop(st, {obj}, {name!r})"
 
     def attr(self, e: n.Attr, its) -> str:
         kind, name = self.r.attrs[id(e)]
@@ -378,6 +412,14 @@ class CodeGen:
 # branches and loops over such statements, calls of verbs nobody listens to) compile into one
 # generated function: the run loop then takes one step for the whole run. Used only when the
 # ruleset has no state checks (those must run after every atomic action).
+
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _plain(src: str) -> bool:
+    """A bare Python name (read twice without a cost) rather than an expression."""
+    return _PLAIN.fullmatch(src) is not None
 
 
 def _none_target(span, name):
