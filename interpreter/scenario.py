@@ -40,7 +40,7 @@ STEP_KEYS = (*STEP_KINDS, "by")
 EXPECT_KEYS = (
     "options", "options_include", "options_exclude", "prompt", "player", "zones", "counts",
     "cards", "counters", "player_counters", "area_counters", "props", "keywords", "events",
-    "no_events", "winner", "over", "active", "turn", "round", "phase",
+    "no_events", "winner", "over", "active", "turn", "round", "phase", "sees",
 )  # fmt: skip
 SUFFIXES = (".yaml", ".yml")
 
@@ -499,6 +499,15 @@ class _Structure:
         if "counts" in e and self.want((*p, "counts"), e["counts"], (dict,), "'counts'"):
             for label, n in e["counts"].items():
                 self.want((*p, "counts", label), n, (int,), f"the count of '{label}'")
+        if "sees" in e and self.want((*p, "sees"), e["sees"], (dict,), "'sees'"):
+            for who, zones in e["sees"].items():
+                self.player((*p, "sees", who), who, "'sees'")
+                if self.want((*p, "sees", who), zones, (dict,), f"what {who} sees"):
+                    for label, v in zones.items():
+                        self.want(
+                            (*p, "sees", who, label), v, (list, int),
+                            f"what {who} sees of '{label}' (card names, or a number: only a count)",
+                        )
         if "keywords" in e and self.want((*p, "keywords"), e["keywords"], (dict,), "'keywords'"):
             for ref, v in e["keywords"].items():
                 self.objref((*p, "keywords", ref), ref)
@@ -921,6 +930,12 @@ class _Runner:
                 self.card((*p, "cards", ref), name)
         for label in e.get("counts") or {}:
             self.zone((*p, "counts", label), label)
+        for who, zones in (e.get("sees") or {}).items():
+            self.seat((*p, "sees", who), who)
+            for label, v in zones.items():
+                self.zone((*p, "sees", who, label), label)
+                for j, c in enumerate(v if isinstance(v, list) else []):
+                    self.card((*p, "sees", who, label, j), c)
         for ref, v in (e.get("keywords") or {}).items():
             self.objref_zone((*p, "keywords", ref), ref)
             for k2, names in _keyword_lists(v):
@@ -1187,6 +1202,22 @@ class _Runner:
             got = len(self.st.zones[self.zone_ids[label]])
             if got != n:
                 out.append(f"{label}: expected {n} card{'s' if n != 1 else ''}, got {got}")
+
+    def expect_sees(self, want: dict, out: list) -> None:
+        """What a player's observation shows of a zone: its cards, or only how many."""
+        for who, zones in want.items():
+            seen = GameState(self.st).observation(int(who[1:]) - 1)["zones"]
+            for label, v in zones.items():
+                got = seen[label]
+                if isinstance(v, int):
+                    if isinstance(got, list):
+                        out.append(f"{who} sees {label}: expected only a count ({v}), sees {_show(got)}")
+                    elif got["count"] != v:
+                        out.append(f"{who} sees {label}: expected a count of {v}, got {got['count']}")
+                elif not isinstance(got, list):
+                    out.append(f"{who} sees {label}: expected {_show(v)}, sees only a count ({got['count']})")
+                elif got != list(v):
+                    out.append(f"{who} sees {label}: expected {_show(v)}, got {_show(got)}")
 
     def expect_keywords(self, want: dict, out: list) -> None:
         canon = self.prog.syms.canonical

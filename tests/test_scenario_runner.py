@@ -396,3 +396,27 @@ def test_per_area_counters_are_expected_by_area_name(tmp_path):
     assert not r.ok and "heat@Vale: expected 1, got 0" in r.message
     r = board("typo", "{area_counters: {heat: {Hil: 1}}}")
     assert not r.ok and "no area 'Hil'" in r.message and "did you mean 'Hill'" in r.message
+
+
+def test_sees_checks_what_each_player_may_see(tmp_path):
+    # docs/scenarios.md `sees`: a hand is its owner's; the other player sees only its size.
+    path, r = run(
+        tmp_path,
+        """\
+  - expect:
+      sees:
+        P1: {hand#1: [TOWER, BARON, ZOMBIE, BRUTE], hand#2: 3, top#1: []}
+        P2: {hand#1: 4, hand#2: [TOWER, OGRE, GNOME]}
+""",
+    )
+    assert r.ok, r.message
+    path, r = run(
+        tmp_path,
+        """\
+  - expect:
+      sees: {P2: {hand#1: [TOWER, BARON, ZOMBIE, BRUTE], hand#2: 2}}
+""",
+    )
+    assert not r.ok
+    assert "P2 sees hand#1: expected [TOWER, BARON, ZOMBIE, BRUTE], sees only a count (4)" in r.message
+    assert "P2 sees hand#2: expected only a count (2), sees [TOWER, OGRE, GNOME]" in r.message
