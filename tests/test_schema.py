@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -23,7 +25,8 @@ KINDS = {"creature": CREATURE, "크리처": CREATURE, "spell": SPELL, "item": IT
 CARDS_SCHEMA = card_schema("clash_of_decks", KINDS)
 
 # jsonschema's own wording must never reach the user
-JSONSCHEMA_WORDING = ["is not of type", "Additional properties", "is a required property", "{'"]
+JSONSCHEMA_WORDING = ["is not of type", "Additional properties", "is a required property"]
+DICT_REPR = re.compile(r"\{'[^']*': ")  # a Python dict printed into a message
 
 
 def check(text: str, schema: dict, file: str = "t.yaml") -> Diagnostics:
@@ -34,6 +37,7 @@ def check(text: str, schema: dict, file: str = "t.yaml") -> Diagnostics:
     assert ok == (not diags.errors)
     for d in diags.items:
         assert not any(w in d.message for w in JSONSCHEMA_WORDING), d.message
+        assert not DICT_REPR.search(d.message), d.message
     return diags
 
 
@@ -420,6 +424,7 @@ def test_any_data_gives_located_diagnostics(schema, data):
     for d in diags.items:
         assert d.span.line >= 1 and d.span.col >= 1
         assert not any(w in d.message for w in JSONSCHEMA_WORDING), d.message
+        assert not DICT_REPR.search(d.message), d.message
 
 
 def test_validating_part_of_a_file():
