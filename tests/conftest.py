@@ -8,9 +8,11 @@ Run them alone with `pytest tests/scenarios` (or `madang test PATH...` without p
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from madang.diagnostics import Diagnostics
 from madang.scenario import (
     Result,
@@ -21,6 +23,12 @@ from madang.scenario import (
     show_path,
 )
 from madang.yamlsrc import load_yaml
+
+# The property and fuzz tests draw the same examples on every run, so that CI and a fresh clone
+# agree; `HYPOTHESIS_PROFILE=explore python -m pytest` draws new ones to search for bugs.
+settings.register_profile("repeatable", derandomize=True, deadline=None)
+settings.register_profile("explore", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
