@@ -231,7 +231,9 @@ def ruleset_rows() -> list[dict]:
             desc = v.get("description") or {}
             opts[k] = {
                 "default": v.get("default"),
-                "default_by_players": {str(n): d for n, d in (v.get("default_by_players") or {}).items()},
+                "default_by_players": {
+                    str(n): d for n, d in (v.get("default_by_players") or {}).items()
+                },
                 "values": v.get("values"),
                 "per_seat": bool(v.get("per_seat")),
                 "description": desc.get("en") if isinstance(desc, dict) else str(desc),

@@ -602,7 +602,9 @@ class AddModifier(Stmt):
         until = self.until
         if self.until_of is not None:
             until = turn_of(self.until_of(st, env))
-        AddModifier.run(st, self.target(st, env), self.prop, self.amount(st, env), until, self.grant)
+        AddModifier.run(
+            st, self.target(st, env), self.prop, self.amount(st, env), until, self.grant
+        )
 
     @staticmethod
     def run(st, targets, prop, amount, until, grant) -> None:
@@ -1133,7 +1135,9 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
             held = holding_frame(st)
             if held is not None:  # they wait for the end of the `hold:` block
                 # a new list, not extend(): clones share their frames' item lists
-                held.items = held.items + [[lst.id, src, env, _plain(key)] for lst, src, env, key in found]
+                held.items = held.items + [
+                    [lst.id, src, env, _plain(key)] for lst, src, env, key in found
+                ]
                 return
     resolve_found(st, found)
 
@@ -1172,7 +1176,10 @@ def resolve_found(st: State, found: list) -> None:
         if st.log is not None:
             note(
                 st,
-                {"trigger": lst.rule, "source": label(st, src, "object") if src is not None else None},
+                {
+                    "trigger": lst.rule,
+                    "source": label(st, src, "object") if src is not None else None,
+                },
             )
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 

@@ -493,9 +493,7 @@ class _Printer:
                 text += f" {k('IF')} {x(cond)}:"
                 self.emit(level, text, d, header=True, sep=sep)
                 self.block(body, level + 1)
-            case n.Trigger(
-                timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body
-            ):
+            case n.Trigger(timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body):
                 if timing == "instead":
                     text = k("INSTEAD", "OF")
                 elif timing in ("when", "after", "before"):

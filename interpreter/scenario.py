@@ -505,7 +505,9 @@ class _Structure:
                 if self.want((*p, "sees", who), zones, (dict,), f"what {who} sees"):
                     for label, v in zones.items():
                         self.want(
-                            (*p, "sees", who, label), v, (list, int),
+                            (*p, "sees", who, label),
+                            v,
+                            (list, int),
                             f"what {who} sees of '{label}' (card names, or a number: only a count)",
                         )
         if "keywords" in e and self.want((*p, "keywords"), e["keywords"], (dict,), "'keywords'"):
@@ -1211,11 +1213,17 @@ class _Runner:
                 got = seen[label]
                 if isinstance(v, int):
                     if isinstance(got, list):
-                        out.append(f"{who} sees {label}: expected only a count ({v}), sees {_show(got)}")
+                        out.append(
+                            f"{who} sees {label}: expected only a count ({v}), sees {_show(got)}"
+                        )
                     elif got["count"] != v:
-                        out.append(f"{who} sees {label}: expected a count of {v}, got {got['count']}")
+                        out.append(
+                            f"{who} sees {label}: expected a count of {v}, got {got['count']}"
+                        )
                 elif not isinstance(got, list):
-                    out.append(f"{who} sees {label}: expected {_show(v)}, sees only a count ({got['count']})")
+                    out.append(
+                        f"{who} sees {label}: expected {_show(v)}, sees only a count ({got['count']})"
+                    )
                 elif got != list(v):
                     out.append(f"{who} sees {label}: expected {_show(v)}, got {_show(got)}")
 

@@ -412,7 +412,9 @@ def with_condition(ab, cond):
     if isinstance(ab, n.Trigger):
         return dataclasses.replace(ab, cond=both(ab.cond))
     if isinstance(ab, n.Static):
-        return dataclasses.replace(ab, effect=dataclasses.replace(ab.effect, cond=both(ab.effect.cond)))
+        return dataclasses.replace(
+            ab, effect=dataclasses.replace(ab.effect, cond=both(ab.effect.cond))
+        )
     if isinstance(ab, n.ActionDecl):
         req = n.Require(cond, span=cond.span)
         return dataclasses.replace(ab, body=dataclasses.replace(ab.body, body=(req, *ab.body.body)))

@@ -36,8 +36,6 @@ CARD_FILES = sorted(
 HERE = Span("<generated>", 0, 0)
 
 
-
-
 def shape(x):
     """An AST as plain tuples without spans. Zone and counter attributes keep the span of each
     attribute inside a compared tuple, so nodes' own equality sees layout there (see the report)."""

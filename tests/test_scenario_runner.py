@@ -418,5 +418,7 @@ def test_sees_checks_what_each_player_may_see(tmp_path):
 """,
     )
     assert not r.ok
-    assert "P2 sees hand#1: expected [TOWER, BARON, ZOMBIE, BRUTE], sees only a count (4)" in r.message
+    assert (
+        "P2 sees hand#1: expected [TOWER, BARON, ZOMBIE, BRUTE], sees only a count (4)" in r.message
+    )
     assert "P2 sees hand#2: expected only a count (2), sees [TOWER, OGRE, GNOME]" in r.message

@@ -157,7 +157,9 @@ action grow(c: card from you.field) in main:
 def test_static_modifier_reading_its_own_property_is_an_error_not_a_crash(tmp_path):
     # docs/engine.md "continuous effects": a modifier whose amount reads the property it changes
     # has no value; the game stops with a rules error naming the ability.
-    cards = CARDS + '  - {name: Loop, type: unit, power: 2, text: "modify this.power by this.power"}\n'
+    cards = (
+        CARDS + '  - {name: Loop, type: unit, power: 2, text: "modify this.power by this.power"}\n'
+    )
     with pytest.raises(RulesError, match="power"):
         run(
             tmp_path,
@@ -284,7 +286,9 @@ flow:
     assert g.st.counters["mark"] == 9
 
 
-HOLD = TWO_TURNS + """
+HOLD = (
+    TWO_TURNS
+    + """
 verb ping(u: card):
     mark += 0
 after ping(u):
@@ -304,6 +308,7 @@ action direct(n: number from [0]) in main:
     mark = 2
     ping(first(you.field))
 """
+)
 
 
 def test_triggers_met_inside_hold_resolve_after_the_block(tmp_path):
@@ -321,7 +326,9 @@ def test_triggers_met_inside_hold_resolve_after_the_block(tmp_path):
     assert seen(g) == [12, 0]  # without hold each trigger resolves after its own event
 
 
-HOLD_LEFT = TWO_TURNS + """
+HOLD_LEFT = (
+    TWO_TURNS
+    + """
 verb ping(u: card):
     mark += 0
 after ping(u):
@@ -343,6 +350,7 @@ verb out:
         mark = 4
         return
 """
+)
 
 
 def test_triggers_held_by_a_hold_block_left_early_resolve_when_it_is_left(tmp_path):
@@ -356,7 +364,9 @@ def test_triggers_held_by_a_hold_block_left_early_resolve_when_it_is_left(tmp_pa
     assert seen(g) == [4, 0] and g.st.counters["mark"] == 14
 
 
-HOLD_NESTED = HOLD + """
+HOLD_NESTED = (
+    HOLD
+    + """
 verb poke(u: card):
     mark += 0
 after poke(u):
@@ -370,6 +380,7 @@ action nest(n: number from [0]) in main:
         mark = 2
     mark = mark + 10
 """
+)
 
 
 def test_hold_inside_hold_releases_its_own_triggers_and_holds_what_they_cause(tmp_path):
