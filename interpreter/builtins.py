@@ -190,11 +190,11 @@ def _all(st, v):
 
 
 def _zone_of(st, o):
-    return st.obj_zone[o]
+    return None if o is None else st.obj_zone[o]
 
 
 def _owner(st, o):
-    return st.obj_owner[o]
+    return None if o is None else st.obj_owner[o]
 
 
 def _adjacent(st, a):

@@ -415,3 +415,16 @@ action wait(n: number from [0]) in main:
     assert "tap Pawn" in g.action_labels()
     g.apply_label("tap Pawn")
     assert seen(g) == [2, 0]
+
+
+def test_zone_and_owner_of_nothing_are_none(tmp_path):
+    # language.md "built-in functions": like attributes, zone_of/owner of `none` give `none`.
+    rules = """
+setup:
+    if not exists(zone_of(first(first(players).hand))) and not exists(owner(first(first(players).hand))):
+        mark = 1
+flow:
+    lose first(players)
+"""
+    g = run(tmp_path, rules)
+    assert g.st.counters["mark"] == 1
