@@ -1157,18 +1157,27 @@ def holding_frame(st: State):
 
 def resolve_found(st: State, found: list) -> None:
     """Put triggered abilities on the stack so that the first of `found` resolves first."""
-    if len(found) > 1 and st.g.prog.settings.get("trigger_order") == "chosen":
-        # The objects' triggers wait in an OrderTriggers frame: its chooser picks the next one
-        # each time the previous one has resolved. The rules' own triggers resolve first.
+    policy = st.g.prog.settings.get("trigger_order")
+    if len(found) > 1 and policy in ("chosen", "by_owner"):
+        # The objects' triggers wait in OrderTriggers frames: a chooser picks the next one each
+        # time the previous one has resolved. The rules' own triggers resolve first. `chosen`:
+        # one frame, one chooser; `by_owner`: a frame per owner, from the active player on, each
+        # owner ordering their own.
         objs = [t for t in found if t[1] is not None]
         if len(objs) > 1:
             for lst, src, _env, _ in objs:
                 if lst.limit is not None:
                     st.used.append((lst.id, src, scope_name(st, lst.limit)))
-            items = [[lst.id, src, env] for lst, src, env, _ in objs]
-            st.frames.append(
-                Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items)
-            )
+            groups: list[tuple[int, list]] = []
+            for lst, src, env, _ in objs:
+                who = st.obj_owner[src] if policy == "by_owner" else -1
+                if not groups or groups[-1][0] != who:
+                    groups.append((who, []))
+                groups[-1][1].append([lst.id, src, env])
+            for who, items in reversed(groups):  # the first group ends on top of the stack
+                st.frames.append(
+                    Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items, who)
+                )
             found = [t for t in found if t[1] is None]
     for lst, src, env, _ in reversed(found):
         if lst.limit is not None:
@@ -1235,8 +1244,9 @@ class AskOptional(Stmt):
 
 
 class OrderTriggers(Stmt):
-    """Triggers that fired together, under `trigger_order: chosen`: each time, the chooser
-    (`settings.trigger_chooser`, else `first_player`) picks which one resolves next."""
+    """Triggers that fired together, under `trigger_order: chosen` or `by_owner`: each time,
+    the chooser picks which one resolves next: the frame's `i` (the owner, under `by_owner`), or
+    with `i` = -1 `settings.trigger_chooser`, else `first_player`."""
 
     __slots__ = ()
 
@@ -1255,7 +1265,7 @@ class OrderTriggers(Stmt):
         ):
             k = 0  # one left, or copies of one card with the same ability: nothing to tell apart
         else:
-            who = st.g.prog.trigger_chooser(st)
+            who = fr.i if fr.i >= 0 else st.g.prog.trigger_chooser(st)  # by_owner: the owner
             ask(st, fr, st.first if who is None else who, "trigger order",
                 [[it[0], it[1]] for it in items], "choose", "trigger", rewind=False)  # fmt: skip
             return True
@@ -1328,7 +1338,7 @@ def collect(st: State, lsts, args: dict) -> list:
             if lst.cond is not None and not lst.cond(st, env):
                 continue
             owner = env["you"]
-            if policy == "active_first":
+            if policy in ("active_first", "by_owner"):
                 order = ((owner - active) % n, prog.zone_order(st, src), lst.id)
             elif policy == "turn_order":
                 order = ((owner - st.first) % n, prog.zone_order(st, src), lst.id)

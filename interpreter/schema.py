@@ -125,7 +125,9 @@ RULESET_SCHEMA: dict = {
             "additionalProperties": False,
             "properties": {
                 "auto_single": {"type": "boolean"},
-                "trigger_order": {"enum": ["active_first", "turn_order", "timestamp", "chosen"]},
+                "trigger_order": {
+                    "enum": ["active_first", "turn_order", "timestamp", "chosen", "by_owner"]
+                },
                 "trigger_chooser": {
                     "type": "string",
                     "description": "With trigger_order chosen: a definition without parameters "

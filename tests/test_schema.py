@@ -161,8 +161,8 @@ def test_enum_with_did_you_mean():
     text = RULESET.replace("trigger_order: active_first", "trigger_order: activ_first")
     [d] = check(text, RULESET_SCHEMA).errors
     assert d.message == (
-        "'trigger_order' must be one of 'active_first', 'turn_order', 'timestamp', 'chosen'; "
-        "got 'activ_first'"
+        "'trigger_order' must be one of 'active_first', 'turn_order', 'timestamp', 'chosen', "
+        "'by_owner'; got 'activ_first'"
     )
     assert (d.span.line, d.span.col) == (26, 18)
     assert d.hint == "did you mean 'active_first'?"

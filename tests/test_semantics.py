@@ -428,3 +428,24 @@ flow:
 """
     g = run(tmp_path, rules)
     assert g.st.counters["mark"] == 1
+
+
+def test_by_owner_each_player_orders_their_own_triggers(tmp_path):
+    # language.md 11.3 `by_owner`: the active player's triggers first, each owner choosing the
+    # order of their own (a TCG's "turn player first; each player orders theirs").
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    you.seen = you.seen * 10 + this.power\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell:\\n    you.seen = you.seen * 10 + this.power\\n"}\n'
+    )
+    rules = TWO_TURNS.replace(
+        'create "Rook" in p.hand', 'create "Drum" in p.field\n        create "Horn" in p.field'
+    ) + ("event bell\naction ring(n: number from [0]) in main:\n    emit bell()\n")
+    g = run(tmp_path, rules, options="settings: {trigger_order: by_owner}\n", cards=cards)
+    g.apply_label("ring 0")
+    assert g.prompt() == "trigger order" and g.current_player() == 0
+    assert g.action_labels() == ["Drum: after bell", "Horn: after bell"]
+    g.apply_label("Horn: after bell")  # P1's Horn, then P1's Drum by itself
+    assert g.prompt() == "trigger order" and g.current_player() == 1  # now P2 orders theirs
+    g = GameState.from_json(g.to_json())
+    g.apply_label("Drum: after bell")
+    assert seen(g) == [21, 12]
