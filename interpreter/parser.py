@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -786,13 +785,6 @@ def parse_file(path: str | Path, diags: Diagnostics) -> n.Module | None:
     if text is None:
         return None
     return parse_module(text, Origin(str(path)), diags)
-
-
-def main(argv=None):  # pragma: no cover - debugging aid
-    diags = Diagnostics()
-    mod = parse_file(argv[0] if argv else sys.argv[1], diags)
-    print(mod)
-    print(diags.render())
 
 
 __all__ = ["parse_module", "parse_card_text", "parse_file", "Origin", "Abort", "Tree"]
