@@ -334,7 +334,7 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
         2,
         2,
         BOOL,
-        "whether an object meets a condition argument of a keyword (돌파[코스트 2 이하])",
+        "whether an object meets a condition argument of a keyword (`K[cost 2 이하]`)",
     ),
     "ceil_div": Builtin(_ceil_div, 2, 2, NUMBER, "a / b rounded up"),
     "zone_area": Builtin(

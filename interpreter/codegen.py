@@ -147,12 +147,7 @@ class CodeGen:
             return None if o is None else prog.read_prop(st, o, name)
 
         def _bprop(st, o, name):
-            if o is None:
-                return None
-            d = st.props.get(name)
-            if d is not None and o in d:
-                return d[o]
-            return cards[st.obj_card[o]].props.get(name)
+            return None if o is None else prog.base_prop(st, o, name)
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop)
 

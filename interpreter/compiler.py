@@ -324,11 +324,6 @@ class Program:
             return d[o]
         return self.cards[st.obj_card[o]].props.get(name)
 
-    def _cards_of(self, name: str) -> frozenset:
-        cards = frozenset().union(*(sa.card_set for sa in self.statics_prop.get(name, ())))
-        self.static_cards[name] = cards
-        return cards
-
     @staticmethod
     def _present(st, cards: frozenset) -> dict:
         """The objects in active zones whose card is one of `cards`, by card: one pass over
@@ -369,8 +364,7 @@ class Program:
                     )
                 reading.add(key)
                 try:
-                    cards = self.static_cards.get(name)
-                    present = self._present(st, self._cards_of(name) if cards is None else cards)
+                    present = self._present(st, self.static_cards[name])  # index_statics
                     for sa in statics:
                         if sa.origin == "global":
                             srcs = (None,)
@@ -509,7 +503,7 @@ class Compiler:
 
     def _kw_arg(self, a, param=None):
         if param is not None and param.type == CONDITION:
-            # A condition on `it` (돌파[코스트 2 이하]): compiled once, referred to by number so
+            # A condition on `it` (`K[cost 2 이하]`): compiled once, referred to by number so
             # that states stay plain data; `matches(x, cond)` evaluates it.
             self.p.conditions.append(self.expr(a))
             return ["cond", len(self.p.conditions) - 1]
@@ -964,16 +958,9 @@ class Compiler:
 
                 return read_modified
 
-            cards = p.cards
-
             def read(st, env):
                 o = obj(st, env)
-                if o is None:
-                    return None
-                d = st.props.get(name)
-                if d is not None and o in d:
-                    return d[o]
-                return cards[st.obj_card[o]].props.get(name)
+                return None if o is None else p.base_prop(st, o, name)
 
             return read
         if kind == "obj_builtin":

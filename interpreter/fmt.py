@@ -52,7 +52,7 @@ def format_module(mod: n.Module, lang: str = "en", source: str | None = None) ->
 
 
 def format_card_text(ct: n.CardText, lang: str = "en", source: str | None = None) -> str:
-    """A card's text in canonical layout (consecutive keyword uses on one line: `관통, 보호`)."""
+    """A card's text in canonical layout (consecutive keyword uses on one line: `K1, K2[2]`)."""
     p = _Printer(lang)
     p.items(ct.items, 0)
     return p.render(source)

@@ -88,7 +88,7 @@ for _term, (_en, _ko, _) in CORE.items():
     KEYWORDS[_en] = _term
     KEYWORDS[_ko] = _term
 
-# Korean comparison words: `코스트 2 이하` means cost <= 2.
+# Korean comparison words: `cost 2 이하` means cost <= 2.
 KO_COMPARISONS = {"이하": "<=", "이상": ">=", "미만": "<", "초과": ">"}
 for _w in KO_COMPARISONS:
     KEYWORDS[_w] = "KO_COMP"

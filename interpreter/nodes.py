@@ -109,7 +109,7 @@ class Contains(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Has(Expr):
-    """`x has 관통`: whether object x has a keyword, its own or granted."""
+    """`x has K`: whether object x has keyword K, its own or granted."""
 
     obj: Expr
     keyword: str

@@ -1,7 +1,6 @@
 """The command line: exit codes, help, JSON outputs, save/load, simulate's determinism, the
 human at the terminal, logs and replays. Fast: games are short and few."""
 
-import importlib.util
 import io
 import json
 import shutil
@@ -28,8 +27,6 @@ COMMANDS = [
     "bench",
     "replay",
 ]
-HAVE_FMT = importlib.util.find_spec("madang.fmt") is not None
-HAVE_SCENARIO = importlib.util.find_spec("madang.scenario") is not None
 
 
 def run(*args, stdin: str | None = None, **kw) -> subprocess.CompletedProcess:
@@ -182,7 +179,6 @@ def test_parse_prints_the_tree_and_reports_syntax_errors(capsys):
     assert "error" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not HAVE_FMT, reason="madang.fmt is not there yet")
 def test_fmt_prints_checks_and_rewrites(tmp_path, capsys):
     src = tmp_path / "a.madang"
     src.write_text("verb   heal(u: card):\n    pass\n", encoding="utf-8")
@@ -554,7 +550,6 @@ def test_simulate_text_report(capsys):
 # ---------------------------------------------------------------- test, bench
 
 
-@pytest.mark.skipif(not HAVE_SCENARIO, reason="madang.scenario is not there yet")
 def test_test_command_ends_with_counts(tmp_path):
     r = run("test", HERE / "scenarios" / "mana_regeneration.yaml")
     assert r.returncode == 0, r.stdout + r.stderr
