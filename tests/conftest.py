@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from madang.diagnostics import Diagnostics
-from madang.scenario import (
+from madang.language.diagnostics import Diagnostics
+from madang.tools.scenario import (
     Result,
     ScenarioError,
     find_scenarios,
@@ -22,7 +22,7 @@ from madang.scenario import (
     run_scenario,
     show_path,
 )
-from madang.yamlsrc import load_yaml
+from madang.language.yamlsrc import load_yaml
 
 # The property and fuzz tests draw the same examples on every run, so that CI and a fresh clone
 # agree; `HYPOTHESIS_PROFILE=explore python -m pytest` draws new ones to search for bugs.

@@ -4,7 +4,7 @@ import io
 import random
 
 import pytest
-from madang.agents import (
+from madang.tools.agents import (
     Decision,
     FirstAgent,
     HumanAgent,
@@ -15,9 +15,9 @@ from madang.agents import (
     make_agent,
     pick,
 )
-from madang.api import MadangError, load_program, new_game
-from madang.narration import Narrator, narrate, spelling
-from madang.simulate import Totals, pairings, play_one, seat_specs, wilson
+from madang.runtime.api import MadangError, load_program, new_game
+from madang.tools.narration import Narrator, narrate, spelling
+from madang.tools.simulate import Totals, pairings, play_one, seat_specs, wilson
 
 CLASH = "clash_of_decks"
 

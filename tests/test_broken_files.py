@@ -9,9 +9,9 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from madang.diagnostics import Diagnostics
-from madang.loader import load_ruleset
-from madang.parser import Origin, parse_card_text, parse_module
+from madang.language.diagnostics import Diagnostics
+from madang.runtime.loader import load_ruleset
+from madang.language.parser import Origin, parse_card_text, parse_module
 
 HERE = Path(__file__).parent / "broken"
 EXPECTED = yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8"))
@@ -182,7 +182,7 @@ def test_folder_without_ruleset_yaml_and_unknown_ruleset(tmp_path):
 
 
 def test_card_file_naming_a_ruleset_that_does_not_exist(tmp_path):
-    from madang.loader import load_standalone_cards
+    from madang.runtime.loader import load_standalone_cards
 
     f = tmp_path / "c.yaml"
     f.write_text("ruleset: no_such_game\ncards: []\n", encoding="utf-8")

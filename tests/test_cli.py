@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from madang import cli
-from madang.cli import main
+from madang.tools import cli
+from madang.tools.cli import main
 
 HERE = Path(__file__).parent
 BROKEN = HERE / "broken"
@@ -520,8 +520,8 @@ def test_simulate_unfinished_games_are_counted(capsys):
 
 
 def test_simulate_counts_rules_errors_without_crashing(tmp_path, capsys):
-    from madang.diagnostics import Diagnostics
-    from madang.loader import find_ruleset
+    from madang.language.diagnostics import Diagnostics
+    from madang.runtime.loader import find_ruleset
 
     src = find_ruleset(CLASH, Diagnostics())
     folder = tmp_path / "clash"

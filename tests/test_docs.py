@@ -1,6 +1,6 @@
 """The documentation says what the code does.
 
-- docs/language.md lists exactly the core keywords of `madang.keywords.CORE` (English and
+- docs/language.md lists exactly the core keywords of `madang.language.keywords.CORE` (English and
   Korean), the Korean comparison words, the type names, the zone attributes and the built-in
   names, functions and attributes. Those tables are generated from the code: after changing
   the code, run `python tests/test_docs.py --update` to rewrite them.
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from madang.cli import main as cli_main
-from madang.diagnostics import Diagnostics
-from madang.keywords import CORE, KO_COMPARISONS
-from madang.loader import load_ruleset
-from madang.parser import Origin, parse_card_text, parse_module
+from madang.tools.cli import main as cli_main
+from madang.language.diagnostics import Diagnostics
+from madang.language.keywords import CORE, KO_COMPARISONS
+from madang.runtime.loader import load_ruleset
+from madang.language.parser import Origin, parse_card_text, parse_module
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -43,7 +43,7 @@ def _md(text: str) -> str:
 
 
 def table_keywords() -> str:
-    from madang.keywords import CORE
+    from madang.language.keywords import CORE
 
     rows = ["| English | 한국어 | used for |", "|---|---|---|"]
     for en, ko, what in CORE.values():
@@ -52,7 +52,7 @@ def table_keywords() -> str:
 
 
 def table_ko_comparisons() -> str:
-    from madang.keywords import KO_COMPARISONS
+    from madang.language.keywords import KO_COMPARISONS
 
     meaning = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than"}
     rows = ["| word | means | example | reads as |", "|---|---|---|---|"]
@@ -62,7 +62,7 @@ def table_ko_comparisons() -> str:
 
 
 def table_types() -> str:
-    from madang.symbols import TYPE_NAMES, type_name
+    from madang.language.symbols import TYPE_NAMES, type_name
 
     groups: dict[str, list[str]] = {}
     for spelling, t in TYPE_NAMES.items():
@@ -88,7 +88,7 @@ def table_types() -> str:
 
 
 def table_zone_attributes() -> str:
-    from madang.symbols import ZONE_FLAGS, ZONE_SCOPES
+    from madang.language.symbols import ZONE_FLAGS, ZONE_SCOPES
 
     what = {
         "player": "one zone for each player",
@@ -115,7 +115,7 @@ def table_zone_attributes() -> str:
 
 
 def _result(ret) -> str:
-    from madang.symbols import type_name
+    from madang.language.symbols import type_name
 
     if callable(ret):
         try:
@@ -126,7 +126,7 @@ def _result(ret) -> str:
 
 
 def table_builtin_functions() -> str:
-    from madang.builtins import BUILTIN_FUNCS
+    from madang.runtime.builtins import BUILTIN_FUNCS
 
     rows = ["| function | arguments | result | what it gives |", "|---|---|---|---|"]
     for name, b in BUILTIN_FUNCS.items():
@@ -136,8 +136,8 @@ def table_builtin_functions() -> str:
 
 
 def table_builtin_names() -> str:
-    from madang.builtins import BUILTIN_NAMES
-    from madang.symbols import type_name
+    from madang.runtime.builtins import BUILTIN_NAMES
+    from madang.language.symbols import type_name
 
     what = {
         "players": "the players still in the game, in seat order",
@@ -158,8 +158,8 @@ def table_builtin_names() -> str:
 
 
 def table_attributes() -> str:
-    from madang.builtins import OBJECT_ATTRS, PLAYER_ATTRS
-    from madang.symbols import type_name
+    from madang.runtime.builtins import OBJECT_ATTRS, PLAYER_ATTRS
+    from madang.language.symbols import type_name
 
     what = {
         "owner": "its owner (assignable: `c.owner = p`)",
@@ -384,7 +384,7 @@ def fix_all(text: str) -> str:
 
 
 def test_example_scenario_passes():
-    from madang.scenario import run_paths
+    from madang.tools.scenario import run_paths
 
     report = run_paths([str(EXAMPLES / "phoenix_test.yaml")])
     assert report.failed == 0 and report.passed == 1, report.render()
@@ -398,7 +398,7 @@ def test_example_ruleset_checks_clean(folder):
 
 def test_example_ruleset_in_korean_keywords_plays_the_same_games():
     import madang
-    from madang.agents import RandomAgent
+    from madang.tools.agents import RandomAgent
 
     for seed in range(12):
         results = []

@@ -13,9 +13,9 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from madang import nodes as n
-from madang.diagnostics import Diagnostics, Span
-from madang.fmt import (
+from madang.language import nodes as n
+from madang.language.diagnostics import Diagnostics, Span
+from madang.language.fmt import (
     dump_ast,
     format_card_text,
     format_expr,
@@ -23,8 +23,8 @@ from madang.fmt import (
     format_source,
     quote,
 )
-from madang.keywords import CORE, RESERVED
-from madang.parser import Origin, parse_card_text, parse_module
+from madang.language.keywords import CORE, RESERVED
+from madang.language.parser import Origin, parse_card_text, parse_module
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGE_FILES = sorted(

@@ -2,7 +2,7 @@
 with a result (issues 4–7: "a test that plays N random games to the end without an error")."""
 
 import pytest
-from madang.simulate import simulate
+from madang.tools.simulate import simulate
 
 RUNS = {
     # name: (ruleset, options, games)

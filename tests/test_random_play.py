@@ -4,8 +4,8 @@
 import random
 
 import pytest
-from madang.api import GameState, load_program, new_game
-from madang.loader import bundled_names
+from madang.runtime.api import GameState, load_program, new_game
+from madang.runtime.loader import bundled_names
 
 MODES = {
     "clash_of_decks": [
@@ -97,7 +97,7 @@ def test_same_seed_same_game(name):
 def test_generated_code_and_reference_closures_agree(name, monkeypatch):
     """The code generator (with fused statements) and the plain closure compiler give the same
     games: the same log of events, decisions and results."""
-    from madang.api import _load_cached
+    from madang.runtime.api import _load_cached
 
     def digests():
         _load_cached.cache_clear()

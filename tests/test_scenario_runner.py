@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from madang.scenario import (
+from madang.tools.scenario import (
     ScenarioError,
     find_scenarios,
     load_scenario,

@@ -9,9 +9,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from madang.diagnostics import Diagnostics, Span
-from madang.schema import RULESET_SCHEMA, card_schema, validate
-from madang.yamlsrc import load_yaml
+from madang.language.diagnostics import Diagnostics, Span
+from madang.language.schema import RULESET_SCHEMA, card_schema, validate
+from madang.language.yamlsrc import load_yaml
 
 CREATURE = {"cost": ("number", True), "attack": ("number", True), "health": ("number", True)}
 SPELL = {"cost": ("number", True), "school": ("keyword", False), "tags": ("list of text", False)}

@@ -7,9 +7,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from madang.diagnostics import Diagnostics
-from madang.loader import bundled_names, kinds_spec, load_ruleset
-from madang.schema import card_schema
+from madang.language.diagnostics import Diagnostics
+from madang.runtime.loader import bundled_names, kinds_spec, load_ruleset
+from madang.language.schema import card_schema
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "schemas"
 

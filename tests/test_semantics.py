@@ -4,8 +4,8 @@ that is easy to get wrong: modifier reads, durations, arithmetic, definitions' t
 from pathlib import Path
 
 import pytest
-from madang.api import GameState, new_game
-from madang.builtins import RulesError
+from madang.runtime.api import GameState, new_game
+from madang.runtime.builtins import RulesError
 
 HEAD = """\
 kind unit:

@@ -6,10 +6,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from madang import yamlsrc
-from madang.diagnostics import Diagnostics, Span
-from madang.sources import decode
-from madang.yamlsrc import MAX_DEPTH, load_yaml
+from madang.language import yamlsrc
+from madang.language.diagnostics import Diagnostics, Span
+from madang.language.sources import decode
+from madang.language.yamlsrc import MAX_DEPTH, load_yaml
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if yaml.__with_libyaml__ else [])
 

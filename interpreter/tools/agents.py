@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .api import GameState, MadangError
+from ..runtime.api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted")
 AGENT_HELP = "random, first, human, scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"

@@ -15,10 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__
-from .api import GameState, MadangError, load_program, new_game
-from .builtins import RulesError
-from .diagnostics import Diagnostics
+from .. import __version__
+from ..runtime.api import GameState, MadangError, load_program, new_game
+from ..runtime.builtins import RulesError
+from ..language.diagnostics import Diagnostics
 
 
 class UsageError(Exception):
@@ -84,7 +84,7 @@ def _listed_in(folder: Path, path: Path) -> bool:
 
 
 def cmd_check(args) -> int:
-    from .loader import check_language_file, load_ruleset, load_standalone_cards
+    from ..runtime.loader import check_language_file, load_ruleset, load_standalone_cards
 
     diags = Diagnostics()
     done: set[str] = set()
@@ -124,8 +124,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_schema(args) -> int:
-    from .loader import kinds_spec, load_ruleset
-    from .schema import card_schema
+    from ..runtime.loader import kinds_spec, load_ruleset
+    from ..language.schema import card_schema
 
     diags = Diagnostics()
     loaded = load_ruleset(args.ruleset, diags, compile=False)
@@ -141,13 +141,13 @@ def cmd_schema(args) -> int:
 
 
 def _read(path: str, diags: Diagnostics) -> str | None:
-    from .sources import read_text
+    from ..language.sources import read_text
 
     return read_text(path, diags)
 
 
 def cmd_parse(args) -> int:
-    from .parser import Origin, parse_card_text, parse_module
+    from ..language.parser import Origin, parse_card_text, parse_module
 
     diags = Diagnostics()
     text = _read(args.file, diags)
@@ -159,7 +159,7 @@ def cmd_parse(args) -> int:
         sys.stderr.write(diags.render(color=color_ok(sys.stderr)))
         return 1
     try:
-        from .fmt import dump_ast
+        from ..language.fmt import dump_ast
     except ImportError:
         print(node)
     else:
@@ -169,7 +169,7 @@ def cmd_parse(args) -> int:
 
 def cmd_fmt(args) -> int:
     try:
-        from .fmt import format_source
+        from ..language.fmt import format_source
     except ImportError:
         sys.stderr.write("madang fmt: the formatter is not available in this build\n")
         return 1
@@ -212,7 +212,7 @@ def _value_text(v) -> str:
 def ruleset_rows() -> list[dict]:
     import yaml
 
-    from .loader import bundled_names, find_ruleset
+    from ..runtime.loader import bundled_names, find_ruleset
 
     rows = []
     for name in bundled_names():
@@ -518,7 +518,7 @@ def cmd_test(args) -> int:
 
 def cmd_bench(args) -> int:
     from .bench import bench, render
-    from .loader import bundled_names
+    from ..runtime.loader import bundled_names
 
     if args.games < 1:
         raise UsageError("--games must be 1 or more")

@@ -7,10 +7,10 @@ node into the closure or runtime statement that does its job, and folds constant
 from __future__ import annotations
 
 from . import engine as E
-from . import nodes as n
+from ..language import nodes as n
 from .builtins import BUILTIN_FUNCS, RulesError
-from .checker import Resolved
-from .symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
+from ..language.checker import Resolved
+from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 
 
 class VerbRT:
@@ -228,9 +228,9 @@ class Program:
     def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
         """Compile statements written in the language against this program (scenario tests
         start games this way). Raises SnippetError with rendered diagnostics."""
-        from .checker import Checker, Scope
-        from .diagnostics import Diagnostics
-        from .parser import Origin, parse_module
+        from ..language.checker import Checker, Scope
+        from ..language.diagnostics import Diagnostics
+        from ..language.parser import Origin, parse_module
 
         diags = Diagnostics()
         body_lines = text.strip("\n").splitlines() or ["pass"]
@@ -584,8 +584,8 @@ class Compiler:
             sym = self.s.actions.get(d.names[0])
             params = sym.params if sym is not None and sym.decl is d else []
             if sym is None or sym.decl is not d:
-                from .diagnostics import Diagnostics
-                from .symbols import params_of
+                from ..language.diagnostics import Diagnostics
+                from ..language.symbols import params_of
 
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()

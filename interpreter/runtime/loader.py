@@ -10,25 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import nodes as n
-from .checker import Checker
+from ..language import nodes as n
+from ..language.checker import Checker
 from .compiler import Compiler, Program
-from .diagnostics import Diagnostics, Span, did_you_mean
-from .parser import Origin, parse_card_text, parse_module
-from .schema import RULESET_SCHEMA, card_schema, validate
-from .sources import read_text
-from .symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
-from .yamlsrc import load_yaml
+from ..language.diagnostics import Diagnostics, Span, did_you_mean
+from ..language.parser import Origin, parse_card_text, parse_module
+from ..language.schema import RULESET_SCHEMA, card_schema, validate
+from ..language.sources import read_text
+from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
+from ..language.yamlsrc import load_yaml
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
 
 def bundled_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for cand in (here / "rulesets", here.parent / "rulesets"):
+    package = Path(__file__).resolve().parent.parent
+    for cand in (package / "rulesets", package.parent / "rulesets"):
         if cand.is_dir():
             return cand
-    return here / "rulesets"
+    return package / "rulesets"
 
 
 def bundled_names() -> list[str]:

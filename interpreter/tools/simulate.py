@@ -20,8 +20,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from .agents import Decision, make_agent
-from .api import MadangError, load_program, new_game, resolve_options
-from .builtins import RulesError
+from ..runtime.api import MadangError, load_program, new_game, resolve_options
+from ..runtime.builtins import RulesError
 
 MAX_ERROR_KINDS = 20
 STATS = ("decisions", "turns", "rounds")

@@ -16,7 +16,7 @@ from pathlib import Path
 from . import engine
 from .builtins import RulesError
 from .compiler import Program
-from .diagnostics import Diagnostics
+from ..language.diagnostics import Diagnostics
 from .loader import load_ruleset
 from .state import Game, State
 
@@ -69,7 +69,7 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
             )
     for name in given:
         if name not in specs:
-            from .diagnostics import did_you_mean
+            from ..language.diagnostics import did_you_mean
 
             hint = did_you_mean(name, list(specs) + (["players"] if lo != hi else []))
             raise MadangError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import nodes as n
-from .builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
+from ..runtime.builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
     ANY,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from . import nodes as n
+from ..language import nodes as n
 from .builtins import BUILTIN_FUNCS, RulesError
-from .symbols import NUMBER
+from ..language.symbols import NUMBER
 
 _ids = count()
 

@@ -20,8 +20,8 @@ MAX_DEPTH = 60  # nesting of brackets or blocks; deeper input is refused, not re
 
 def grammar_dir() -> Path:
     """The grammar folder, in an installed wheel or in a source checkout."""
-    here = Path(__file__).resolve().parent
-    for cand in (here / "grammar", here.parent / "grammar"):
+    package = Path(__file__).resolve().parent.parent
+    for cand in (package / "grammar", package.parent / "grammar"):
         if (cand / "madang.lark").is_file():
             return cand
     raise FileNotFoundError("madang grammar not found")

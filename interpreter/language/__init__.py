@@ -1,0 +1,1 @@
+"""The language front end: sources, YAML, parsing, the AST, names and types, schemas, formatting."""

@@ -1,0 +1,1 @@
+"""Play, agents and tools: the command line, simulation, scenarios, narration, benchmarks."""
