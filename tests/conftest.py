@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from madang.language.diagnostics import Diagnostics
+from madang.language.yamlsrc import load_yaml
 from madang.tools.scenario import (
     Result,
     ScenarioError,
@@ -22,7 +23,6 @@ from madang.tools.scenario import (
     run_scenario,
     show_path,
 )
-from madang.language.yamlsrc import load_yaml
 
 # The property and fuzz tests draw the same examples on every run, so that CI and a fresh clone
 # agree; `HYPOTHESIS_PROFILE=explore python -m pytest` draws new ones to search for bugs.

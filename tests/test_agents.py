@@ -4,6 +4,7 @@ import io
 import random
 
 import pytest
+from madang.runtime.api import MadangError, load_program, new_game
 from madang.tools.agents import (
     Decision,
     FirstAgent,
@@ -15,7 +16,6 @@ from madang.tools.agents import (
     make_agent,
     pick,
 )
-from madang.runtime.api import MadangError, load_program, new_game
 from madang.tools.narration import Narrator, narrate, spelling
 from madang.tools.simulate import Totals, pairings, play_one, seat_specs, wilson
 

@@ -10,8 +10,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import load_ruleset
 from madang.language.parser import Origin, parse_card_text, parse_module
+from madang.runtime.loader import load_ruleset
 
 HERE = Path(__file__).parent / "broken"
 EXPECTED = yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8"))

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from madang.tools.cli import main as cli_main
 from madang.language.diagnostics import Diagnostics
 from madang.language.keywords import CORE, KO_COMPARISONS
-from madang.runtime.loader import load_ruleset
 from madang.language.parser import Origin, parse_card_text, parse_module
+from madang.runtime.loader import load_ruleset
+from madang.tools.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -136,8 +136,8 @@ def table_builtin_functions() -> str:
 
 
 def table_builtin_names() -> str:
-    from madang.runtime.builtins import BUILTIN_NAMES
     from madang.language.symbols import type_name
+    from madang.runtime.builtins import BUILTIN_NAMES
 
     what = {
         "players": "the players still in the game, in seat order",
@@ -158,8 +158,8 @@ def table_builtin_names() -> str:
 
 
 def table_attributes() -> str:
-    from madang.runtime.builtins import OBJECT_ATTRS, PLAYER_ATTRS
     from madang.language.symbols import type_name
+    from madang.runtime.builtins import OBJECT_ATTRS, PLAYER_ATTRS
 
     what = {
         "owner": "its owner (assignable: `c.owner = p`)",

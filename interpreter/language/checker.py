@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import nodes as n
 from ..runtime.builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
+from . import nodes as n
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
     ANY,

@@ -13,10 +13,10 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ..language.diagnostics import Diagnostics
 from . import engine
 from .builtins import RulesError
 from .compiler import Program
-from ..language.diagnostics import Diagnostics
 from .loader import load_ruleset
 from .state import Game, State
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..language.symbols import ANY, AREA, BOOL, NUMBER, OBJECT, PLAYER, TEXT, ZONE, elem_type, list_of
+from ..language.symbols import (
+    ANY,
+    AREA,
+    BOOL,
+    NUMBER,
+    OBJECT,
+    PLAYER,
+    TEXT,
+    ZONE,
+    elem_type,
+    list_of,
+)
 
 
 class RulesError(Exception):

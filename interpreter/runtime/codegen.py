@@ -12,8 +12,8 @@ import re
 from itertools import count
 
 from ..language import nodes as n
-from .builtins import BUILTIN_FUNCS, RulesError
 from ..language.symbols import NUMBER
+from .builtins import BUILTIN_FUNCS, RulesError
 
 _ids = count()
 

@@ -6,11 +6,11 @@ node into the closure or runtime statement that does its job, and folds constant
 
 from __future__ import annotations
 
-from . import engine as E
 from ..language import nodes as n
-from .builtins import BUILTIN_FUNCS, RulesError
 from ..language.checker import Resolved
 from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
+from . import engine as E
+from .builtins import BUILTIN_FUNCS, RulesError
 
 
 class VerbRT:

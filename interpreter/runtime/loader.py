@@ -12,13 +12,13 @@ from pathlib import Path
 
 from ..language import nodes as n
 from ..language.checker import Checker
-from .compiler import Compiler, Program
 from ..language.diagnostics import Diagnostics, Span, did_you_mean
 from ..language.parser import Origin, parse_card_text, parse_module
 from ..language.schema import RULESET_SCHEMA, card_schema, validate
 from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.yamlsrc import load_yaml
+from .compiler import Compiler, Program
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 

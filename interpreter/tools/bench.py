@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..runtime.api import GameState, load_program, new_game
 from ..language.diagnostics import Diagnostics
+from ..runtime.api import GameState, load_program, new_game
 from ..runtime.loader import find_ruleset, load_ruleset
 from .simulate import pairings
 

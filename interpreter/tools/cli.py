@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
+from ..language.diagnostics import Diagnostics
 from ..runtime.api import GameState, MadangError, load_program, new_game
 from ..runtime.builtins import RulesError
-from ..language.diagnostics import Diagnostics
 
 
 class UsageError(Exception):
@@ -124,8 +124,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_schema(args) -> int:
-    from ..runtime.loader import kinds_spec, load_ruleset
     from ..language.schema import card_schema
+    from ..runtime.loader import kinds_spec, load_ruleset
 
     diags = Diagnostics()
     loaded = load_ruleset(args.ruleset, diags, compile=False)
@@ -517,8 +517,8 @@ def cmd_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import bench, render
     from ..runtime.loader import bundled_names
+    from .bench import bench, render
 
     if args.games < 1:
         raise UsageError("--games must be 1 or more")

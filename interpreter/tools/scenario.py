@@ -21,15 +21,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..language.diagnostics import Diagnostics, did_you_mean
+from ..language.yamlsrc import YamlDoc, load_yaml
 from ..runtime import engine
 from ..runtime.api import GameState, MadangError, make_game
 from ..runtime.api import start as start_game
 from ..runtime.builtins import RulesError
 from ..runtime.compiler import Program, SnippetError
-from ..language.diagnostics import Diagnostics, did_you_mean
 from ..runtime.loader import bundled_dir, bundled_names, load_ruleset
 from ..runtime.state import FUNC, Frame, State
-from ..language.yamlsrc import YamlDoc, load_yaml
 
 TOP_KEYS = ("ruleset", "rule", "name", "options", "seed", "cards", "setup", "start", "steps")
 SETUP_KEYS = (

@@ -19,9 +19,9 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import Decision, make_agent
 from ..runtime.api import MadangError, load_program, new_game, resolve_options
 from ..runtime.builtins import RulesError
+from .agents import Decision, make_agent
 
 MAX_ERROR_KINDS = 20
 STATS = ("decisions", "turns", "rounds")
