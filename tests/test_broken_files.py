@@ -212,6 +212,7 @@ def test_parser_never_crashes_on_random_bytes(data):
         assert d.span.line >= 1 and d.message
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(SAMPLE) - 1), st.integers(0, 40), st.text(max_size=8))
 def test_parser_never_crashes_on_mutated_bundled_rules(at, cut, insert):
@@ -220,6 +221,7 @@ def test_parser_never_crashes_on_mutated_bundled_rules(at, cut, insert):
     parse_module(text, Origin("mutant.madang"), diags)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,

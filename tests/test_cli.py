@@ -589,3 +589,57 @@ def test_bench_json_with_a_baseline(tmp_path, capsys):
     assert c["playouts"]["games"] == 3 and c["playouts"]["decisions_per_s"] > 0
     assert r["baseline"]["ratio_playouts"] > 0 and r["baseline"]["ruleset"] == CLASH
     assert main(["bench", "no_such_game"]) == 1
+
+
+# ---------------------------------------------------------------- pytest's and ruff's conventions
+
+
+def test_test_command_selects_with_k_and_stops_with_x(tmp_path, capsys):
+    """`-k` keeps scenarios whose path, name or rule contains the words; `-x` stops at the first
+    failure; `-q` gives one line per failure."""
+    assert main(["test", CLASH, "-k", "mana and not automa", "--format", "json"]) == 0
+    report = out_json(capsys)
+    assert report["passed"] > 0 and report["deselected"] > 0
+    assert all(
+        "mana" in (r["path"] + r["name"] + (r["rule"] or "")).lower() for r in report["results"]
+    )
+    good = HERE.parent / "rulesets" / CLASH / "scenarios" / "turn-mana-first-player-six.yaml"
+    for n in (1, 2):
+        (tmp_path / f"bad{n}.yaml").write_text(
+            good.read_text(encoding="utf-8").replace("mana: [0, 6]", "mana: [0, 7]"),
+            encoding="utf-8",
+        )
+    assert main(["test", str(tmp_path), "-x", "-q"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("FAIL bad1 ") and len(out) == 2
+    assert out[-1] == "0 passed, 1 failed, stopped at the first failure"
+
+
+def test_test_command_exits_5_when_nothing_is_collected(tmp_path, capsys):
+    assert main(["test", str(tmp_path)]) == 5
+    assert "no scenarios found" in capsys.readouterr().err
+    assert main(["test", CLASH, "-k", "no_scenario_is_named_like_this"]) == 5
+    assert main(["test", "-k", "(mana"]) == 2
+
+
+def test_test_command_defaults_to_the_bundled_scenarios(capsys):
+    assert main(["test", "-q", "-k", "mana_regeneration or turn-mana-first-player-six"]) == 0
+    assert capsys.readouterr().out.strip().startswith("1 passed, 0 failed")
+
+
+def test_check_of_a_missing_file_says_so(capsys):
+    assert main(["check", "no_such_cards.yaml"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("no_such_cards.yaml: error: no such file or folder")
+    assert "unknown ruleset" not in out
+
+
+def test_replay_of_a_save_says_why_it_cannot(tmp_path, capsys):
+    save = tmp_path / "s.json"
+    assert (
+        main(["play", CLASH, "--seats", "random,random", "--seed", "1", "--save", str(save)]) == 0
+    )
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert "is a save, not a log" in err and "--load" in err

@@ -19,6 +19,7 @@ RUNS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_random_games_end_cleanly(run):
     ruleset, options, games = RUNS[run]

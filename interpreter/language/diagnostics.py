@@ -25,7 +25,8 @@ class Span:
     end_col: int = 0
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        """`file:line:col`, or just `file` for a problem with the whole file (line 0)."""
+        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
 NOWHERE = Span("<unknown>", 0, 0)

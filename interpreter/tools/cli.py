@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
-from ..language.diagnostics import Diagnostics
+from ..language.diagnostics import Diagnostics, Span
 from ..runtime.api import GameState, MadangError, load_program, new_game
 from ..runtime.builtins import RulesError
 
@@ -109,6 +109,8 @@ def cmd_check(args) -> int:
             name = load_standalone_cards(ref, diags)
             if name is not None:
                 ruleset(name, [ref])
+        elif not p.exists() and _looks_like_a_path(ref):
+            diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
         else:
             ruleset(ref)
     if args.format == "json":
@@ -121,6 +123,11 @@ def cmd_check(args) -> int:
         else:
             print("ok: no problems found")
     return 1 if diags.errors or (args.strict and diags.warnings) else 0
+
+
+def _looks_like_a_path(ref: str) -> bool:
+    """A reference that names a file or folder rather than a bundled ruleset."""
+    return Path(ref).suffix in (".yaml", ".yml", ".madang", ".json") or "/" in ref or os.sep in ref
 
 
 def cmd_schema(args) -> int:
@@ -501,18 +508,30 @@ def cmd_simulate(args) -> int:
 # ---------------------------------------------------------------- test, bench, replay
 
 
-def cmd_test(args) -> int:
-    from .scenario import run_paths
+NOTHING_COLLECTED = 5  # pytest's exit code when no test ran
 
-    report = run_paths(args.paths, verbose=args.verbose)
+
+def cmd_test(args) -> int:
+    from ..runtime.loader import bundled_dir, bundled_names
+    from .scenario import run_paths
+    from .selection import SelectionError, compile_selection
+
+    try:
+        select = compile_selection(args.keyword) if args.keyword is not None else None
+    except SelectionError as e:
+        raise UsageError(str(e)) from None
+    paths = args.paths or [str(bundled_dir() / name) for name in bundled_names()]
+    report = run_paths(paths, verbose=args.verbose, select=select, exitfirst=args.exitfirst)
+    report.quiet = args.quiet
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        text = report.render()
-        last = f"{report.passed} passed, {report.failed} failed"
-        if not text.rstrip().endswith(last):
-            text = text.rstrip("\n") + ("\n" if text.strip() else "") + last
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(report.render())
+    if not report.results:
+        if args.format != "json":
+            why = f" ({report.deselected} deselected by -k)" if report.deselected else ""
+            note(f"no scenarios found in {', '.join(paths)}{why}")
+        return NOTHING_COLLECTED
     return 0 if report.failed == 0 else 1
 
 
@@ -556,6 +575,12 @@ def cmd_replay(args) -> int:
         header = json.loads(first)
     except ValueError:
         header = None
+    if isinstance(header, dict) and str(header.get("format", "")).startswith("madang-save"):
+        raise MadangError(
+            f"{args.log} is a save, not a log: it holds one position, not the moves that led to"
+            f" it. Resume it with `madang play --load"
+            f" {args.log}`; to replay a game, record it with `madang play --log FILE`"
+        )
     if not isinstance(header, dict) or "ruleset" not in header:
         raise MadangError(
             f"{args.log}: not a madang log file (its first line must be the header written by `madang play --log`)"
@@ -571,7 +596,7 @@ def cmd_replay(args) -> int:
     narrator = Narrator(
         prog, args.lang or (prog.meta.get("language") if prog else None) or "en", moves=args.verbose
     )
-    bad = 0
+    bad = entries = 0
     with open(args.log, encoding="utf-8", errors="replace") as f:
         f.readline()
         for n, raw in enumerate(f, start=2):
@@ -584,9 +609,12 @@ def cmd_replay(args) -> int:
                 if bad <= 3:
                     sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
                 continue
+            entries += 1
             line = narrator.line(entry)
             if line:
                 print(line)
+    if not entries and not bad:
+        raise MadangError(f"{args.log}: the log has a header but no events (the game wrote none)")
     if bad:
         sys.stderr.write(f"madang replay: {bad} unreadable line(s) in {args.log}\n")
         return 1
@@ -596,7 +624,10 @@ def cmd_replay(args) -> int:
 # ---------------------------------------------------------------- main
 
 
-EPILOG = "exit codes: 0 fine, 1 problems found or the game failed, 2 wrong usage, 130 interrupted"
+EPILOG = (
+    "exit codes: 0 fine, 1 problems found or the game failed, 2 wrong usage,"
+    " 5 no scenario found (test), 130 interrupted"
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -700,7 +731,14 @@ def parser() -> argparse.ArgumentParser:
         "run scenario files",
         "Run scenario files (or the scenarios of folders and rulesets).",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="scenario files, folders, ruleset folders or bundled ruleset names "
+                        "(default: every bundled ruleset's scenarios)")  # fmt: skip
+    p.add_argument("-k", dest="keyword", metavar="EXPR",
+                   help="only scenarios whose path, name or rule contains these words "
+                        "(`and`, `or`, `not`, brackets), as pytest -k")  # fmt: skip
+    p.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    p.add_argument("-q", "--quiet", action="store_true", help="one line per failure")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("-v", "--verbose", action="store_true", help="list the scenarios that pass too")
     p.set_defaults(run=cmd_test)

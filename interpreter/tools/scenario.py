@@ -98,6 +98,9 @@ class Report:
     failed: int = 0
     results: list[Result] = field(default_factory=list)
     verbose: bool = False
+    quiet: bool = False
+    deselected: int = 0
+    stopped: bool = False  # -x: the run ended at the first failure
 
     @property
     def ok(self) -> bool:
@@ -108,20 +111,33 @@ class Report:
         return {
             "passed": self.passed,
             "failed": self.failed,
+            "deselected": self.deselected,
             "results": [dataclasses.asdict(r) for r in self.results],
         }
 
+    def summary(self) -> str:
+        """`N passed, N failed` (pytest's order of words), with what was left out."""
+        parts = [f"{self.passed} passed, {self.failed} failed"]
+        if self.deselected:
+            parts.append(f"{self.deselected} deselected")
+        if self.stopped:
+            parts.append("stopped at the first failure")
+        return ", ".join(parts)
+
     def render(self) -> str:
-        """Each failure in full (and each pass when verbose), then `N passed, N failed`."""
+        """Each failure in full (one line each when quiet; and each pass when verbose), then
+        the summary."""
         out = []
         for r in self.results:
+            head = f"{r.name} ({r.path})" + (f" — {r.rule}" if r.rule else "")
             if r.ok and self.verbose:
-                out.append(f"PASS {r.name} ({r.path})" + (f" — {r.rule}" if r.rule else ""))
+                out.append(f"PASS {head}")
+            elif not r.ok and self.quiet:
+                out.append(f"FAIL {head}")
             elif not r.ok:
-                head = f"FAIL {r.name} ({r.path})" + (f" — {r.rule}" if r.rule else "")
                 body = "\n".join("  " + ln if ln else "" for ln in r.message.rstrip().splitlines())
-                out.append(head + "\n" + body)
-        out.append(f"{self.passed} passed, {self.failed} failed")
+                out.append(f"FAIL {head}\n{body}")
+        out.append(self.summary())
         return "\n".join(out) + "\n"
 
 
@@ -182,10 +198,20 @@ def _scenarios_folder(p: Path) -> Path | None:
     return p / (rel if isinstance(rel, str) and rel else "scenarios")
 
 
-def run_paths(paths: list[str], verbose: bool = False) -> Report:
-    """Run every scenario found under `paths`; a path that does not exist is a failure."""
+def run_paths(
+    paths: list[str],
+    verbose: bool = False,
+    select: Callable[[str], bool] | None = None,
+    exitfirst: bool = False,
+) -> Report:
+    """Run every scenario found under `paths`; a path that does not exist is a failure.
+    `select` keeps the scenarios whose path, name and rule it accepts (`-k`); `exitfirst` stops
+    at the first failure (`-x`)."""
     report = Report(verbose=verbose)
     for f in find_scenarios(paths):
+        if select is not None and not select(f"{show_path(f)} {f.stem} {_rule_of(f) or ''}"):
+            report.deselected += 1
+            continue
         if not f.exists():
             r = Result(f.stem, show_path(f), None, False, f"{show_path(f)}: no such file or folder")
         else:
@@ -198,6 +224,9 @@ def run_paths(paths: list[str], verbose: bool = False) -> Report:
             report.passed += 1
         else:
             report.failed += 1
+            if exitfirst:
+                report.stopped = True
+                break
     return report
 
 
