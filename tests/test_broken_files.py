@@ -62,6 +62,16 @@ def test_card_file_mistake_is_located(case):
     assert_reported(lines(diags, f"{case}.yaml"), EXPECTED["cards"][case])
 
 
+@pytest.mark.parametrize("case", sorted(EXPECTED["hints"]))
+def test_syntax_mistake_is_named_in_the_hint(case, tmp_path):
+    if case in EXPECTED["lang"]:
+        diags = check_language_file(tmp_path, HERE / "lang" / f"{case}.madang")
+    else:
+        diags = Diagnostics()
+        load_ruleset("clash_of_decks", diags, [str(HERE / "cards" / f"{case}.yaml")])
+    assert diags.errors[0].hint == EXPECTED["hints"][case]
+
+
 def test_the_base_of_the_language_cases_is_clean(tmp_path):
     folder = tmp_path / "r"
     folder.mkdir()
