@@ -84,10 +84,20 @@ def _listed_in(folder: Path, path: Path) -> bool:
 
 
 def cmd_check(args) -> int:
-    from ..runtime.loader import check_language_file, load_ruleset, load_standalone_cards
+    from ..runtime.loader import (
+        card_set_sources,
+        check_language_file,
+        is_card_set_folder,
+        load_ruleset,
+        load_standalone_cards,
+    )
 
     diags = Diagnostics()
     done: set[str] = set()
+    # --strict judges the files being checked: a card file (or set) is not failed for warnings
+    # inside the bundled ruleset it plays in. A ruleset checked as such is judged whole.
+    judged: set[str] = set()
+    whole = False
 
     def ruleset(ref: str, extra: list[str] = ()) -> None:
         key = (str(Path(ref).resolve()) if Path(ref).exists() else ref, tuple(extra))
@@ -101,18 +111,23 @@ def cmd_check(args) -> int:
             folder = _ruleset_folder_of(p) if p.is_file() else None
             if folder is not None and _listed_in(folder, p):
                 ruleset(str(folder))
+                whole = True
             else:
                 check_language_file(ref, diags)
+                judged.add(_shown(ref))
         elif p.is_file() and p.name == "ruleset.yaml":
             ruleset(str(p.parent))
-        elif p.is_file() and p.suffix in (".yaml", ".yml"):
+            whole = True
+        elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
             if name is not None:
                 ruleset(name, [ref])
+            judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
             diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
         else:
             ruleset(ref)
+            whole = True
     if args.format == "json":
         print(diags.to_json())
     else:
@@ -122,7 +137,16 @@ def cmd_check(args) -> int:
             print(f"{ne} error{'s' if ne != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}")
         else:
             print("ok: no problems found")
-    return 1 if diags.errors or (args.strict and diags.warnings) else 0
+    counted = [w for w in diags.warnings if whole or w.span.file in judged]
+    return 1 if diags.errors or (args.strict and counted) else 0
+
+
+def _shown(path) -> str:
+    """A file's name as diagnostics show it (relative to the working folder when below it)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _looks_like_a_path(ref: str) -> bool:
