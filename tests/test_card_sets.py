@@ -31,7 +31,9 @@ def card_set(folder: Path, files_line: str = "", madang: str = "counter hoard = 
 
 
 def messages(diags: Diagnostics) -> list[str]:
-    return [f"{Path(d.span.file).name}:{d.span.line}:{d.span.col}: {d.message}" for d in diags.items]
+    return [
+        f"{Path(d.span.file).name}:{d.span.line}:{d.span.col}: {d.message}" for d in diags.items
+    ]
 
 
 def test_a_folder_set_brings_every_language_file_beside_its_cards(tmp_path):
@@ -91,7 +93,7 @@ def test_strict_judges_only_the_files_being_checked(tmp_path, capsys):
     cards = tmp_path / "mine.yaml"
     cards.write_text(
         "ruleset: nivel_arena\ncards:\n  - name: X\n    id: T-1\n    type: 유닛\n"
-        "    코스트: 1\n    파워: 3000\n    히트: 1\n    속성: \"炎\"\n    소속: [X]\n",
+        '    코스트: 1\n    파워: 3000\n    히트: 1\n    속성: "炎"\n    소속: [X]\n',
         encoding="utf-8",
     )
     assert main(["check", "--strict", str(cards)]) == 0
