@@ -383,7 +383,9 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def trigger(self, meta, items):
         timing, (event, binds, espan), _if, cond, limit, opt, body = items
-        timing = {"WHEN": "when", "AFTER": "after", "BEFORE": "before"}[timing.type]
+        # `when` and `after` are one timing; the AST (and `madang fmt`) spell it `after`
+        timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
+        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             timing, event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -392,6 +394,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def replacement(self, meta, items):
         _, _of, (event, binds, espan), _if, cond, limit, opt, body = items
+        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -403,7 +406,19 @@ class ToAst(Transformer):
         return (_unquote(prompt) if prompt is not None else ""), who
 
     def event_pattern(self, items):
-        return str(items[0]), tuple(str(t) for t in items[1:] if t is not None), self._tok(items[0])
+        binds = tuple(n.SELF if t.type == "THIS" else str(t) for t in items[1:] if t is not None)
+        if binds.count(n.SELF) > 1:
+            raise LarkError("an event pattern binds `this` at most once")
+        return str(items[0]), binds, self._tok(items[0])
+
+    @staticmethod
+    def _self_bound(binds, cond, span):
+        """`X(this)` → `X(SELF) if SELF == this [and cond]`: a desugaring, so the back end sees an
+        ordinary binding and condition (fmt prints it back as written)."""
+        if n.SELF not in binds:
+            return cond
+        test = n.BinOp("==", n.Name(n.SELF, span=span), n.Special("this", span=span), span=span)
+        return test if cond is None else n.BoolOp("and", (test, cond), span=span)
 
     def limit(self, items):
         return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
