@@ -25,7 +25,7 @@ def _words(terms) -> list[str]:
 
 
 def _alternation(words: list[str]) -> str:
-    # \b does not see Hangul or Kana as word characters in every engine: spell the edges out.
+    # \b does not see Hangul or Kana as word characters in every engine: write the edges out.
     return r"(?<![\w])(?:" + "|".join(map(re.escape, words)) + r")(?![\w])"
 
 
@@ -46,7 +46,7 @@ def grammar() -> dict:
             {"include": "#constant"},
         ],
         "repository": {
-            "comment": {"name": "comment.line.number-sign.madang", "match": "#.*$"},
+            "comment": {"name": "comment.line.madang", "match": "#.*$"},
             "string": {
                 "name": "string.quoted.double.madang",
                 "begin": '"',
