@@ -587,6 +587,16 @@ def _bench_progress(msg: str) -> None:
             sys.stderr.write("\r\033[K")
 
 
+def cmd_lsp(args) -> int:
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'madang[lsp]'") from None
+    from .lsp import serve
+
+    return serve()
+
+
 def cmd_replay(args) -> int:
     from .narration import Narrator
 
@@ -784,6 +794,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_bench)
 
+    p = command("lsp", "a language server for editors, on standard input and output",
+                "Serve the Language Server Protocol on stdin/stdout for .madang files, card files "
+                "and deck files: diagnostics as you type, hover, completion, go to definition, "
+                "references, formatting, outline and semantic tokens (docs/editors.md).")  # fmt: skip
+    p.set_defaults(run=cmd_lsp)
+
     p = command("replay", "narrate a logged game")
     p.add_argument("log", metavar="LOG", help="a file written by `madang play --log`")
     p.add_argument("--lang", choices=["ko", "en"])
@@ -804,7 +820,8 @@ def main(argv=None) -> int:
     name = f"madang {args.command}"
     try:
         code = args.run(args)
-        sys.stdout.flush()
+        if not sys.stdout.closed:  # the language server closes it when the client exits
+            sys.stdout.flush()
         return code
     except UsageError as e:
         sys.stderr.write(f"{name}: {e}\n")
