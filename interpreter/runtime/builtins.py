@@ -273,8 +273,8 @@ def _fail(st, message):
 BUILTIN_FUNCS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, NUMBER, "number of items of a list or objects in a zone"),
     "sum": Builtin(_sum, 1, 1, NUMBER, "sum of a list of numbers"),
-    "max": Builtin(_max, 1, 9, NUMBER, "largest of a list, or of the arguments (`none`s left out; 0 if nothing is left)"),
-    "min": Builtin(_min, 1, 9, NUMBER, "smallest of a list, or of the arguments (`none`s left out; 0 if nothing is left)"),
+    "max": Builtin(_max, 1, 9, NUMBER, "largest of a list or of the arguments, none ignored"),
+    "min": Builtin(_min, 1, 9, NUMBER, "smallest of a list or of the arguments, none ignored"),
     "first": Builtin(
         _first,
         1,
@@ -348,7 +348,7 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     ),
     "unique": Builtin(_unique, 1, 1, _same, "items without repeats, first occurrence kept"),
     "keyword_arg": Builtin(
-        _keyword_arg, 2, 3, ANY, "the argument of a keyword printed on an object's card (`none` for `none`)"
+        _keyword_arg, 2, 3, ANY, "the argument of a keyword on an object's card (none for none)"
     ),
     "matches": Builtin(
         _matches,
