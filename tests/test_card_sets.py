@@ -102,3 +102,29 @@ def test_strict_judges_only_the_files_being_checked(tmp_path, capsys):
     assert main(["check", str(folder)]) == 0
     assert main(["check", "--strict", str(folder)]) == 1
     assert "unused_one" in capsys.readouterr().out
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "grudge_set"
+
+
+def test_the_example_card_set_checks_clean_and_its_scenarios_pass():
+    from madang.tools.scenario import run_paths
+
+    diags = Diagnostics()
+    loaded = load_ruleset("clash_of_decks", diags, [str(EXAMPLE)])
+    assert not diags.items and loaded.program is not None, diags.render()
+    report = run_paths([str(EXAMPLE / "scenarios")])
+    assert report.failed == 0 and report.passed == 2, report.render()
+
+
+def test_a_scenario_names_its_card_set_by_path(tmp_path):
+    from madang.tools.scenario import run_paths
+
+    folder = card_set(tmp_path / "set")
+    (folder / "bad.yaml").write_text(
+        "ruleset: clash_of_decks\nrule: x\ncards: .\nsetup: {active: P1}\nstart: |\n"
+        "  hoard += 2\nsteps:\n  - expect: {counters: {hoard: 3}}\n",
+        encoding="utf-8",
+    )
+    report = run_paths([str(folder / "bad.yaml")])
+    assert report.failed == 1 and "expected 3, got 2" in report.render(), report.render()
