@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Span
 
-# The binding name of a self-bound trigger (`after destroy(this)`): no source can spell it.
+# The binding name of a self-bound trigger (`after destroy(this)`): no source text can write it.
 SELF = "(this)"
 
 

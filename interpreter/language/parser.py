@@ -383,7 +383,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def trigger(self, meta, items):
         timing, (event, binds, espan), _if, cond, limit, opt, body = items
-        # `when` and `after` are one timing; the AST (and `madang fmt`) spell it `after`
+        # `when` and `after` are one timing; the AST (and `madang fmt`) write it `after`
         timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
         cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)

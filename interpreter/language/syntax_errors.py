@@ -176,7 +176,7 @@ def _misspelt_line_start(
 ) -> tuple[str, int, str] | None:
     """(word, column, keyword) when the first word of `line` is a near miss of a line keyword.
 
-    With `before` (an offset in the text), the word must start before it: the error came after.
+    With `before` (a position in the text), the word must start before it: the error came after.
     """
     full = _line_text(text, line)
     s = full.lstrip()
