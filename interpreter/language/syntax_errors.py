@@ -47,6 +47,14 @@ LINE_STARTERS = (
 
 _WORD = re.compile(r"[^\W\d]\w*")
 
+# Characters other languages use where this one has a word, and the hint that says so.
+_OTHER_LANGUAGES = {
+    "&": "write 'and' (그리고)",
+    "|": "write 'or' (또는)",
+    "!": "write 'not' (아닌), or '!=' for 'differs from'",
+    "'": 'strings are written in double quotes: "..."',
+}
+
 
 class IndentProblem(LarkError):
     """Raised by the indenter: the line (1-based, in the parsed text) and its indentation."""
@@ -93,6 +101,9 @@ def report(e: UnexpectedInput, text: str, origin, diags: Diagnostics) -> None:
         if ch == "\t":
             msg = "a tab inside a line"
             hint = "use spaces"
+        elif ch in _OTHER_LANGUAGES:
+            hint = _OTHER_LANGUAGES[ch]
+            width = 2 if text.startswith(ch * 2, e.pos_in_stream) else 1
         diags.error(msg, origin.span(line, col, line, col + width), hint, code="syntax")
         return
 
@@ -143,6 +154,11 @@ def _classify(tok, expected: set[str], text: str, line: int) -> tuple[str, str |
         return "unexpected end of line", _expected_hint(expected)
     if tok.type == "EQUAL" and "COMP_OP" in expected:
         return "unexpected '='", "to compare, write '=='"
+    if tok.type == "IF" and text.split("\n")[line - 1].lstrip().split()[:1] in (
+        ["else"],
+        ["아니면"],
+    ):
+        return f"unexpected {word!r}", "write 'elif' (아니고만약) for 'else if'"
     if word in KEYWORDS and "NAME" in expected:
         return f"'{word}' is a reserved word and cannot be used as a name", _expected_hint(expected)
     if tok.type == "NAME":
