@@ -721,7 +721,7 @@ def parser() -> argparse.ArgumentParser:
         "--option", action="append", metavar="KEY=VALUE", help="a ruleset option (repeatable)"
     )
     p.add_argument(
-        "--cards", action="append", metavar="FILE", help="an extra card file or card-set folder (repeatable)"
+        "--cards", action="append", metavar="FILE", help="a card file or card set (repeatable)"
     )
     p.add_argument(
         "--log", metavar="FILE", help="write every event as one JSON line (for `madang replay`)"
