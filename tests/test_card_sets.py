@@ -128,3 +128,31 @@ def test_a_scenario_names_its_card_set_by_path(tmp_path):
     )
     report = run_paths([str(folder / "bad.yaml")])
     assert report.failed == 1 and "expected 3, got 2" in report.render(), report.render()
+
+
+def test_a_set_adds_fields_to_a_kind_of_the_ruleset(tmp_path):
+    folder = card_set(
+        tmp_path / "set",
+        madang='counter hoard = 0\nkind 생명체:\n    scars: number = 0\n    tag: text = ""\n',
+    )
+    diags = Diagnostics()
+    loaded = load_ruleset("clash_of_decks", diags, [str(folder)])
+    assert not diags.items, diags.render()
+    fields = loaded.syms.kinds["creature"].fields
+    assert {"scars", "tag", "cost"} <= set(fields)
+
+
+def test_a_field_added_by_a_set_needs_a_default_and_may_not_clash(tmp_path):
+    folder = card_set(
+        tmp_path / "set",
+        madang="counter hoard = 0\nkind creature:\n    scars: number\n    damage: number = 1\n",
+    )
+    diags = Diagnostics()
+    load_ruleset("clash_of_decks", diags, [str(folder)])
+    got = messages(diags)
+    assert (
+        "hoard.madang:3:5: field 'scars' that a card set adds to kind 'creature' needs a default"
+        in got
+    )
+    assert "hoard.madang:4:5: field 'damage' is declared twice" in got
+    assert any(m.startswith("rules.madang:8:5: field 'damage' is declared again") for m in got), got

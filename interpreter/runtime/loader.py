@@ -363,8 +363,11 @@ def load_card_set_files(card_paths: list[str], col: Collector, diags: Diagnostic
             if text is None:
                 continue
             mod = parse_module(text, Origin(_show(src)), diags)
-            if mod is not None:
-                col.module(mod)
+            if mod is None:
+                continue
+            for d in mod.decls:  # a set's `kind K:` for the ruleset's K adds fields to it
+                if not (isinstance(d, n.KindDecl) and col.extend_kind(d)):
+                    col.decl(d)
 
 
 def check_language_file(path: str, diags: Diagnostics) -> None:
