@@ -225,6 +225,24 @@ def test_one_spelling_per_concept():
     assert when == "after played(c):\n    pass\n"
 
 
+def test_a_trigger_testing_its_binding_against_this_is_written_self_bound():
+    def fmt(text):
+        return format_source(text, "c", Diagnostics(), card_text=True)
+
+    assert fmt("after hit(a, b) if b == this:\n    pass\n") == "after hit(a, this):\n    pass\n"
+    assert fmt("before hit(a) if this == a and you == active and x > 1:\n    pass\n") == (
+        "before hit(this) if you == active and x > 1:\n    pass\n"
+    )
+    # the name is still needed: kept as written
+    for kept in (
+        "after hit(a) if a == this:\n    log a.name\n",
+        "after hit(a) if a == this and a.cost > 1:\n    pass\n",
+        "after hit(a) if you == active and a == this:\n    pass\n",
+        "after hit(a) if a == this optional by a.owner:\n    pass\n",
+    ):
+        assert fmt(kept) == kept
+
+
 def test_a_module_defining_take_keeps_its_calls():
     src = "define take(a: number, b: number) = a\n\ndefine x = take(1, 2)\n"
     assert format_source(src, "x.madang", Diagnostics()) == src
