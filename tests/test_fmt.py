@@ -585,3 +585,28 @@ def test_generated_card_texts_roundtrip(its):
     assert shape(again) == shape(canonical(tree)), out
     assert format_card_text(again) == out
     assert shape(parse(format_card_text(tree, "ko"), card_text=True)) == shape(canonical(tree))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena"])
+def test_bundled_rules_in_canonical_spelling_pass_their_scenarios(name, tmp_path):
+    """The spelling `madang fmt` writes means the same: every language file of the ruleset
+    formatted (self-bound triggers, `x.zone`, `first(l, k)`, `after`), its scenarios pass."""
+    import shutil
+
+    from madang.tools.scenario import run_paths
+
+    folder = tmp_path / name
+    shutil.copytree(REPO / "rulesets" / name, folder)
+    changed = 0
+    for path in folder.glob("*.madang"):
+        text = path.read_text(encoding="utf-8")
+        out = format_source(text, str(path), Diagnostics())
+        changed += out != text
+        path.write_text(out, encoding="utf-8")
+    for sc in (folder / "scenarios").glob("*.yaml"):
+        text = sc.read_text(encoding="utf-8")
+        sc.write_text(text.replace(f"ruleset: {name}\n", f"ruleset: {folder}\n"), encoding="utf-8")
+    assert changed
+    report = run_paths([str(folder / "scenarios")])
+    assert report.failed == 0 and report.passed > 50, report.render()
