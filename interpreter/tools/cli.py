@@ -482,7 +482,8 @@ def cmd_simulate(args) -> int:
         bar.start()
     try:
         result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options_of(args.option),
-                          tuple(args.cards or ()), args.max_decisions, progress)  # fmt: skip
+                          tuple(args.cards or ()), args.max_decisions, progress,
+                          backend=args.backend, address=args.address)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
@@ -747,6 +748,11 @@ def parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, metavar="N", help="game i uses seed N+i (default 0)"
     )
     p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="run the games in local processes (default) or as tasks on a Ray cluster "
+                        "(pip install 'madang[ray]'; docs/scaling.md)")  # fmt: skip
+    p.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster to join (default: start a local one); with --backend ray")  # fmt: skip
     p.add_argument(
         "--seats", metavar="A,B,...", help="one agent per seat, or one for all (default random)"
     )
