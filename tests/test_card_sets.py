@@ -156,3 +156,10 @@ def test_a_field_added_by_a_set_needs_a_default_and_may_not_clash(tmp_path):
     )
     assert "hoard.madang:4:5: field 'damage' is declared twice" in got
     assert any(m.startswith("rules.madang:8:5: field 'damage' is declared again") for m in got), got
+
+
+def test_a_set_given_as_a_ruleset_says_how_to_use_it(tmp_path):
+    folder = card_set(tmp_path / "set")
+    diags = Diagnostics()
+    assert load_ruleset(str(folder), diags) is None
+    assert "give it with --cards" in diags.errors[0].hint

@@ -47,7 +47,12 @@ def find_ruleset(ref: str, diags: Diagnostics) -> Path | None:
         if (p / "ruleset.yaml").is_file():
             return p
         diags.error(
-            f"'{ref}' is a folder without a ruleset.yaml", Span(str(p), 0, 0), code="no-ruleset"
+            f"'{ref}' is a folder without a ruleset.yaml",
+            Span(str(p), 0, 0),
+            "it is a card set: give it with --cards, with the ruleset its cards.yaml names"
+            if is_card_set_folder(p)
+            else None,
+            code="no-ruleset",
         )
         return None
     b = bundled_dir() / ref
