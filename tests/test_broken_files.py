@@ -252,3 +252,13 @@ def test_loader_never_crashes_on_mutated_ruleset(tmp_path_factory, fname, at, cu
     (dst / fname).write_text(text[:at] + insert + text[at + cut :], encoding="utf-8")
     diags = Diagnostics()
     load_ruleset(str(dst), diags)  # must not raise
+
+
+def test_a_near_miss_is_suggested_only_when_it_is_one_slip_in_korean():
+    from madang.language.syntax_errors import _nearest
+
+    assert _nearest("이젼", ["BEFORE"]) == "이전"  # one letter of one syllable
+    assert _nearest("반격", ["REPEAT"]) is None  # 반복: another word, two letters apart
+    assert _nearest("fro", ["FOR", "FROM"]) == "for"  # a swap is one slip
+    assert _nearest("shufle", ["SHUFFLE"]) == "shuffle"
+    assert _nearest("gain", ["WIN"]) is None

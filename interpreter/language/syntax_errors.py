@@ -219,7 +219,9 @@ def _nearest(word: str, terminals) -> str | None:
         en, ko, _ = CORE[term]
         cand = ko if hangul else en
         d = _distance(_jamo(word.lower()), _jamo(cand))
-        limit = 1 if len(_jamo(cand)) <= 4 else 2
+        # one slip; two in a long English word (Korean words are short in syllables but long
+        # in letters: 반격 and 반복 differ by two letters and are different words)
+        limit = 2 if not hangul and len(cand) > 4 else 1
         if d <= limit and (best_d is None or d < best_d):
             best, best_d = cand, d
     return best
