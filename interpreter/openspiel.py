@@ -52,7 +52,9 @@ class MadangGame(pyspiel.Game):
         params = {**DEFAULTS, **(params or {})}
         self.ruleset = str(params["ruleset"])
         if not self.ruleset:
-            raise ValueError('the game "madang" needs a parameter "ruleset" (a bundled name or a folder)')
+            raise ValueError(
+                'the game "madang" needs a parameter "ruleset" (a bundled name or a folder)'
+            )
         self.options = parse_options(str(params["options"]))
         self.seed = int(params["seed"])
         self.max_decisions = int(params["max_decisions"])
