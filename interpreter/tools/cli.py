@@ -598,6 +598,14 @@ def cmd_lsp(args) -> int:
     return serve()
 
 
+def cmd_serve(args) -> int:
+    try:
+        from .serve import serve
+    except ImportError:
+        raise UsageError("the browser client needs its extra: pip install 'madang[web]'") from None
+    return serve(args.host, args.port)
+
+
 def cmd_replay(args) -> int:
     from .narration import Narrator
 
@@ -805,6 +813,13 @@ def parser() -> argparse.ArgumentParser:
                 "and deck files: diagnostics as you type, hover, completion, go to definition, "
                 "references, formatting, outline and semantic tokens (docs/editors.md).")  # fmt: skip
     p.set_defaults(run=cmd_lsp)
+
+    p = command("serve", "play, watch and replay games in a browser",
+                "Start a local web server where people play against agents or each other (each "
+                "browser sees only its own seat), watch agents play, and replay logged games.")  # fmt: skip
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(run=cmd_serve)
 
     p = command("replay", "narrate a logged game")
     p.add_argument("log", metavar="LOG", help="a file written by `madang play --log`")
