@@ -163,3 +163,14 @@ def test_a_set_given_as_a_ruleset_says_how_to_use_it(tmp_path):
     diags = Diagnostics()
     assert load_ruleset(str(folder), diags) is None
     assert "give it with --cards" in diags.errors[0].hint
+
+
+def test_a_card_name_clash_with_the_ruleset_is_reported_at_both_places(tmp_path):
+    folder = card_set(tmp_path / "set")
+    text = (folder / "cards.yaml").read_text(encoding="utf-8").replace("HOARDER", "OGRE")
+    (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    diags = Diagnostics()
+    load_ruleset("clash_of_decks", diags, [str(folder)])
+    got = [m for m in messages(diags) if "OGRE" in m]
+    assert len(got) == 2 and got[0].startswith("cards.yaml:"), got
+    assert "is already defined" in got[0] and "is defined again" in got[1], got

@@ -399,6 +399,12 @@ class Collector:
                 card.span,
                 code="duplicate",
             )
+            if prev.span.file != card.span.file:  # another file (a card set's): both places
+                self.d.error(
+                    f"card '{card.name}' is defined again (at {card.span})",
+                    prev.span,
+                    code="duplicate",
+                )
             return
         card.index = len(self.s.cards)
         self.s.cards[card.name] = card
