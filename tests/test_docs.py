@@ -515,7 +515,9 @@ def test_tutorial_shows_the_real_failure_of_a_scenario(tutorial, tmp_path, monke
         if b[0] == "text" and b[1].startswith("FAIL phoenix_test")
     ]
     assert len(shown) == 1
-    ability = "    text: |\n      instead of destroy(this) once per turn:\n          this.damage = 0\n"
+    ability = (
+        "    text: |\n      instead of destroy(this) once per turn:\n          this.damage = 0\n"
+    )
     text = (EXAMPLES / "phoenix_test.yaml").read_text(encoding="utf-8")
     assert ability in text
     (tmp_path / "phoenix_test.yaml").write_text(text.replace(ability, ""), encoding="utf-8")
