@@ -350,7 +350,7 @@ def card_set_sources(card_path: str, diags: Diagnostics | None = None) -> list[P
                 code="card-set",
             )
         elif not target.is_file():
-            report.error(f"missing file '{rel}'", doc.span(("files", i)), code="missing-file")
+            report.error(f"missing file '{rel}'", doc.span(("files", i)), code="no-file")
         elif target not in out:
             out.append(target)
     return out
