@@ -174,3 +174,13 @@ def test_a_card_name_clash_with_the_ruleset_is_reported_at_both_places(tmp_path)
     got = [m for m in messages(diags) if "OGRE" in m]
     assert len(got) == 2 and got[0].startswith("cards.yaml:"), got
     assert "is already defined" in got[0] and "is defined again" in got[1], got
+
+
+def test_a_listed_file_may_not_lead_outside_through_a_link(tmp_path):
+    outside = tmp_path / "outside.madang"
+    outside.write_text("counter hoard = 0\n", encoding="utf-8")
+    folder = card_set(tmp_path / "set", "files: [link.madang]\n")
+    (folder / "link.madang").symlink_to(outside)
+    diags = Diagnostics()
+    load_ruleset("clash_of_decks", diags, [str(folder)])
+    assert "cards.yaml:2:9: 'link.madang' is outside the card set's folder" in messages(diags)
