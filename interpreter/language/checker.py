@@ -488,10 +488,18 @@ class Checker:
                     self.d.error(f"cannot assign to '{e.name}' here", e.span, code="not-assignable")
                 self.r.names[id(e)] = ("game", e.name)
                 return ASSIGNABLE_NAMES[e.name]
+            counter = self.s.counters.get(e.name)
+            scope = counter.scope if counter is not None else None
+            if scope == "player":
+                hint = f"'{e.name}' is a counter of each player: write `you.{e.name}` (or `p.{e.name}`)"
+            elif scope == "area":
+                hint = f"'{e.name}' is a counter of each area: write `AREA.{e.name}`"
+            else:
+                hint = did_you_mean(e.name, list(sc.names) + list(self.s.counters))
             self.d.error(
                 f"cannot assign to '{e.name}': not a local name or a global counter",
                 e.span,
-                did_you_mean(e.name, list(sc.names) + list(self.s.counters)),
+                hint,
                 code="unknown-name",
             )
             return ANY
