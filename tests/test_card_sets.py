@@ -77,7 +77,9 @@ def test_a_name_clash_with_the_ruleset_is_reported_at_both_places(tmp_path):
     load_ruleset("clash_of_decks", diags, [str(folder)])
     got = [m for m in messages(diags) if "mana" in m]
     assert len(got) == 2, got
-    assert got[0].startswith("hoard.madang:2:1: 'mana' is already defined (at rulesets")
+    # the ruleset's file is shown where it is: the checkout, or site-packages when installed
+    assert got[0].startswith("hoard.madang:2:1: 'mana' is already defined (at ")
+    assert "clash_of_decks/rules.madang:26:1)" in got[0]
     assert got[1].startswith("rules.madang:26:1: 'mana' is defined again (at ")
 
 
