@@ -19,6 +19,7 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.yamlsrc import load_yaml
 from .compiler import Compiler, Program
+from .evaluation import compile_evaluation, find_definition
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
@@ -113,10 +114,13 @@ def load_ruleset(
     for path in card_files_to_load:
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
     _check_trigger_chooser(folder, meta, col.s, diags)
+    find_definition(col.s, meta)  # the agents' evaluation counts as used
     res = Checker(col.s, diags).check_all()
     program = None
     if compile and not diags.has_errors():
-        program = Compiler(col.s, res, meta).compile()
+        compiler = Compiler(col.s, res, meta)
+        program = compiler.compile()
+        program.evaluation = compile_evaluation(compiler, col.s, meta)
     return Loaded(folder, meta, col.s, program, card_files)
 
 
