@@ -1,27 +1,28 @@
-"""A ruleset's own evaluation of a position, for agents: `define score(p: player) = ...`.
+"""A ruleset's own evaluation of a position, for agents.
 
-The definition (English name `score`, or the one `settings.evaluation` names) is ordinary
-language: searching agents read it to rank positions (the greedy agent, cut-off playouts of
-MCTS). A ruleset without one still plays; agents then see only wins and losses.
+`settings: {evaluation: NAME}` in ruleset.yaml names a definition with one player parameter,
+`define NAME(p: player) = ...`: a number, higher when the position is better for p. Searching
+agents read it to rank positions (the greedy agent, cut-off playouts of MCTS); the rules never
+do. A ruleset without one still plays; agents then see only wins and losses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-DEFAULT_NAME = "score"
-
 Evaluation = Callable[[object, int], float]
 
 
-def evaluation_name(meta: dict) -> str:
-    return str((meta.get("settings") or {}).get("evaluation", DEFAULT_NAME))
+def evaluation_name(meta: dict) -> str | None:
+    name = (meta.get("settings") or {}).get("evaluation")
+    return None if name is None else str(name)
 
 
 def find_definition(syms, meta: dict):
-    """The definition used as evaluation, if the ruleset declares one with one parameter; it is
+    """The definition `settings.evaluation` names, if it exists with one parameter; it is
     marked used (no 'never used' warning: agents use it)."""
-    d = syms.defines.get(evaluation_name(meta))
+    name = evaluation_name(meta)
+    d = None if name is None else syms.defines.get(name)
     if d is None or len(d.params) != 1:
         return None
     d.used = True
@@ -47,4 +48,4 @@ def compile_evaluation(compiler, syms, meta: dict) -> Evaluation | None:
     return evaluate
 
 
-__all__ = ["compile_evaluation", "find_definition", "evaluation_name", "DEFAULT_NAME"]
+__all__ = ["compile_evaluation", "find_definition", "evaluation_name"]
