@@ -11,7 +11,7 @@ from madang.runtime.api import MadangError, load_program, new_game
 from madang.runtime.determinize import hidden_slots
 from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, make_agent
 from madang.tools.cli import main
-from madang.tools.mcts import Search, rewards
+from madang.tools.mcts import rewards
 from madang.tools.simulate import play_one
 from madang.tools.tournament import Ratings, lineups, tournament
 
