@@ -23,6 +23,7 @@ COMMANDS = [
     "list",
     "play",
     "simulate",
+    "tournament",
     "test",
     "bench",
     "replay",
