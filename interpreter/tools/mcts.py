@@ -54,9 +54,12 @@ def has_evaluation(game: GameState) -> bool:
     return getattr(game.st.g.prog, "evaluation", None) is not None
 
 
-def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0) -> int:
-    """The option whose immediate result is best for `seat` (ties: at random), judged in
-    `game` (a determinization: the caller never passes the real state)."""
+def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
+                 follow: int = 3) -> int:  # fmt: skip
+    """The option whose result is best for `seat` (ties: at random), judged in `game` (a
+    determinization: the caller never passes the real state). When an option leads to more
+    decisions of the same seat (an action, then its target), those are taken greedily too, up
+    to `follow` of them, before the result is judged."""
     options = game.legal_actions()
     order = list(options)
     rng.shuffle(order)
@@ -65,6 +68,10 @@ def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 
         g = game.clone()
         try:
             g.apply_action(a)
+            for _ in range(follow):
+                if g.current_player() != seat:
+                    break
+                g.apply_action(greedy_index(g, seat, rng, scale, 0))
         except RulesError:
             continue
         v = rewards(g, scale)[seat]
