@@ -86,6 +86,10 @@ class ScenarioFailed(Exception):
 
 
 class ScenarioItem(pytest.Item):
+    # pytest-lsp's runtest hook returns without yielding for items that have no `funcargs`
+    # (pytest_lsp/plugin.py, pytest_runtest_call): a scenario has none, so say so.
+    funcargs: dict = {}
+
     def runtest(self) -> None:
         try:
             sc = load_scenario(self.path)

@@ -62,6 +62,16 @@ def test_card_file_mistake_is_located(case):
     assert_reported(lines(diags, f"{case}.yaml"), EXPECTED["cards"][case])
 
 
+@pytest.mark.parametrize("case", sorted(EXPECTED["hints"]))
+def test_syntax_mistake_is_named_in_the_hint(case, tmp_path):
+    if case in EXPECTED["lang"]:
+        diags = check_language_file(tmp_path, HERE / "lang" / f"{case}.madang")
+    else:
+        diags = Diagnostics()
+        load_ruleset("clash_of_decks", diags, [str(HERE / "cards" / f"{case}.yaml")])
+    assert diags.errors[0].hint == EXPECTED["hints"][case]
+
+
 def test_the_base_of_the_language_cases_is_clean(tmp_path):
     folder = tmp_path / "r"
     folder.mkdir()
@@ -242,3 +252,13 @@ def test_loader_never_crashes_on_mutated_ruleset(tmp_path_factory, fname, at, cu
     (dst / fname).write_text(text[:at] + insert + text[at + cut :], encoding="utf-8")
     diags = Diagnostics()
     load_ruleset(str(dst), diags)  # must not raise
+
+
+def test_a_near_miss_is_suggested_only_when_it_is_one_slip_in_korean():
+    from madang.language.syntax_errors import _nearest
+
+    assert _nearest("이젼", ["BEFORE"]) == "이전"  # one letter of one syllable
+    assert _nearest("반격", ["REPEAT"]) is None  # 반복: another word, two letters apart
+    assert _nearest("fro", ["FOR", "FROM"]) == "for"  # a swap is one slip
+    assert _nearest("shufle", ["SHUFFLE"]) == "shuffle"
+    assert _nearest("gain", ["WIN"]) is None

@@ -16,6 +16,8 @@ HERE = Path(__file__).parent
 BROKEN = HERE / "broken"
 CLASH = "clash_of_decks"
 COMMANDS = [
+    "serve",
+    "lsp",
     "check",
     "schema",
     "parse",

@@ -315,8 +315,43 @@ def test_code_block(path, info, body, line, before):
         parse = parse_module if info == "madang" else parse_card_text
         tree = parse(body, Origin(shown_as, line + 1), diags)
         assert tree is not None and not diags.has_errors(), diags.render()
+    elif info == "madang-fragment":
+        assert fragment_parses(body), f"{where}: the fragment parses in no context"
     elif info == "yaml":
         yaml.safe_load(body)
+
+
+def fragment_parses(body: str) -> bool:
+    """A piece of a file parses as a file, a card text, statements of a block, or expressions."""
+    indented = "".join("    " + ln + "\n" for ln in body.splitlines())
+    tries = [
+        (parse_module, body),
+        (parse_card_text, body),
+        (parse_module, "flow:\n" + indented),
+        (parse_module, "".join(f"define x = {ln}\n" for ln in body.splitlines() if ln.strip())),
+        (parse_module, _with_bodies(body)),  # declaration headers shown without their blocks
+    ]
+    for parse, text in tries:
+        diags = Diagnostics()
+        if parse(text, Origin("fragment"), diags) is not None and not diags.has_errors():
+            return True
+    return False
+
+
+def _with_bodies(body: str) -> str:
+    lines = body.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        out.append(ln)
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if ln.rstrip().endswith(":") and not nxt.startswith((" ", "\t")):
+            out.append("    pass")
+    return "\n".join(out) + "\n"
+
+
+def test_a_fragment_that_does_not_parse_is_found():
+    assert fragment_parses("count(p.hand) + 1\nnot c.fresh")
+    assert not fragment_parses("after destroy(u) if:\n    pass")
 
 
 # ------------------------------------------------------------ tests: the examples

@@ -14,6 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from madang.language import nodes as n
+from madang.language.canonical import canonical
 from madang.language.diagnostics import Diagnostics, Span
 from madang.language.fmt import (
     dump_ast,
@@ -63,10 +64,10 @@ def roundtrip(tree, card_text: bool = False) -> str:
     fmt = format_card_text if card_text else format_module
     out = fmt(tree)
     again = parse(out, card_text)
-    assert shape(again) == shape(tree), out
+    assert shape(again) == shape(canonical(tree)), out
     assert fmt(again) == out
     ko = fmt(tree, "ko")
-    assert shape(parse(ko, card_text)) == shape(tree), ko
+    assert shape(parse(ko, card_text)) == shape(canonical(tree)), ko
     return out
 
 
@@ -95,7 +96,7 @@ def test_language_files_roundtrip(path):
     diags = Diagnostics()
     out = format_source(text, str(path), diags)
     assert out is not None, diags.render()
-    assert shape(parse(out)) == shape(tree)
+    assert shape(parse(out)) == shape(canonical(tree))
     assert format_source(out, str(path), Diagnostics()) == out
     assert _comments(out) == _comments(text)
 
@@ -105,7 +106,7 @@ def test_card_texts_roundtrip(text):
     tree = parse(text, card_text=True)
     roundtrip(tree, card_text=True)
     out = format_source(text, "card", Diagnostics(), card_text=True)
-    assert shape(parse(out, card_text=True)) == shape(tree)
+    assert shape(parse(out, card_text=True)) == shape(canonical(tree))
     assert format_source(out, "card", Diagnostics(), card_text=True) == out
 
 
@@ -199,7 +200,7 @@ def test_korean_keywords():
     tree = parse("define a(x: card) = x.cost <= 2 and x is not unit and true\n")
     ko = format_module(tree, "ko")
     assert ko == "정의 a(x: card) = x.cost 2 이하 그리고 x 이다 아닌 unit 그리고 참\n"
-    assert shape(parse(ko)) == shape(tree)
+    assert shape(parse(ko)) == shape(canonical(tree))
     assert format_module(tree) == "define a(x: card) = x.cost <= 2 and x is not unit and true\n"
     with pytest.raises(ValueError):
         format_module(tree, "fr")
@@ -208,7 +209,57 @@ def test_korean_keywords():
 def test_card_text_layout():
     text = '관통, 보호\n아우라[분노]\nwhen played if this.cost 3 이상:\n  log "hi"\n'
     out = format_source(text, "card", Diagnostics(), card_text=True)
-    assert out == '관통, 보호, 아우라[분노]\nwhen played if this.cost >= 3:\n    log "hi"\n'
+    assert out == '관통, 보호, 아우라[분노]\nafter played if this.cost >= 3:\n    log "hi"\n'
+
+
+def test_one_spelling_per_concept():
+    src = (
+        "define a(c: card) = zone_of(c)\ndefine b(l: list of card) = take(l, 2)\n"
+        "define d(c: card) = zone_of(zone_of(c).owner.hand)\n"
+    )
+    assert format_source(src, "x.madang", Diagnostics()) == (
+        "define a(c: card) = c.zone\n\ndefine b(l: list of card) = first(l, 2)\n\n"
+        "define d(c: card) = c.zone.owner.hand.zone\n"
+    )
+    when = format_source("할때 played(c):\n    pass\n", "c", Diagnostics(), card_text=True)
+    assert when == "after played(c):\n    pass\n"
+
+
+def test_a_trigger_testing_its_binding_against_this_is_written_self_bound():
+    def fmt(text):
+        return format_source(text, "c", Diagnostics(), card_text=True)
+
+    assert fmt("after hit(a, b) if b == this:\n    pass\n") == "after hit(a, this):\n    pass\n"
+    assert fmt("before hit(a) if this == a and you == active and x > 1:\n    pass\n") == (
+        "before hit(this) if you == active and x > 1:\n    pass\n"
+    )
+    # the name is still needed: kept as written
+    for kept in (
+        "after hit(a) if a == this:\n    log a.name\n",
+        "after hit(a) if a == this and a.cost > 1:\n    pass\n",
+        "after hit(a) if you == active and a == this:\n    pass\n",
+        "after hit(a) if a == this optional by a.owner:\n    pass\n",
+    ):
+        assert fmt(kept) == kept
+
+
+def test_a_module_defining_take_keeps_its_calls():
+    src = "define take(a: number, b: number) = a\n\ndefine x = take(1, 2)\n"
+    assert format_source(src, "x.madang", Diagnostics()) == src
+
+
+def test_self_bound_triggers_print_as_written():
+    for text in (
+        "after attack_declared(this):\n    pass\n",
+        "before destroy(this) if you == active once per turn:\n    pass\n",
+        "instead of fight(a, this) if a.cost > 1:\n    pass\n",
+    ):
+        tree = parse(text, card_text=True)
+        assert tree.items[0].binds.count(n.SELF) == 1
+        assert format_source(text, "c", Diagnostics(), card_text=True) == text
+        ko = format_card_text(tree, "ko")
+        assert "(이것)" in ko or ", 이것)" in ko
+        assert shape(parse(ko, card_text=True)) == shape(tree)
 
 
 def test_syntax_errors_give_none_and_diagnostics():
@@ -249,7 +300,7 @@ def test_minimal_parentheses():
         tree = parse(f"define x = {src}\n")
         expr = tree.decls[0].body
         assert format_expr(expr) == want, src
-        assert shape(parse(f"define x = {want}\n")) == shape(tree)
+        assert shape(parse(f"define x = {want}\n")) == shape(canonical(tree))
 
 
 def test_strings_are_re_escaped():
@@ -519,7 +570,7 @@ def test_generated_comments_are_kept(ds, data):
     source = "\n".join(text) + "\n"
     out = format_source(source, "<c>", Diagnostics())
     assert out is not None
-    assert shape(parse(out)) == shape(tree), out
+    assert shape(parse(out)) == shape(canonical(tree)), out
     assert sorted(_comments(out)) == sorted(f"# c{i}" for i in range(count)), out
     assert _comments(out) == _comments(source), out  # in the same order
     assert format_source(out, "<c>", Diagnostics()) == out
@@ -531,6 +582,31 @@ def test_generated_card_texts_roundtrip(its):
     tree = mk(n.CardText, its)
     out = format_card_text(tree)
     again = parse(out, card_text=True)
-    assert shape(again) == shape(tree), out
+    assert shape(again) == shape(canonical(tree)), out
     assert format_card_text(again) == out
-    assert shape(parse(format_card_text(tree, "ko"), card_text=True)) == shape(tree)
+    assert shape(parse(format_card_text(tree, "ko"), card_text=True)) == shape(canonical(tree))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena"])
+def test_bundled_rules_in_canonical_spelling_pass_their_scenarios(name, tmp_path):
+    """The spelling `madang fmt` writes means the same: every language file of the ruleset
+    formatted (self-bound triggers, `x.zone`, `first(l, k)`, `after`), its scenarios pass."""
+    import shutil
+
+    from madang.tools.scenario import run_paths
+
+    folder = tmp_path / name
+    shutil.copytree(REPO / "rulesets" / name, folder)
+    changed = 0
+    for path in folder.glob("*.madang"):
+        text = path.read_text(encoding="utf-8")
+        out = format_source(text, str(path), Diagnostics())
+        changed += out != text
+        path.write_text(out, encoding="utf-8")
+    for sc in (folder / "scenarios").glob("*.yaml"):
+        text = sc.read_text(encoding="utf-8")
+        sc.write_text(text.replace(f"ruleset: {name}\n", f"ruleset: {folder}\n"), encoding="utf-8")
+    assert changed
+    report = run_paths([str(folder / "scenarios")])
+    assert report.failed == 0 and report.passed > 50, report.render()

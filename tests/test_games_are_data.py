@@ -51,6 +51,7 @@ COMMON = {
     "all_cards",
     "in_play",
     "dash_move",
+    "box",  # gymnasium's spaces.Box
 }
 
 

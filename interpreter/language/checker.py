@@ -145,6 +145,14 @@ class Checker:
         d = ab.decl
         match d:
             case n.Trigger():
+                if n.SELF in d.binds and ab.origin == "global":
+                    self.d.error(
+                        "'this' in an event pattern needs a source: the rules' own abilities "
+                        "have none",
+                        d.event_span or d.span,
+                        "write the ability in a keyword or a card text, or bind a name",
+                        code="scope",
+                    )
                 ev = self._event(d.event, d.event_span or d.span)
                 if ev is not None:
                     if d.binds and len(d.binds) > len(ev.params):

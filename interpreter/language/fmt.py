@@ -1,9 +1,10 @@
 """The canonical layout of the language (`madang fmt`) and a readable AST dump (`madang parse`).
 
-`format_module` / `format_card_text` print an AST: 4-space indentation, a blank line between
-top-level declarations, keywords in English (or Korean with ``lang="ko"``), the fewest parentheses
-the operator precedence of the grammar allows, and strings re-escaped. Parsing the output gives an
-AST equal to the one printed (spans aside), and formatting is idempotent; tests/test_fmt.py checks
+`format_module` / `format_card_text` print an AST in its canonical spelling (`canonical`: one
+spelling per concept), with 4-space indentation, a blank line between top-level declarations,
+keywords in English (or Korean with ``lang="ko"``), the fewest parentheses the operator
+precedence of the grammar allows, and strings re-escaped. Parsing the output gives an AST equal
+to the canonical form of the one printed (spans aside), and formatting is idempotent; tests/test_fmt.py checks
 both on the bundled rulesets and on generated ASTs.
 
 Comments are not part of the AST. `format_module` alone drops them; `format_source` (and
@@ -24,6 +25,7 @@ import bisect
 from dataclasses import dataclass, fields, is_dataclass
 
 from . import nodes as n
+from .canonical import canonical
 from .diagnostics import Diagnostics, Span
 from .keywords import CORE, KO_COMPARISONS, RESERVED
 
@@ -46,6 +48,7 @@ def format_module(mod: n.Module, lang: str = "en", source: str | None = None) ->
     """A language file in canonical layout; with `source` (the text `mod` was parsed from, at line
     1 column 1), its comments are kept."""
     p = _Printer(lang)
+    mod = canonical(mod)
     for i, d in enumerate(mod.decls):
         p.decl(d, 0, sep=i > 0)
     return p.render(source)
@@ -54,7 +57,7 @@ def format_module(mod: n.Module, lang: str = "en", source: str | None = None) ->
 def format_card_text(ct: n.CardText, lang: str = "en", source: str | None = None) -> str:
     """A card's text in canonical layout (consecutive keyword uses on one line: `K1, K2[2]`)."""
     p = _Printer(lang)
-    p.items(ct.items, 0)
+    p.items(canonical(ct).items, 0)
     return p.render(source)
 
 
@@ -496,13 +499,19 @@ class _Printer:
             case n.Trigger(timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body):
                 if timing == "instead":
                     text = k("INSTEAD", "OF")
-                elif timing in ("when", "after", "before"):
-                    text = k(timing.upper())
+                elif timing in ("when", "after", "before"):  # `when` is printed `after`
+                    text = k("BEFORE" if timing == "before" else "AFTER")
                 else:
                     raise FormatError(f"unknown trigger timing {timing!r}")
                 text += " " + self.name(ev)
                 if binds:
-                    text += "(" + ", ".join(self.name(b) for b in binds) + ")"
+                    text += (
+                        "("
+                        + ", ".join(k("THIS") if b == n.SELF else self.name(b) for b in binds)
+                        + ")"
+                    )
+                if n.SELF in binds:
+                    cond = _without_self_test(cond)
                 if cond is not None:
                     text += f" {k('IF')} {x(cond)}"
                 if limit is not None:
@@ -538,6 +547,17 @@ class _Printer:
                 raise FormatError(f"not a zone attribute: {text!r}")
             words.append(text)
         return ": " + ", ".join(words)
+
+
+def _without_self_test(cond):
+    """The condition of a self-bound trigger as written: the parser's `SELF == this` removed."""
+    test = n.BinOp("==", n.Name(n.SELF, span=None), n.Special("this", span=None), span=None)
+    if cond == test:
+        return None
+    if isinstance(cond, n.BoolOp) and cond.op == "and" and len(cond.items) == 2:
+        if cond.items[0] == test:
+            return cond.items[1]
+    raise FormatError("a self-bound trigger without its test")
 
 
 def _plain_num(e) -> bool:

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Span
 
+# The binding name of a self-bound trigger (`after destroy(this)`): no source text can write it.
+SELF = "(this)"
+
 
 @dataclass(frozen=True, slots=True)
 class Node:

@@ -7,10 +7,11 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput
 from lark.indenter import Indenter
 
 from . import nodes as n
+from . import syntax_errors
 from .diagnostics import Abort, Diagnostics, Span
 from .keywords import KEYWORDS
 
@@ -38,7 +39,51 @@ class MadangIndenter(Indenter):
     tab_len = 4
 
     def process(self, stream):
+        self.indent_char: str | None = None  # the first indented line decides: tab or space
+        self.indent_line = 0
         return super().process(self._keywords(stream))
+
+    def handle_NL(self, token: Token):
+        """As lark's, but mixed tabs and a dedent to no open block are located errors."""
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        line = token.end_line or token.line
+        if indent_str:
+            if len(set(indent_str)) > 1:
+                raise syntax_errors.IndentProblem(
+                    "indentation mixes tabs and spaces", line, len(indent_str), "use spaces only"
+                )
+            if self.indent_char is None:
+                self.indent_char, self.indent_line = indent_str[0], line
+            elif indent_str[0] != self.indent_char:
+                used = "tabs" if self.indent_char == "\t" else "spaces"
+                raise syntax_errors.IndentProblem(
+                    f"indentation mixes tabs and spaces: line {line} is indented with "
+                    f"{'a tab' if indent_str[0] == chr(9) else 'spaces'}",
+                    line,
+                    len(indent_str),
+                    f"the text is indented with {used} (first on its line {self.indent_line})",
+                )
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        open_levels = list(self.indent_level)
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != self.indent_level[-1]:
+            levels = ", ".join(str(i) for i in open_levels[:-1]) + f" or {open_levels[-1]}"
+            levels = levels.lstrip(", ").removeprefix("or ")
+            raise syntax_errors.IndentProblem(
+                f"this line is indented by {indent}, which matches no enclosing block",
+                line,
+                len(indent_str),
+                f"indent it by {levels}, like the block it belongs to",
+            )
 
     @staticmethod
     def _keywords(stream):
@@ -81,27 +126,6 @@ def _cache_path() -> str | bool:
         return str(Path(tempfile.gettempdir()) / f"madang-grammar-{digest}.lark-cache")
     except OSError:
         return True
-
-
-# Human names for the terminals that parse errors mention.
-TOKEN_NAMES = {
-    "_NL": "end of line",
-    "_INDENT": "an indented block",
-    "_DEDENT": "end of block",
-    "_COLON": "':'",
-    "NAME": "a name",
-    "NUMBER": "a number",
-    "STRING": "a string",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "LSQB": "'['",
-    "RSQB": "']'",
-    "COMMA": "','",
-    "DOT": "'.'",
-    "EQUAL": "'='",
-    "SLASH": "'/'",
-    "$END": "end of file",
-}
 
 
 class Origin:
@@ -148,7 +172,10 @@ def _parse(text: str, origin: Origin, diags: Diagnostics, start: str):
     try:
         tree = parser.parse(text, start=start)
     except UnexpectedInput as e:
-        _report(e, text, origin, diags)
+        syntax_errors.report(e, text, origin, diags)
+        return None
+    except syntax_errors.IndentProblem as e:
+        syntax_errors.report_indent(e, origin, diags)
         return None
     except (LarkError, RecursionError) as e:  # indentation errors and the like
         diags.error(f"cannot parse: {e}", origin.span(1, 1), code="syntax")
@@ -202,54 +229,6 @@ def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
         )
         return False
     return True
-
-
-def _report(e: UnexpectedInput, text: str, origin: Origin, diags: Diagnostics) -> None:
-    line, col = getattr(e, "line", -1), getattr(e, "column", -1)
-    if isinstance(e, UnexpectedEOF) or line is None or line < 1:
-        lines = text.rstrip("\n").split("\n")
-        line, col = len(lines), len(lines[-1]) + 1
-    if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
-        msg = f"unexpected character {ch!r}"
-        width = 1
-    else:
-        tok = getattr(e, "token", None)
-        if tok is not None and tok.type == "_DEDENT":
-            msg = "unexpected end of block"
-        elif tok is not None and tok.type == "_INDENT":
-            msg = "unexpected indentation"
-        elif tok is not None and tok.type == "_NL":
-            msg = "unexpected end of line"
-        elif tok is not None and tok.type == "$END":
-            msg = "unexpected end of text"
-        elif (
-            tok is not None
-            and tok.value in KEYWORDS
-            and "NAME" in (getattr(e, "expected", None) or ())
-        ):
-            msg = f"'{tok.value}' is a reserved word and cannot be used as a name"
-        elif tok is not None:
-            msg = f"unexpected {tok.value!r}"
-        else:
-            msg = "unexpected end of text"
-        width = (
-            len(tok.value)
-            if tok is not None and tok.type not in ("_NL", "_DEDENT", "$END") and tok.value
-            else 1
-        )
-    expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
-    hint = None
-    if expected:
-        shown = [TOKEN_NAMES.get(t, _kw_name(t)) for t in expected if not t.startswith("__")]
-        shown = sorted(set(shown))
-        if len(shown) <= 8:
-            hint = "expected " + ", ".join(shown)
-    diags.error(msg, origin.span(line, col, line, col + width), hint, code="syntax")
-
-
-def _kw_name(term: str) -> str:
-    return f"'{term.lower()}'"
 
 
 # ---------------------------------------------------------------- tree → AST
@@ -404,7 +383,9 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def trigger(self, meta, items):
         timing, (event, binds, espan), _if, cond, limit, opt, body = items
-        timing = {"WHEN": "when", "AFTER": "after", "BEFORE": "before"}[timing.type]
+        # `when` and `after` are one timing; the AST (and `madang fmt`) write it `after`
+        timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
+        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             timing, event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -413,6 +394,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def replacement(self, meta, items):
         _, _of, (event, binds, espan), _if, cond, limit, opt, body = items
+        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -424,7 +406,19 @@ class ToAst(Transformer):
         return (_unquote(prompt) if prompt is not None else ""), who
 
     def event_pattern(self, items):
-        return str(items[0]), tuple(str(t) for t in items[1:] if t is not None), self._tok(items[0])
+        binds = tuple(n.SELF if t.type == "THIS" else str(t) for t in items[1:] if t is not None)
+        if binds.count(n.SELF) > 1:
+            raise LarkError("an event pattern binds `this` at most once")
+        return str(items[0]), binds, self._tok(items[0])
+
+    @staticmethod
+    def _self_bound(binds, cond, span):
+        """`X(this)` → `X(SELF) if SELF == this [and cond]`: a desugaring, so the back end sees an
+        ordinary binding and condition (fmt prints it back as written)."""
+        if n.SELF not in binds:
+            return cond
+        test = n.BinOp("==", n.Name(n.SELF, span=span), n.Special("this", span=span), span=span)
+        return test if cond is None else n.BoolOp("and", (test, cond), span=span)
 
     def limit(self, items):
         return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()

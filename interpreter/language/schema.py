@@ -232,6 +232,11 @@ def card_schema(ruleset_name: str, kinds: dict[str, dict[str, tuple[str, bool]]]
         "additionalProperties": False,
         "properties": {
             "ruleset": {"const": ruleset_name, "description": "The ruleset these cards are for."},
+            "files": {
+                "type": "array",
+                "items": {"allOf": [_REL_PATH, {"pattern": "\\.madang$"}]},
+                "description": "Language files of this card set, beside this file.",
+            },
             "cards": {"type": "array", "items": card},
         },
     }

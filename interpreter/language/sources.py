@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 from .diagnostics import Diagnostics, Span
 
 MAX_FILE_BYTES = 20_000_000
 
+# Texts that stand for files on disk while a block runs: an editor's unsaved buffers, checked as
+# if saved (keyed by resolved path).
+_overlay: ContextVar[Mapping[Path, str] | None] = ContextVar("overlay", default=None)
+
+
+@contextlib.contextmanager
+def overlay(texts: Mapping[str | Path, str]) -> Iterator[None]:
+    """Read these texts instead of the files at their paths inside the block."""
+    token = _overlay.set({Path(k).resolve(): v for k, v in texts.items()})
+    try:
+        yield
+    finally:
+        _overlay.reset(token)
+
 
 def read_text(path: str | Path, diags: Diagnostics) -> str | None:
     """The file's text, or None after reporting why it cannot be read."""
     p = Path(path)
+    texts = _overlay.get()
+    if texts:
+        text = texts.get(p.resolve())
+        if text is not None:
+            diags.add_source(str(path), text)
+            return text
     where = Span(str(path), 1, 1)
     try:
         size = p.stat().st_size

@@ -219,6 +219,8 @@ class Collector:
             prev = self._where.get(name)
             if prev is not None:
                 self.d.error(f"'{name}' is already defined (at {prev})", span, code="duplicate")
+                # both places, so a clash between a card set and its ruleset shows either side
+                self.d.error(f"'{name}' is defined again (at {span})", prev, code="duplicate")
                 continue
             self._where[name] = span
             table[name] = sym
@@ -228,28 +230,57 @@ class Collector:
         for decl in mod.decls:
             self.decl(decl)
 
+    def _fields(self, k: KindSym, fields) -> None:
+        s = self.s
+        for f in fields:
+            if f.name in k.fields:
+                prev_f = k.fields[f.name]
+                self.d.error(f"field '{f.name}' is declared twice", f.span, code="duplicate")
+                if prev_f.span.file != f.span.file:  # a card set's field: show both places
+                    self.d.error(
+                        f"field '{f.name}' is declared again (at {f.span})",
+                        prev_f.span,
+                        code="duplicate",
+                    )
+                continue
+            fs = FieldSym(f.name, f.span, type=_type_of(f.type, self.d), default=f.default)
+            k.fields[f.name] = fs
+            prev = s.fields.get(f.name)
+            if prev is not None and prev.type != fs.type:
+                self.d.error(
+                    f"field '{f.name}' has type {type_name(fs.type)} here but {type_name(prev.type)} "
+                    f"at {prev.span}",
+                    f.span,
+                    code="type",
+                )
+            s.fields.setdefault(f.name, fs).kinds.append(k.name)
+
+    def extend_kind(self, d: n.KindDecl) -> bool:
+        """A card set's `kind K:` for a kind K the ruleset has adds fields to it (each needs a
+        default: the ruleset's own cards do not give it). False when K is a new kind."""
+        k = self.s.kinds.get(d.names[0])
+        if k is None:
+            return False
+        for name in d.names[1:]:
+            if self.s.kinds.get(name) is not k:
+                self.d.error(f"'{name}' is not a name of kind '{k.name}'", d.span, code="duplicate")
+        for f in d.fields:
+            if f.default is None:
+                self.d.error(
+                    f"field '{f.name}' that a card set adds to kind '{k.name}' needs a default",
+                    f.span,
+                    "write `NAME: TYPE = VALUE`",
+                    code="card-set",
+                )
+        self._fields(k, d.fields)
+        return True
+
     def decl(self, d) -> None:
         s = self.s
         match d:
             case n.KindDecl():
                 k = KindSym(d.names[0], d.span, names=d.names)
-                for f in d.fields:
-                    if f.name in k.fields:
-                        self.d.error(
-                            f"field '{f.name}' is declared twice", f.span, code="duplicate"
-                        )
-                        continue
-                    fs = FieldSym(f.name, f.span, type=_type_of(f.type, self.d), default=f.default)
-                    k.fields[f.name] = fs
-                    prev = s.fields.get(f.name)
-                    if prev is not None and prev.type != fs.type:
-                        self.d.error(
-                            f"field '{f.name}' has type {type_name(fs.type)} here but {type_name(prev.type)} "
-                            f"at {prev.span}",
-                            f.span,
-                            code="type",
-                        )
-                    s.fields.setdefault(f.name, fs).kinds.append(k.name)
+                self._fields(k, d.fields)
                 self._claim(d.names, d.span, "kind", s.kinds, k)
             case n.ZoneDecl():
                 z = ZoneSym(d.names[0], d.span, names=d.names, index=len(s.unique(s.zones)))

@@ -214,6 +214,14 @@ def load_yaml(text: str, file: str, diags: Diagnostics) -> YamlDoc | None:
     except _Stop:
         return None
     except yaml.MarkedYAMLError as e:
+        if "nesting depth" in str(e.problem):  # libyaml's own limit, met scanning ahead of us
+            line, col = _deep_flow(text) or (1, 1)
+            diags.error(
+                f"YAML nested too deeply (more than {MAX_DEPTH} levels)",
+                Span(file, line, col),
+                code="yaml-too-deep",
+            )
+            return None
         _report_syntax(e, text, file, diags)
         return None
     except yaml.reader.ReaderError as e:
@@ -240,6 +248,35 @@ def load_yaml(text: str, file: str, diags: Diagnostics) -> YamlDoc | None:
     if composer.failed:
         return None
     return YamlDoc(file, root.data if root is not None else None, text, root)
+
+
+def _deep_flow(text: str) -> tuple[int, int] | None:
+    """Where flow brackets (`[`, `{`) first nest deeper than MAX_DEPTH, outside quotes and
+    comments: the position libyaml does not give when it refuses deep nesting itself."""
+    depth, line, col, quote = 0, 1, 0, ""
+    prev = "\n"
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, prev = line + 1, 0, ch
+            if quote == "#":
+                quote = ""
+            continue
+        if quote:
+            if ch == quote and quote != "#":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t\n":
+            quote = "#"
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        prev = ch
+    return None
 
 
 class _Frame:

@@ -265,6 +265,15 @@ class GameState:
         f = getattr(self.st.g.prog, "evaluation", None)
         return None if f is None else f(self.st, player)
 
+    def __reduce__(self):
+        """Pickled as its save (to_json), so that a state can cross processes."""
+        return (GameState.from_json, (self.to_json(),))
+
+    def __deepcopy__(self, memo) -> GameState:
+        """A deep copy is a clone: the compiled ruleset is shared, never copied (pyspiel clones
+        Python states with deepcopy)."""
+        return self.clone()
+
     def is_terminal(self) -> bool:
         return self.st.over
 
@@ -311,6 +320,52 @@ class GameState:
         if st.pending and st.pending.player == player:
             out["decision"] = {"prompt": st.pending.prompt, "options": engine.decision_labels(st)}
         return out
+
+    # ------------------------------------------------------------ a fixed action space
+    def action_space(self):
+        """This ruleset's fixed action space (runtime/actionspace.py): ids that mean the same
+        move in every state, for learning code. Shared by every state of the game."""
+        g = self.st.g
+        space = getattr(g, "action_space", None)
+        if space is None:
+            from .actionspace import ActionSpace
+
+            space = g.action_space = ActionSpace(g.prog, g.nplayers, len(g.areas))
+        return space
+
+    def legal_action_ids(self) -> list[int]:
+        """The stable ids of the legal moves, in offer order (`legal_actions()` numbers them
+        0..n-1 instead)."""
+        return self.action_space().ids(self.st)
+
+    def action_mask(self):
+        """A 0/1 array over the whole action space, 1 where the id is legal now."""
+        import numpy as np
+
+        mask = np.zeros(self.action_space().size, dtype=np.int8)
+        mask[self.legal_action_ids()] = 1
+        return mask
+
+    def apply_action_id(self, action_id: int) -> None:
+        """Play the move with this stable id; an id that is not legal now is refused."""
+        ids = self.legal_action_ids()
+        if action_id not in ids:
+            raise MadangError(
+                f"action id {action_id} ({self.action_space().describe(action_id)}) is not legal now"
+            )
+        self.apply_action(ids.index(action_id))
+
+    def observation_tensor(self, player: int):
+        """`observation(player)` as a fixed-shape float32 array (runtime/tensor.py)."""
+        g = self.st.g
+        enc = getattr(g, "observation_encoder", None)
+        if enc is None:
+            from .tensor import ObservationEncoder
+
+            enc = g.observation_encoder = ObservationEncoder(
+                g.prog, g.nplayers, g.zone_info, len(g.areas)
+            )
+        return enc.encode(self.st, player)
 
     # ------------------------------------------------------------ persistence
     def to_json(self) -> str:

@@ -58,13 +58,21 @@ def _sum(st, v):
 
 
 def _max(st, *a):
-    v = a[0] if len(a) == 1 else list(a)
+    v = _numbers(st, a)
     return max(v) if v else 0
 
 
 def _min(st, *a):
-    v = a[0] if len(a) == 1 else list(a)
+    v = _numbers(st, a)
     return min(v) if v else 0
+
+
+def _numbers(st, a) -> list:
+    """The arguments of max/min (one list, or several values) without `none`s: no value."""
+    v = a[0] if len(a) == 1 else list(a)
+    if v is None or isinstance(v, int):
+        v = [] if v is None else [v]
+    return [x for x in _items(st, v) if x is not None]
 
 
 def _first(st, v, k=None):
@@ -231,6 +239,8 @@ def _unique(st, v):
 
 
 def _keyword_arg(st, o, kw, i=0):
+    if o is None:
+        return None
     args = st.g.prog.cards[st.obj_card[o]].keywords.get(kw)
     return args[i] if args and i < len(args) else None
 
@@ -263,8 +273,8 @@ def _fail(st, message):
 BUILTIN_FUNCS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, NUMBER, "number of items of a list or objects in a zone"),
     "sum": Builtin(_sum, 1, 1, NUMBER, "sum of a list of numbers"),
-    "max": Builtin(_max, 1, 9, NUMBER, "largest of a list, or of the arguments (0 for none)"),
-    "min": Builtin(_min, 1, 9, NUMBER, "smallest of a list, or of the arguments (0 for none)"),
+    "max": Builtin(_max, 1, 9, NUMBER, "largest of a list or of the arguments, none ignored"),
+    "min": Builtin(_min, 1, 9, NUMBER, "smallest of a list or of the arguments, none ignored"),
     "first": Builtin(
         _first,
         1,
@@ -338,7 +348,7 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     ),
     "unique": Builtin(_unique, 1, 1, _same, "items without repeats, first occurrence kept"),
     "keyword_arg": Builtin(
-        _keyword_arg, 2, 3, ANY, "the argument of a keyword printed on an object's card"
+        _keyword_arg, 2, 3, ANY, "the argument of a keyword on an object's card (none for none)"
     ),
     "matches": Builtin(
         _matches,

@@ -48,7 +48,12 @@ def find_ruleset(ref: str, diags: Diagnostics) -> Path | None:
         if (p / "ruleset.yaml").is_file():
             return p
         diags.error(
-            f"'{ref}' is a folder without a ruleset.yaml", Span(str(p), 0, 0), code="no-ruleset"
+            f"'{ref}' is a folder without a ruleset.yaml",
+            Span(str(p), 0, 0),
+            "it is a card set: give it with --cards, with the ruleset its cards.yaml names"
+            if is_card_set_folder(p)
+            else None,
+            code="no-ruleset",
         )
         return None
     b = bundled_dir() / ref
@@ -96,6 +101,8 @@ def load_ruleset(
         mod = parse_module(text, Origin(_show(path)), diags)
         if mod is not None:
             col.module(mod)
+    extra_cards = [card_set_file(str(p)) for p in extra_cards]
+    load_card_set_files(extra_cards, col, diags)
     col.keyword_abilities()
     card_files = [str(folder / rel) for rel in meta.get("cards") or []] + [
         str(p) for p in extra_cards
@@ -295,6 +302,7 @@ def load_cards(
 
 def load_standalone_cards(path: str, diags: Diagnostics) -> str | None:
     """The ruleset that a card file of its own names (for `madang check cards.yaml`)."""
+    path = card_set_file(path)
     text = read_text(path, diags)
     if text is None:
         return None
@@ -311,6 +319,81 @@ def load_standalone_cards(path: str, diags: Diagnostics) -> str | None:
     return doc.data["ruleset"]
 
 
+# ---------------------------------------------------------------- card sets
+# A card set is a card file that brings language files of its own (`files: [x.madang]`), or a
+# folder without a ruleset.yaml that holds a cards.yaml (and, unless it lists `files:`, every
+# .madang file beside it). Their declarations join the ruleset's for that load only.
+
+
+def is_card_set_folder(ref: str | Path) -> bool:
+    p = Path(ref)
+    return p.is_dir() and not (p / "ruleset.yaml").is_file() and (p / "cards.yaml").is_file()
+
+
+def card_set_file(ref: str) -> str:
+    """A card set given as its folder stands for the folder's cards.yaml."""
+    return str(Path(ref) / "cards.yaml") if is_card_set_folder(ref) else ref
+
+
+def card_set_sources(card_path: str, diags: Diagnostics | None = None) -> list[Path]:
+    """The language files a card file brings, in order; bad entries are reported to `diags`."""
+    report = diags if diags is not None else Diagnostics()
+    path = Path(card_set_file(card_path))
+    text = read_text(path, Diagnostics()) if path.is_file() else None
+    if text is None:
+        return []
+    doc = load_yaml(text, _show(path), Diagnostics())  # its own problems are reported later
+    data = doc.data if doc is not None else None
+    if not isinstance(data, dict):
+        return []
+    here = path.parent.resolve()
+    listed = data.get("files")
+    if listed is None:
+        if path.name == "cards.yaml" and is_card_set_folder(path.parent):
+            return sorted(here.glob("*.madang"))
+        return []
+    if not isinstance(listed, list):
+        return []  # the schema reports it
+    out: list[Path] = []
+    for i, rel in enumerate(listed):
+        if not isinstance(rel, str) or not rel.endswith(".madang"):
+            continue  # the schema reports it
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+            continue  # the schema reports it
+        target = (here / rel).resolve()
+        if not target.is_relative_to(here):  # through a link
+            report.error(
+                f"'{rel}' is outside the card set's folder",
+                doc.span(("files", i)),
+                "a card set names files in its own folder or below it",
+                code="card-set",
+            )
+        elif not target.is_file():
+            report.error(f"missing file '{rel}'", doc.span(("files", i)), code="missing-file")
+        elif target not in out:
+            out.append(target)
+    return out
+
+
+def load_card_set_files(card_paths: list[str], col: Collector, diags: Diagnostics) -> None:
+    """Parse the language files of the given card files into `col`, each file once."""
+    seen: set[Path] = set()
+    for card_path in card_paths:
+        for src in card_set_sources(card_path, diags):
+            if src in seen:
+                continue
+            seen.add(src)
+            text = read_text(src, diags)
+            if text is None:
+                continue
+            mod = parse_module(text, Origin(_show(src)), diags)
+            if mod is None:
+                continue
+            for d in mod.decls:  # a set's `kind K:` for the ruleset's K adds fields to it
+                if not (isinstance(d, n.KindDecl) and col.extend_kind(d)):
+                    col.decl(d)
+
+
 def check_language_file(path: str, diags: Diagnostics) -> None:
     """Parse one language file on its own (names are checked only within a ruleset)."""
     text = read_text(path, diags)
@@ -318,4 +401,13 @@ def check_language_file(path: str, diags: Diagnostics) -> None:
         parse_module(text, Origin(_show(Path(path))), diags)
 
 
-__all__ = ["load_ruleset", "find_ruleset", "bundled_names", "Loaded", "ANY"]
+__all__ = [
+    "load_ruleset",
+    "find_ruleset",
+    "bundled_names",
+    "Loaded",
+    "ANY",
+    "card_set_file",
+    "card_set_sources",
+    "is_card_set_folder",
+]

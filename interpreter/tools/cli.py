@@ -84,10 +84,20 @@ def _listed_in(folder: Path, path: Path) -> bool:
 
 
 def cmd_check(args) -> int:
-    from ..runtime.loader import check_language_file, load_ruleset, load_standalone_cards
+    from ..runtime.loader import (
+        card_set_sources,
+        check_language_file,
+        is_card_set_folder,
+        load_ruleset,
+        load_standalone_cards,
+    )
 
     diags = Diagnostics()
     done: set[str] = set()
+    # --strict judges the files being checked: a card file (or set) is not failed for warnings
+    # inside the bundled ruleset it plays in. A ruleset checked as such is judged whole.
+    judged: set[str] = set()
+    whole = False
 
     def ruleset(ref: str, extra: list[str] = ()) -> None:
         key = (str(Path(ref).resolve()) if Path(ref).exists() else ref, tuple(extra))
@@ -101,18 +111,23 @@ def cmd_check(args) -> int:
             folder = _ruleset_folder_of(p) if p.is_file() else None
             if folder is not None and _listed_in(folder, p):
                 ruleset(str(folder))
+                whole = True
             else:
                 check_language_file(ref, diags)
+                judged.add(_shown(ref))
         elif p.is_file() and p.name == "ruleset.yaml":
             ruleset(str(p.parent))
-        elif p.is_file() and p.suffix in (".yaml", ".yml"):
+            whole = True
+        elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
             if name is not None:
                 ruleset(name, [ref])
+            judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
             diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
         else:
             ruleset(ref)
+            whole = True
     if args.format == "json":
         print(diags.to_json())
     else:
@@ -122,7 +137,16 @@ def cmd_check(args) -> int:
             print(f"{ne} error{'s' if ne != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}")
         else:
             print("ok: no problems found")
-    return 1 if diags.errors or (args.strict and diags.warnings) else 0
+    counted = [w for w in diags.warnings if whole or w.span.file in judged]
+    return 1 if diags.errors or (args.strict and counted) else 0
+
+
+def _shown(path) -> str:
+    """A file's name as diagnostics show it (relative to the working folder when below it)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _looks_like_a_path(ref: str) -> bool:
@@ -458,7 +482,8 @@ def cmd_simulate(args) -> int:
         bar.start()
     try:
         result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options_of(args.option),
-                          tuple(args.cards or ()), args.max_decisions, progress)  # fmt: skip
+                          tuple(args.cards or ()), args.max_decisions, progress,
+                          backend=args.backend, address=args.address)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
@@ -585,6 +610,24 @@ def _bench_progress(msg: str) -> None:
             sys.stderr.write("\r\033[K")
 
 
+def cmd_lsp(args) -> int:
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'madang[lsp]'") from None
+    from .lsp import serve
+
+    return serve()
+
+
+def cmd_serve(args) -> int:
+    try:
+        from .serve import serve
+    except ImportError:
+        raise UsageError("the browser client needs its extra: pip install 'madang[web]'") from None
+    return serve(args.host, args.port)
+
+
 def cmd_replay(args) -> int:
     from .narration import Narrator
 
@@ -709,7 +752,7 @@ def parser() -> argparse.ArgumentParser:
         "--option", action="append", metavar="KEY=VALUE", help="a ruleset option (repeatable)"
     )
     p.add_argument(
-        "--cards", action="append", metavar="FILE", help="an extra card file (repeatable)"
+        "--cards", action="append", metavar="FILE", help="a card file or card set (repeatable)"
     )
     p.add_argument(
         "--log", metavar="FILE", help="write every event as one JSON line (for `madang replay`)"
@@ -735,6 +778,11 @@ def parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, metavar="N", help="game i uses seed N+i (default 0)"
     )
     p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="run the games in local processes (default) or as tasks on a Ray cluster "
+                        "(pip install 'madang[ray]'; docs/scaling.md)")  # fmt: skip
+    p.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster to join (default: start a local one); with --backend ray")  # fmt: skip
     p.add_argument(
         "--seats", metavar="A,B,...", help="one agent per seat, or one for all (default random)"
     )
@@ -797,6 +845,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_bench)
 
+    p = command("lsp", "a language server for editors, on standard input and output",
+                "Serve the Language Server Protocol on stdin/stdout for .madang files, card files "
+                "and deck files: diagnostics as you type, hover, completion, go to definition, "
+                "references, formatting, outline and semantic tokens (docs/editors.md).")  # fmt: skip
+    p.set_defaults(run=cmd_lsp)
+
+    p = command("serve", "play, watch and replay games in a browser",
+                "Start a local web server where people play against agents or each other (each "
+                "browser sees only its own seat), watch agents play, and replay logged games.")  # fmt: skip
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(run=cmd_serve)
+
     p = command("replay", "narrate a logged game")
     p.add_argument("log", metavar="LOG", help="a file written by `madang play --log`")
     p.add_argument("--lang", choices=["ko", "en"])
@@ -817,7 +878,8 @@ def main(argv=None) -> int:
     name = f"madang {args.command}"
     try:
         code = args.run(args)
-        sys.stdout.flush()
+        if not sys.stdout.closed:  # the language server closes it when the client exits
+            sys.stdout.flush()
         return code
     except UsageError as e:
         sys.stderr.write(f"{name}: {e}\n")

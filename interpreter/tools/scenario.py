@@ -76,7 +76,7 @@ class Scenario:
     ruleset: str
     options: dict
     seed: int
-    cards: list | None
+    cards: list | str | None  # inline cards, or a path to a card file or card set
     setup: dict | None  # None: the ruleset's own setup runs
     start: str | None  # statements in the language; None: the ruleset's flow
     steps: list[Step]
@@ -326,8 +326,8 @@ class _Structure:
         seed = d.get("seed", 0)
         self.want(("seed",), seed, (int,), "'seed'")
         cards = d.get("cards")
-        if cards is not None:
-            self.want(("cards",), cards, (list,), "'cards'")
+        if cards is not None:  # inline cards, or a card file or card-set folder (a path)
+            self.want(("cards",), cards, (list, str), "'cards'")
         setup = None
         if "setup" in d:
             setup = d["setup"] if d["setup"] is not None else {}
@@ -688,6 +688,11 @@ class _Runner:
             raise _Failed(self.ruleset_problems(e)) from None
         if self.sc.cards is None:
             return prog
+        if isinstance(self.sc.cards, str):  # a card file or card set beside the scenario
+            try:
+                return scenario_program(ref, (str(self.sc.file.parent / self.sc.cards),))
+            except MadangError as e:
+                raise _Failed(self.ruleset_problems(e)) from None
         tmp = self.card_file(prog.name)
         try:
             return scenario_program(ref, (str(tmp),))

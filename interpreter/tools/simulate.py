@@ -274,7 +274,8 @@ def _run_chunk(task) -> Totals:
 
 
 def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
-             options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None) -> dict:  # fmt: skip
+             options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None,
+             backend: str = "local", address: str | None = None) -> dict:  # fmt: skip
     """Play `games` games and return the report (plain data; wall-clock figures under `timing`).
     `progress(done)` is called as games complete."""
     if games < 0:
@@ -313,7 +314,12 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
     jobs = max(1, jobs or local_cpus())
     jobs = min(jobs, max(1, len(tasks)))
     begin = time.perf_counter()
-    if jobs == 1:
+    if backend == "ray":
+        from .raybackend import run_chunks
+
+        results = run_chunks(_run_chunk, tasks, address)
+        pool = None
+    elif jobs == 1:
         results = map(_run_chunk, tasks)
         pool = None
     else:
@@ -343,6 +349,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "decisions_per_s": round(totals.stats["decisions"][0] / seconds) if seconds else None,
         "jobs": jobs,
+        "backend": backend,
     }
     return out
 

@@ -1,0 +1,111 @@
+"""One spelling per concept: the AST rewrites `madang fmt` applies before printing.
+
+The language keeps a few second spellings because both read naturally, but prints one:
+
+- `when` is `after` (the parser already stores both as `after`);
+- `zone_of(x)` is `x.zone` (a property of the object, like `x.owner`; `zone` is a reserved word,
+  so no kind can have a field that would hide it);
+- `take(l, k)` is `first(l, k)` (with `last(l, k)` and `drop(l, k)` beside it);
+- `after X(c) if c == this` is `after X(this)` when `c` is used nowhere else in the ability
+  (a self-bound trigger; the same for `before` and `instead of`).
+
+A module that defines its own `zone_of` or `take` keeps its calls as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from . import nodes as n
+
+REWRITTEN = ("zone_of", "take")
+
+
+def canonical(tree, shadowed: frozenset[str] = frozenset()):
+    """`tree` with the second spellings replaced by the canonical ones (spans kept)."""
+    if isinstance(tree, n.Module):
+        declared = {
+            name for d in tree.decls if isinstance(d, n.DefineDecl | n.VerbDecl) for name in d.names
+        }
+        shadowed = shadowed | (declared & set(REWRITTEN))
+    return _rewrite(tree, shadowed)
+
+
+def _rewrite(x, shadowed):
+    if isinstance(x, tuple):
+        return tuple(_rewrite(i, shadowed) for i in x)
+    if isinstance(x, list):
+        return [_rewrite(i, shadowed) for i in x]
+    if not is_dataclass(x) or not isinstance(x, n.Node):
+        return x
+    if isinstance(x, n.Call) and x.func not in shadowed:
+        if x.func == "zone_of" and len(x.args) == 1:
+            return n.Attr(_rewrite(x.args[0], shadowed), "zone", span=x.span)
+        if x.func == "take" and len(x.args) == 2:
+            return n.Call("first", _rewrite(x.args, shadowed), span=x.span)
+    changed = {}
+    for f in fields(x):
+        if f.name == "span":
+            continue
+        v = getattr(x, f.name)
+        nv = _rewrite(v, shadowed)
+        if nv is not v:
+            changed[f.name] = nv
+    if isinstance(x, n.Trigger) and x.timing == "when":
+        changed["timing"] = "after"
+    if isinstance(x, n.Trigger):
+        bound = _self_bound(changed.get("binds", x.binds), changed.get("cond", x.cond), x)
+        if bound is not None:
+            changed["binds"], changed["cond"] = bound
+    if not changed:
+        return x
+    values = {f.name: getattr(x, f.name) for f in fields(x) if f.name != "span"}
+    return type(x)(**{**values, **changed}, span=x.span)
+
+
+def _is_self_test(e, name: str) -> bool:
+    """`name == this` or `this == name`."""
+    if not (isinstance(e, n.BinOp) and e.op == "=="):
+        return False
+    sides = (e.left, e.right)
+    return any(isinstance(a, n.Name) and a.name == name for a in sides) and any(
+        isinstance(b, n.Special) and b.which == "this" for b in sides
+    )
+
+
+def _self_bound(binds, cond, trig: n.Trigger):
+    """(binds, cond) of `trig` written as a self-bound trigger, or None if it is not one."""
+    if n.SELF in binds or cond is None:
+        return None
+    first, rest = cond, None
+    if isinstance(cond, n.BoolOp) and cond.op == "and":
+        first = cond.items[0]
+        rest = (
+            cond.items[1]
+            if len(cond.items) == 2
+            else n.BoolOp("and", cond.items[1:], span=cond.span)
+        )
+    for name in binds:
+        if not _is_self_test(first, name):
+            continue
+        others = [rest, trig.body, trig.optional_by]
+        if any(_mentions(o, name) for o in others):
+            return None
+        span = first.span
+        test = n.BinOp("==", n.Name(n.SELF, span=span), n.Special("this", span=span), span=span)
+        new_cond = test if rest is None else n.BoolOp("and", (test, rest), span=cond.span)
+        return tuple(n.SELF if b == name else b for b in binds), new_cond
+    return None
+
+
+def _mentions(x, name: str) -> bool:
+    """Whether `name` is read or bound anywhere in `x` (conservative: any use counts)."""
+    if isinstance(x, n.Name):
+        return x.name == name
+    if isinstance(x, str):
+        return x == name
+    if isinstance(x, tuple | list):
+        return any(_mentions(i, name) for i in x)
+    if is_dataclass(x) and isinstance(x, n.Node):
+        return any(_mentions(getattr(x, f.name), name) for f in fields(x) if f.name != "span")
+    return False

@@ -1,0 +1,140 @@
+"""OpenSpiel: any ruleset as a Python game registered with pyspiel (`pip install 'madang[rl]'`).
+
+    import pyspiel, madang.openspiel
+    game = pyspiel.load_game("madang", {"ruleset": "my_game", "options": "players=3", "seed": 7})
+
+The game type says what the rulesets are: sequential, imperfect information, zero-sum, terminal
+rewards, and chance *sampled inside the game* (`SAMPLED_STOCHASTIC`): shuffles and dice come from
+the game's seeded generator, so a state is its seed plus its history of actions, which is also
+how a state is serialised. Actions are the ruleset's stable ids (runtime/actionspace.py);
+observation tensors come from runtime/tensor.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from .runtime.api import GameState, load_program, new_game
+
+SHORT_NAME = "madang"
+DEFAULTS = {"ruleset": "", "options": "", "seed": 0, "max_decisions": 20_000}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="madang ruleset",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=1,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def parse_options(text: str) -> dict:
+    """`"deck=1,2;players=3"` → {"deck": "1,2", "players": "3"} (pyspiel parameters are flat)."""
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, _, value = part.partition("=")
+        out[key.strip()] = value.strip()
+    return out
+
+
+class MadangGame(pyspiel.Game):
+    def __init__(self, params: dict | None = None):
+        params = {**DEFAULTS, **(params or {})}
+        self.ruleset = str(params["ruleset"])
+        if not self.ruleset:
+            raise ValueError(
+                'the game "madang" needs a parameter "ruleset" (a bundled name or a folder)'
+            )
+        self.options = parse_options(str(params["options"]))
+        self.seed = int(params["seed"])
+        self.max_decisions = int(params["max_decisions"])
+        self.program = load_program(self.ruleset)
+        probe = new_game(self.program, self.options, seed=self.seed)
+        self.num_seats = probe.st.g.nplayers
+        self.tensor_shape = probe.observation_tensor(0).shape
+        info = pyspiel.GameInfo(
+            num_distinct_actions=probe.action_space().size,
+            max_chance_outcomes=0,
+            num_players=self.num_seats,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.max_decisions,
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> MadangState:
+        return MadangState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
+        return Observer(self)
+
+
+class MadangState(pyspiel.State):
+    def __init__(self, game: MadangGame):
+        super().__init__(game)
+        self.game_state: GameState = new_game(game.program, game.options, seed=game.seed)
+        self._limit = game.max_decisions
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.game_state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.game_state.current_player():
+            return []
+        return sorted(self.game_state.legal_action_ids())
+
+    def _apply_action(self, action: int) -> None:
+        self.game_state.apply_action_id(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        gs = self.game_state
+        if player == gs.current_player():
+            ids = gs.legal_action_ids()
+            if action in ids:
+                return gs.action_labels()[ids.index(action)]
+        return gs.action_space().describe(action)
+
+    def is_terminal(self) -> bool:
+        gs = self.game_state
+        return gs.is_terminal() or gs.st.decisions >= self._limit
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.game_state.returns()]
+
+    def __str__(self) -> str:
+        from .pettingzoo import render_text
+
+        gs = self.game_state
+        return f"decisions {gs.st.decisions}\n" + render_text(gs, max(gs.current_player(), 0))
+
+
+class Observer:
+    """pyspiel's observer interface: `tensor` and `dict` filled from one seat's view."""
+
+    def __init__(self, game: MadangGame):
+        self.tensor = np.zeros(game.tensor_shape, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: MadangState, player: int) -> None:
+        self.tensor[:] = state.game_state.observation_tensor(player)
+
+    def string_from(self, state: MadangState, player: int) -> str:
+        from .pettingzoo import render_text
+
+        return render_text(state.game_state, player)
+
+
+pyspiel.register_game(GAME_TYPE, MadangGame)

@@ -1,0 +1,195 @@
+"""The browser client, end to end: headless Chromium (Debian's chromium and chromedriver, driven
+by Selenium) plays a whole game of every bundled ruleset as P1 against random agents, and at
+every step checks that no card the seat may not see has reached the page or its websocket."""
+
+from __future__ import annotations
+
+import json
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import uvicorn
+from madang.tools.serve import Server, build_app
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from starlette.testclient import TestClient
+
+RULESETS = [
+    ("clash_of_decks", {}),
+    ("nivel_arena", {}),
+    ("game_of_thrones_2p", {}),
+    ("cthulhu_wars", {"players": 3}),
+]
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The app on a free local port, in a thread of this process (so the test can read the
+    true state of each table)."""
+    server = Server()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(build_app(server), host="127.0.0.1", port=port, log_level="warning")
+    web = uvicorn.Server(config)
+    thread = threading.Thread(target=web.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if web.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", server
+    web.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1300,900", f"--user-data-dir={tempfile.mkdtemp()}"):  # fmt: skip
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+def secret_names(game, seat: int) -> set[str]:
+    """Names of the cards that are only in zones the seat may not see (a name also visible
+    somewhere, or offered to the seat now, is not a secret)."""
+    st = game.st
+    g = st.g
+    hidden, seen = set(), set()
+    for z, (name, owner) in enumerate(g.zone_info):
+        vis = g.prog.zones[name].visibility
+        names = {g.prog.cards[st.obj_card[o]].name for o in st.zones[z]}
+        if vis == "public" or (vis == "owner" and owner == seat):
+            seen |= names
+        else:
+            hidden |= names
+    if game.current_player() == seat:
+        for label in game.action_labels():
+            seen |= {w for w in hidden if w in label}
+    return hidden - seen
+
+
+def names_in_message(raw: str) -> set[str]:
+    """The card names a message carries as cards (zone contents), and the option labels."""
+    msg = json.loads(raw)
+    view = msg.get("view") or {}
+    out: set[str] = set()
+    groups = [*view.get("players", []), {"zones": view.get("shared", [])}, *view.get("areas", [])]
+    for group in groups:
+        for zone in group.get("zones", []):
+            out |= {c["name"] for c in zone.get("cards", [])}
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "options"), RULESETS, ids=[r for r, _ in RULESETS])
+def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, ruleset, options):
+    base, server = site
+    client = TestClient(build_app(server))
+    seats = ["human"] + ["random"] * ((options.get("players") or 2) - 1)
+    reply = client.post(
+        "/api/tables", json={"ruleset": ruleset, "options": options, "seats": seats, "seed": 2}
+    )
+    assert reply.status_code == 200, reply.text
+    links = reply.json()["links"]
+    table = server.tables[reply.json()["table"]]
+    browser.get(base + links["P1"])
+    seen = 0
+    for step in range(3000):
+        browser.implicitly_wait(0)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            count = browser.execute_script("return window.__messages.length")
+            if count > seen:
+                break
+            time.sleep(0.02)
+        assert count > seen, f"no new view after step {step}"
+        messages = browser.execute_script(f"return window.__messages.slice({seen})")
+        seen = count
+        secrets = secret_names(table.game, 0)
+        for raw in messages:
+            leaked = names_in_message(raw) & secrets
+            assert not leaked, f"step {step}: hidden {leaked} sent to P1"
+        shown = {e.text for e in browser.find_elements(By.CSS_SELECTOR, ".card .cname")}
+        assert not shown & secrets, f"step {step}: hidden {shown & secrets} on P1's page"
+        if table.game.is_terminal():
+            break
+        buttons = browser.find_elements(By.CSS_SELECTOR, ".options button")
+        assert buttons, f"step {step}: P1 to move but no options shown"
+        button = buttons[step % len(buttons)]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+    assert table.game.is_terminal()
+    assert "over" in browser.find_element(By.ID, "status").text
+
+
+def test_the_lobby_lists_rulesets_and_makes_links(site, browser):
+    base, _server = site
+    browser.get(base + "/")
+    browser.implicitly_wait(5)
+    names = [
+        o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#ruleset option")
+    ]
+    assert {"clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"} <= set(names)
+    browser.find_element(By.ID, "start").click()
+    link = browser.find_element(By.ID, "link-P1")
+    assert "/table/" in link.get_attribute("href")
+    assert browser.find_element(By.ID, "link-watch")
+
+
+def test_a_link_only_opens_its_own_seat(site):
+    base, server = site
+    client = TestClient(build_app(server))
+    made = client.post(
+        "/api/tables", json={"ruleset": "clash_of_decks", "seats": ["human", "human"]}
+    ).json()
+    table = server.tables[made["table"]]
+    p2 = next(t for t, s in table.tokens.items() if s == 1)
+    with client.websocket_connect(f"/ws/{table.id}?token={p2}") as ws:
+        view = ws.receive_json()["view"]
+        assert view["seat"] == 1
+        hand = next(z for z in view["players"][0]["zones"] if z["name"] == "hand")
+        assert "hidden" in hand and "cards" not in hand  # P1's hand is a count for P2
+        if table.game.current_player() != 1:
+            ws.send_json({"choose": 0})
+            assert ws.receive_json() == {"error": "not your decision"}
+    with client.websocket_connect(f"/ws/{table.id}?token=forged") as ws:
+        assert "error" in ws.receive_json()
+
+
+def test_a_logged_game_replays_step_by_step(site, tmp_path: Path):
+    from madang.tools.cli import main
+
+    log = tmp_path / "game.jsonl"
+    assert (
+        main(
+            ["play", "clash_of_decks", "--seats", "random,random", "--seed", "4", "--log", str(log)]
+        )
+        == 0
+    )
+    base, server = site
+    client = TestClient(build_app(server))
+    made = client.post("/api/replays", content=log.read_bytes()).json()
+    table = server.tables[made["table"]]
+    assert table.history[-1].is_terminal()
+    watch = next(t for t, s in table.tokens.items() if s == -1)
+    with client.websocket_connect(f"/ws/{table.id}?token={watch}") as ws:
+        last = ws.receive_json()["view"]
+        assert last["over"] and last["replay"]["step"] == last["replay"]["steps"] - 1
+        ws.send_json({"step": 0})
+        first = ws.receive_json()["view"]
+        assert first["replay"]["step"] == 0 and not first["over"]
+    bad = client.post("/api/replays", content=b"not a log")
+    assert bad.status_code == 400 and "not a madang log" in bad.json()["error"]

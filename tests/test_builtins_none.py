@@ -1,0 +1,20 @@
+"""`none` given to a built-in is a defined value, not an internal error (issue 19: `max`/`min`
+with `none`, `keyword_arg(none, K)` crashed games with `internal error: TypeError`)."""
+
+from test_semantics import run
+
+RULES = """
+keyword 관통/pierce[n: number]
+setup:
+    let nobody = first(first(players).hand)
+    mark = max(3, nobody) * 100 + min([nobody, 2, 5]) * 10 + max([nobody])
+    if keyword_arg(nobody, 관통) == none:
+        mark += 1
+flow:
+    lose first(players)
+"""
+
+
+def test_none_is_left_out_of_max_and_min_and_has_no_keyword_argument(tmp_path):
+    g = run(tmp_path, RULES)
+    assert g.st.counters["mark"] == 3 * 100 + 2 * 10 + 0 + 1

@@ -1,0 +1,213 @@
+"""`madang lsp` driven by a real LSP client (pytest-lsp) over stdin/stdout: opening a ruleset,
+typing a mistake, hovering, completing, going to definitions and references, formatting."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "madang", "lsp"])
+)
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        t.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def clash(tmp_path) -> Path:
+    """A copy of a bundled ruleset that the test may break."""
+    return Path(shutil.copytree(REPO / "rulesets" / "clash_of_decks", tmp_path / "clash"))
+
+
+def uri(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+async def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> None:
+    lang = "madang" if path.suffix == ".madang" else "yaml"
+    text = path.read_text(encoding="utf-8") if text is None else text
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(t.TextDocumentItem(uri(path), lang, 1, text))
+    )
+    await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+
+def position_of(path: Path, needle: str, nth: int = 0) -> t.Position:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    hits = [(i, line.index(needle)) for i, line in enumerate(lines) if needle in line]
+    i, col = hits[nth]
+    return t.Position(i, col + 1)
+
+
+@pytest.mark.asyncio
+async def test_a_clean_ruleset_has_no_diagnostics_and_a_typed_mistake_is_located(client, clash):
+    rules = clash / "abilities.madang"
+    await open_doc(client, rules)
+    assert not client.diagnostics[uri(rules)]
+    cards = clash / "cards.yaml"
+    broken = cards.read_text(encoding="utf-8").replace(
+        "text: 견고함, 관통", "text: 견고함, 관퉁", 1
+    )
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(t.TextDocumentItem(uri(cards), "yaml", 1, broken))
+    )
+    await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    found = client.diagnostics[uri(cards)]
+    assert len(found) == 1
+    line = next(i for i, s in enumerate(broken.splitlines()) if "관퉁" in s)
+    assert found[0].range.start.line == line
+    assert found[0].severity == t.DiagnosticSeverity.Error
+    assert "관퉁" in found[0].message and "관통" in found[0].message  # the hint names the fix
+    # fixing the buffer (unsaved) clears it
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(version=2, uri=uri(cards)),
+            [t.TextDocumentContentChangeWholeDocument(cards.read_text(encoding="utf-8"))],
+        )
+    )
+    await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert not client.diagnostics[uri(cards)]
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_the_declaration_its_comment_and_a_cards_text(client, clash):
+    cards = clash / "cards.yaml"
+    await open_doc(client, cards)
+    hover = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "관통"))
+    )
+    assert "keyword 관통/pierce" in hover.contents.value
+    assert "also hits the creature behind the target" in hover.contents.value
+    hover = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "TROLL"))
+    )
+    assert "**card** `TROLL`" in hover.contents.value and "health 6" in hover.contents.value
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_keywords_in_both_languages_and_names_in_scope(client, clash):
+    rules = clash / "rules.madang"
+    await open_doc(client, rules)
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(rules)), t.Position(0, 0))
+    )
+    labels = {item.label for item in result.items}
+    assert {"when", "할때", "관통", "pierce", "TROLL", "attack_order"} <= labels
+
+
+@pytest.mark.asyncio
+async def test_definition_and_references_cross_files(client, clash):
+    cards = clash / "cards.yaml"
+    await open_doc(client, cards)
+    where = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "관통"))
+    )
+    abilities = clash / "abilities.madang"
+    assert where.uri == uri(abilities)
+    assert where.range.start.line == position_of(abilities, "keyword 관통").line
+    refs = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=t.TextDocumentIdentifier(uri(cards)),
+            position=position_of(cards, "관통"),
+            context=t.ReferenceContext(include_declaration=True),
+        )
+    )
+    files = {r.uri for r in refs}
+    assert uri(cards) in files and uri(abilities) in files
+    assert uri(clash / "rules.madang") in files  # the rules read it with `has`
+
+
+@pytest.mark.asyncio
+async def test_formatting_gives_the_canonical_layout(client, clash):
+    ugly = clash / "ugly.madang"
+    ugly.write_text("define   heal_amount(p:player)  =  count( p.hand )\n", encoding="utf-8")
+    await open_doc(client, ugly)
+    edits = await client.text_document_formatting_async(
+        t.DocumentFormattingParams(
+            t.TextDocumentIdentifier(uri(ugly)), t.FormattingOptions(4, True)
+        )
+    )
+    assert len(edits) == 1
+    assert edits[0].new_text == "define heal_amount(p: player) = count(p.hand)\n"
+
+
+@pytest.mark.asyncio
+async def test_outline_and_semantic_tokens(client, clash):
+    abilities = clash / "abilities.madang"
+    await open_doc(client, abilities)
+    symbols = await client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(t.TextDocumentIdentifier(uri(abilities)))
+    )
+    assert [s.name for s in symbols][:2] == ["광역", "관통"]
+    tokens = await client.text_document_semantic_tokens_full_async(
+        t.SemanticTokensParams(t.TextDocumentIdentifier(uri(abilities)))
+    )
+    data = tokens.data
+    assert data and len(data) % 5 == 0
+    first_types = [data[i + 3] for i in range(0, 30, 5)]
+    assert 10 in first_types  # the opening comment is a comment token
+
+
+# ---------------------------------------------------------------- the editor extension's files
+
+
+def test_the_textmate_grammar_is_generated_from_the_keyword_table():
+    """editors/vscode's grammar is the generator's output: a keyword added to the table and not
+    regenerated fails here."""
+    from madang.tools.textmate import render
+
+    committed = (REPO / "editors" / "vscode" / "syntaxes" / "madang.tmLanguage.json").read_text(
+        encoding="utf-8"
+    )
+    assert committed == render(), (
+        "run: python -m madang.tools.textmate > editors/vscode/syntaxes/madang.tmLanguage.json"
+    )
+
+
+def test_the_textmate_grammar_highlights_both_spellings_of_every_keyword():
+    import re
+
+    from madang.language.keywords import CORE
+    from madang.tools.textmate import grammar
+
+    rules = grammar()["repository"]
+    patterns = [re.compile(r["match"]) for r in rules.values() if "match" in r]
+    for en, ko, _ in CORE.values():
+        for word in (*en.split(), *ko.split()):
+            assert any(p.fullmatch(word) for p in patterns), word
+    assert not any(p.fullmatch("관통") for p in patterns)  # a game's word is no core keyword
+    declaration = re.compile(rules["declaration"]["match"])
+    assert declaration.match("verb 요새피해(").group(2) == "요새피해"
+
+
+def test_the_extension_starts_the_server_for_madang_and_yaml_files():
+    import json
+
+    pkg = json.loads((REPO / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    assert pkg["contributes"]["languages"][0]["extensions"] == [".madang"]
+    assert pkg["contributes"]["configuration"]["properties"]["madang.server.command"][
+        "default"
+    ] == ["madang", "lsp"]
+    js = (REPO / "editors" / "vscode" / "extension.js").read_text(encoding="utf-8")
+    assert 'language: "madang"' in js and 'language: "yaml"' in js
+
+
+def test_an_unrelated_yaml_file_gets_no_diagnostics(tmp_path):
+    from madang.tools.lsp import Workspace
+
+    other = tmp_path / "docker-compose.yaml"
+    other.write_text("services:\n  web: {image: nginx}\n", encoding="utf-8")
+    assert Workspace().analyse(other).diagnostics == []
