@@ -11,7 +11,7 @@ from madang.runtime.api import MadangError, load_program, new_game
 from madang.runtime.determinize import hidden_slots
 from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, make_agent
 from madang.tools.cli import main
-from madang.tools.mcts import rewards
+from madang.tools.mcts import greedy_index, rewards
 from madang.tools.simulate import play_one
 from madang.tools.tournament import Ratings, lineups, tournament
 
@@ -140,9 +140,11 @@ def test_an_evaluation_naming_no_definition_is_a_located_error(tmp_path, capsys)
 def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
     g = advance(new_game("clash_of_decks", seed=4), 3)
     d = Decision(g)
-    choice = GreedyAgent().decide(d)
-    sample = d.sample(d.rng())  # the same sample the agent judged in
+    assert 0 <= GreedyAgent().decide(d) < len(g.legal_actions())
+    rng = d.rng()
+    sample = d.sample(rng)  # the sample the agent judges in
     seat = d.seat
+    choice = greedy_index(sample.clone(), seat, rng, follow=0)  # one ply, nothing followed
     values = []
     for a in sample.legal_actions():
         c = sample.clone()
