@@ -25,6 +25,7 @@ COMMANDS = [
     "list",
     "play",
     "simulate",
+    "tournament",
     "test",
     "bench",
     "replay",

@@ -135,6 +135,11 @@ RULESET_SCHEMA: dict = {
                 },
                 "max_steps": {"type": "integer", "minimum": 1},
                 "map_option": _IDENT,
+                "evaluation": {
+                    "type": "string",
+                    "description": "For agents: a definition with one player parameter saying "
+                    "how good the position is for that player (docs/agents.md).",
+                },
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},

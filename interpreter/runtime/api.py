@@ -251,6 +251,20 @@ class GameState:
     def clone(self) -> GameState:
         return GameState(self.st.clone())
 
+    def determinize(self, player: int, rng=None) -> GameState:
+        """A copy in which what `player` cannot see is re-dealt at random (runtime/determinize):
+        searching agents play in such samples so that they never read hidden cards."""
+        import random
+
+        from .determinize import determinize
+
+        return GameState(determinize(self.st, player, rng or random.Random()))
+
+    def evaluate(self, player: int) -> float | None:
+        """The ruleset's `score(p)` for `player` (None when it declares none), for agents."""
+        f = getattr(self.st.g.prog, "evaluation", None)
+        return None if f is None else f(self.st, player)
+
     def __reduce__(self):
         """Pickled as its save (to_json), so that a state can cross processes."""
         return (GameState.from_json, (self.to_json(),))

@@ -19,6 +19,7 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.yamlsrc import load_yaml
 from .compiler import Compiler, Program
+from .evaluation import compile_evaluation, evaluation_name, find_definition
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
@@ -120,11 +121,29 @@ def load_ruleset(
     for path in card_files_to_load:
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
     _check_trigger_chooser(folder, meta, col.s, diags)
+    _check_evaluation(folder, meta, col.s, diags)
     res = Checker(col.s, diags).check_all()
     program = None
     if compile and not diags.has_errors():
-        program = Compiler(col.s, res, meta).compile()
+        compiler = Compiler(col.s, res, meta)
+        program = compiler.compile()
+        program.evaluation = compile_evaluation(compiler, col.s, meta)
     return Loaded(folder, meta, col.s, program, card_files)
+
+
+def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+    """`settings.evaluation` names a definition with one player parameter (docs/agents.md)."""
+    name = evaluation_name(meta)
+    if name is None or find_definition(syms, meta) is not None:
+        return
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    diags.error(
+        f"evaluation '{name}' is not a definition with one parameter",
+        doc.span(("settings", "evaluation")) if doc is not None else None,
+        code="unknown-name",
+        hint="write `define NAME(p: player) = ...`: how good the position is for p",
+    )
 
 
 def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:

@@ -20,8 +20,11 @@ from typing import TextIO
 
 from ..runtime.api import GameState, MadangError
 
-AGENTS = ("random", "first", "human", "scripted")
-AGENT_HELP = "random, first, human, scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
+AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
+AGENT_HELP = (
+    "random, first, greedy, mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:peek], human, "
+    "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
+)
 
 
 def hash64(seed: int, index: int) -> int:
@@ -73,6 +76,16 @@ class Decision:
         """A generator of this decision's own (for agents that need more than one draw)."""
         return random.Random(self.key)
 
+    def sample(self, rng: random.Random) -> GameState:
+        """A game this seat cannot tell from the real one: what it may not see is re-dealt at
+        random (GameState.determinize). Searching agents play in samples, never in the game."""
+        return self._game.determinize(self.seat, rng)
+
+    def search_root(self) -> GameState:
+        """The game itself, for a search that determinizes it at every iteration
+        (tools/mcts.Search); agents must not read it otherwise."""
+        return self._game
+
 
 class Agent:
     """Base of the agents: `decide(d)` returns an option index in range(d.count)."""
@@ -103,6 +116,75 @@ class FirstAgent(Agent):
 
     def decide(self, d: Decision) -> int:
         return 0
+
+
+class GreedyAgent(Agent):
+    """One ply: each option is tried in a sample of the hidden cards (Decision.sample) and the
+    one whose result the ruleset's `score(p)` likes best is taken (a win beats any score);
+    ties at random. Without a `score` it takes immediate wins and otherwise plays at random."""
+
+    name = "greedy"
+
+    def decide(self, d: Decision) -> int:
+        from .mcts import greedy_index
+
+        rng = d.rng()
+        return greedy_index(d.sample(rng), d.seat, rng)
+
+
+class MCTSAgent(Agent):
+    """Information-set MCTS (tools/mcts.py): `iterations` per decision, or `seconds`."""
+
+    name = "mcts"
+
+    def __init__(self, iterations: int | None = 200, seconds: float | None = None,
+                 depth: int | None = 20, c: float = 0.7, greedy: float = 0.0,
+                 peek: bool = False):  # fmt: skip
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.c = c
+        self.greedy = greedy
+        self.peek = peek
+        self.last = None  # the last Search, for statistics
+
+    def decide(self, d: Decision) -> int:
+        from .mcts import Search
+
+        search = Search(d.search_root(), d.rng(), iterations=self.iterations,
+                        seconds=self.seconds, c=self.c, depth=self.depth, greedy=self.greedy,
+                        determinize=not self.peek)  # fmt: skip
+        choice = search.run()
+        self.last = search
+        return choice
+
+
+def parse_mcts(arg: str, spec: str) -> MCTSAgent:
+    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:peek]"""
+    kw: dict = {}
+    for part in [p.strip() for p in arg.split(":") if p.strip()]:
+        key, eq, val = part.partition("=")
+        try:
+            if not eq and key.endswith("s") and key[:-1].replace(".", "", 1).isdigit():
+                kw["seconds"], kw["iterations"] = float(key[:-1]), None
+            elif not eq and key.isdigit():
+                kw["iterations"] = int(key)
+            elif not eq and key == "peek":
+                kw["peek"] = True
+            elif key == "depth":
+                kw["depth"] = None if val == "none" else int(val)
+            elif key in ("c", "greedy"):
+                kw[key] = float(val)
+            else:
+                raise ValueError(part)
+        except ValueError:
+            raise MadangError(
+                f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
+                "greedy=X or peek"
+            ) from None
+    if kw.get("iterations") == 0:
+        raise MadangError(f"bad agent {spec!r}: at least 1 iteration")
+    return MCTSAgent(**kw)
 
 
 def pick(labels: list[str], answer: str) -> int | str:
@@ -242,6 +324,10 @@ def make_agent(spec: str, words=None) -> Agent:
         return RandomAgent()
     if name == "first" and not arg:
         return FirstAgent()
+    if name == "greedy" and not arg:
+        return GreedyAgent()
+    if name == "mcts":
+        return parse_mcts(arg, spec)
     if name == "human" and not arg:
         return HumanAgent(words=words)
     if name == "scripted":
@@ -263,5 +349,5 @@ def make_agent(spec: str, words=None) -> Agent:
 
 __all__ = [
     "Agent", "Decision", "RandomAgent", "FirstAgent", "HumanAgent", "ScriptedAgent",
-    "InputEnded", "make_agent", "hash64", "pick",
+    "InputEnded", "make_agent", "hash64", "pick", "GreedyAgent", "MCTSAgent",
 ]  # fmt: skip

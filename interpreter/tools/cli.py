@@ -530,6 +530,28 @@ def cmd_simulate(args) -> int:
     return failed
 
 
+def cmd_tournament(args) -> int:
+    from .tournament import Bars, render, tournament
+
+    if args.games < 1:
+        raise UsageError("--games must be 1 or more")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    call = dict(agents=args.seats.split(","), games=args.games, seed=args.seed, jobs=args.jobs,
+                options=options_of(args.option), cards=tuple(args.cards or ()),
+                max_decisions=args.max_decisions)  # fmt: skip
+    if sys.stderr.isatty() and args.format == "text":
+        with Bars() as bars:
+            result = tournament(args.ruleset, progress=bars, **call)
+    else:
+        result = tournament(args.ruleset, **call)
+    if args.format == "json":
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(render(result))
+    return 1 if result["error_games"] else 0
+
+
 # ---------------------------------------------------------------- test, bench, replay
 
 
@@ -773,6 +795,21 @@ def parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="also every pairing of per-seat values"
     )
     p.set_defaults(run=cmd_simulate)
+
+    p = command("tournament", "agents against each other, seats swapped: win rates and ratings")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--seats", required=True, metavar="A,B,...",
+                   help="the agents: random, first, greedy, mcts[:ITERATIONS|:SECONDSs][:depth=N]")  # fmt: skip
+    p.add_argument("--games", type=int, default=20, metavar="N",
+                   help="games per lineup (each seat order of each group of agents; default 20)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="game i uses seed N+i")
+    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE")
+    p.add_argument("--cards", action="append", metavar="FILE")
+    p.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="a game still running after N decisions counts as unfinished")  # fmt: skip
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(run=cmd_tournament)
 
     p = command(
         "test",

@@ -289,7 +289,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
     for s in seats:
         if s == "human":
             raise MadangError(
-                "simulate plays without people: seats may be random, first or scripted:..."
+                "simulate plays without people: seats may be random, first, greedy, mcts... or scripted:..."
             )
         make_agent(s)  # an unknown agent fails here, once, not in every game
     free, combos = pairings(prog, options)

@@ -1,0 +1,219 @@
+"""Searching agents: a greedy one-ply player and information-set Monte Carlo tree search.
+
+Both play only in *determinizations*: copies of the game in which what their seat cannot see is
+re-dealt at random (`GameState.determinize`), so they never read the opponents' hidden cards or
+the future of the random generator. Both read the ruleset's own evaluation, `score(p)`, when it
+declares one (docs/agents.md); without one they see only wins and losses.
+
+MCTS is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration samples a
+new determinization, walks one tree of the deciding seat's information set (UCB1 with
+availability counts, so an option counts only where it was legal), adds one node, then plays on
+at random — to the end, or for `depth` decisions when the ruleset has an evaluation, scoring the
+position it reaches. Tree edges are the options' labels, which name cards and places, not
+object numbers, so the same move in two samples is one edge.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..runtime.api import GameState
+from ..runtime.builtins import RulesError
+
+# A playout without an evaluation stops after this many decisions and counts as a draw.
+PLAYOUT_LIMIT = 5000
+
+
+def score_of(game: GameState, player: int) -> float | None:
+    """The ruleset's evaluation for `player`, or None (none declared, or it failed here)."""
+    try:
+        return game.evaluate(player)
+    except (RulesError, TypeError, ValueError, ZeroDivisionError, AttributeError, IndexError):
+        return None
+
+
+def rewards(game: GameState, scale: float) -> list[float]:
+    """Each seat's reward in [0, 1]: 1 a win, 0 a loss, ½ a draw; before the end, ½ ± the
+    seat's evaluation against the best other seat's, squashed by tanh(difference / scale)."""
+    n = game.st.g.nplayers
+    if game.is_terminal():
+        return [(r + 1.0) / 2.0 for r in game.returns()]
+    scores = [score_of(game, p) for p in range(n)]
+    if any(s is None for s in scores):
+        return [0.5] * n
+    out = []
+    for p in range(n):
+        best_other = max(scores[q] for q in range(n) if q != p) if n > 1 else 0.0
+        out.append(0.5 + 0.5 * math.tanh((scores[p] - best_other) / scale))
+    return out
+
+
+def has_evaluation(game: GameState) -> bool:
+    return getattr(game.st.g.prog, "evaluation", None) is not None
+
+
+def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
+                 follow: int = 3) -> int:  # fmt: skip
+    """The option whose result is best for `seat` (ties: at random), judged in `game` (a
+    determinization: the caller never passes the real state). When an option leads to more
+    decisions of the same seat (an action, then its target), those are taken greedily too, up
+    to `follow` of them, before the result is judged."""
+    options = game.legal_actions()
+    order = list(options)
+    rng.shuffle(order)
+    best, best_value = order[0], -1.0
+    for a in order:
+        g = game.clone()
+        try:
+            g.apply_action(a)
+            for _ in range(follow):
+                if g.current_player() != seat:
+                    break
+                g.apply_action(greedy_index(g, seat, rng, scale, 0))
+        except RulesError:
+            continue
+        v = rewards(g, scale)[seat]
+        if v > best_value:
+            best, best_value = a, v
+    return best
+
+
+def playout(game: GameState, rng: random.Random, depth: int | None, greedy: float = 0.0,
+            scale: float = 10.0) -> int:  # fmt: skip
+    """Plays `game` on at random (a share `greedy` of the decisions greedily) for at most
+    `depth` decisions (None: to the end, within PLAYOUT_LIMIT); returns the decisions played."""
+    limit = PLAYOUT_LIMIT if depth is None else depth
+    st = game.st
+    played = 0
+    while not st.over and played < limit:
+        n = len(st.pending.values)
+        if greedy and rng.random() < greedy:
+            a = greedy_index(game, st.pending.player, rng, scale)
+        else:
+            a = rng.randrange(n)
+        game.apply_action(a)
+        played += 1
+    return played
+
+
+class Node:
+    """One information-set node: its children by option label, and per-seat reward sums."""
+
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self, nplayers: int):
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = [0.0] * nplayers
+
+
+class Search:
+    """One ISMCTS search from `root` (the real game) for the seat deciding there."""
+
+    def __init__(self, root: GameState, rng: random.Random, iterations: int | None = 200,
+                 seconds: float | None = None, c: float = 0.7, depth: int | None = 20,
+                 greedy: float = 0.0, scale: float = 10.0, determinize: bool = True):  # fmt: skip
+        self.root_game = root
+        self.seat = root.current_player()
+        self.rng = rng
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.depth = depth if has_evaluation(root) else None
+        self.greedy = greedy
+        self.scale = scale
+        self.determinize = determinize
+        self.n = root.st.g.nplayers
+        self.root = Node(self.n)
+        self.done = 0
+        self.playout_decisions = 0
+
+    def sample(self) -> GameState:
+        if self.determinize:
+            return self.root_game.determinize(self.seat, self.rng)
+        g = self.root_game.clone()  # perfect information: reads the hidden cards (comparison only)
+        g.st.rng = self.rng.getrandbits(64)
+        return g
+
+    def run(self) -> int:
+        """Search within the budget; returns the index of the option chosen at the root."""
+        start = time.perf_counter()
+        while True:
+            if self.iterations is not None and self.done >= self.iterations:
+                break
+            if self.seconds is not None and time.perf_counter() - start >= self.seconds:
+                break
+            self.iterate()
+            self.done += 1
+        return self.best()
+
+    def iterate(self) -> None:
+        game = self.sample()
+        node = self.root
+        path = [node]
+        rng = self.rng
+        st = game.st
+        try:
+            while not st.over:
+                labels = game.action_labels()
+                player = st.pending.player
+                untried = []
+                best, best_u = -1, -1.0
+                for a, label in enumerate(labels):
+                    child = node.children.get(label)
+                    if child is None:
+                        untried.append(a)
+                        continue
+                    child.avail += 1
+                    if not untried:
+                        u = child.total[player] / child.visits + self.c * math.sqrt(
+                            math.log(child.avail) / child.visits
+                        )
+                        if u > best_u:
+                            best, best_u = a, u
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = node.children[labels[a]] = Node(self.n)
+                    child.avail = 1
+                    game.apply_action(a)
+                    path.append(child)
+                    break
+                node = node.children[labels[best]]
+                game.apply_action(best)
+                path.append(node)
+            self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale)
+            reward = rewards(game, self.scale)
+        except RulesError:
+            reward = [0.5] * self.n  # a rules error inside a sample: neither good nor bad
+        for nd in path:
+            nd.visits += 1
+            t = nd.total
+            for p in range(self.n):
+                t[p] += reward[p]
+
+    def best(self) -> int:
+        """The most visited option at the root (the most robust choice)."""
+        labels = self.root_game.action_labels()
+        best, best_visits = 0, -1
+        for a, label in enumerate(labels):
+            child = self.root.children.get(label)
+            v = child.visits if child else 0
+            if v > best_visits:
+                best, best_visits = a, v
+        return best
+
+    def stats(self) -> list[dict]:
+        """The root's options with visits and mean reward (for people and tests)."""
+        out = []
+        for a, label in enumerate(self.root_game.action_labels()):
+            child = self.root.children.get(label)
+            visits = child.visits if child else 0
+            mean = child.total[self.seat] / visits if visits else None
+            out.append({"option": a, "label": label, "visits": visits, "mean": mean})
+        return out
+
+
+__all__ = ["Search", "Node", "greedy_index", "playout", "rewards", "score_of", "has_evaluation"]

@@ -1,0 +1,257 @@
+"""Searching agents (greedy, ISMCTS), determinization, rulesets' evaluations and tournaments.
+
+Small budgets throughout: these tests check behaviour, never strength or speed (strength is
+measured with `madang tournament`, docs/agents.md)."""
+
+import json
+import random
+
+import pytest
+from madang.runtime.api import MadangError, load_program, new_game
+from madang.runtime.determinize import hidden_slots
+from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, make_agent
+from madang.tools.cli import main
+from madang.tools.mcts import greedy_index, rewards
+from madang.tools.simulate import play_one
+from madang.tools.tournament import Ratings, lineups, tournament
+
+BUNDLED = ["clash_of_decks", "game_of_thrones_2p", "nivel_arena", "cthulhu_wars"]
+TWENTY = "docs/examples/twenty"
+
+
+def advance(game, decisions: int, seed: int = 0):
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_terminal():
+            break
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    return game
+
+
+def other_hidden_deal(game, seat: int, seed: int):
+    """A copy of `game` in which the hidden objects `seat` cannot see trade places (within each
+    owner and kind): the same observation for `seat`, other hidden cards."""
+    g = game.clone()
+    st = g.st
+    rng = random.Random(seed)
+    for slots in hidden_slots(st, seat).values():
+        objs = [st.zones[z][i] for z, i in slots]
+        rng.shuffle(objs)
+        for (z, i), o in zip(slots, objs):
+            st.zones[z][i] = o
+            st.obj_zone[o] = z
+    return g
+
+
+def hidden_decision(ruleset: str, options=None):
+    """A decision of a seat whose opponents' hidden cards can be dealt otherwise."""
+    for seed in range(20):
+        g = new_game(ruleset, options or {}, seed=seed)
+        for _ in range(60):
+            if g.is_terminal():
+                break
+            seat = g.current_player()
+            other = other_hidden_deal(g, seat, 99)
+            if [o for z in other.st.zones for o in z] != [o for z in g.st.zones for o in z]:
+                return g, other, seat
+            g.apply_action(random.Random(len(g.st.zones)).randrange(len(g.legal_actions())))
+    raise AssertionError("no decision with hidden cards found")
+
+
+# ---------------------------------------------------------------- determinization
+
+
+@pytest.mark.parametrize("ruleset", ["game_of_thrones_2p", "nivel_arena"])
+def test_a_sample_depends_only_on_what_the_seat_sees(ruleset):
+    real, other, seat = hidden_decision(ruleset)
+    assert real.observation(seat) == other.observation(seat)
+    a = real.determinize(seat, random.Random(5))
+    b = other.determinize(seat, random.Random(5))
+    assert a.st.zones == b.st.zones
+    assert a.st.rng == b.st.rng
+    assert a.st.rng != real.st.rng  # future shuffles and dice are not the real ones
+
+
+def test_a_sample_keeps_what_the_seat_sees_and_every_object():
+    g = advance(new_game("game_of_thrones_2p", seed=3), 30)
+    seat = g.current_player()
+    s = g.determinize(seat, random.Random(1))
+    assert s.observation(seat) == g.observation(seat)
+    assert sorted(o for z in s.st.zones for o in z) == sorted(o for z in g.st.zones for o in z)
+    for z, objs in enumerate(s.st.zones):
+        for o in objs:
+            assert s.st.obj_zone[o] == z
+            assert s.st.obj_owner[o] == g.st.obj_owner[o]  # decks never mix owners
+    assert g.determinize(seat, random.Random(2)).st.zones != s.st.zones  # samples vary
+
+
+# ---------------------------------------------------------------- choices ignore hidden cards
+
+
+@pytest.mark.parametrize("ruleset", ["game_of_thrones_2p", "nivel_arena"])
+def test_search_agents_choose_the_same_whatever_the_hidden_cards(ruleset):
+    real, other, seat = hidden_decision(ruleset)
+    for spec in ("greedy", "mcts:12:depth=4"):
+        ours = make_agent(spec).decide(Decision(real))
+        theirs = make_agent(spec).decide(Decision(other))
+        assert ours == theirs, spec
+
+
+def test_a_search_that_peeks_is_only_an_option():
+    agent = make_agent("mcts:5:peek")
+    assert isinstance(agent, MCTSAgent) and agent.peek
+    assert not make_agent("mcts:5").peek
+
+
+# ---------------------------------------------------------------- evaluations
+
+
+@pytest.mark.parametrize("ruleset", BUNDLED)
+def test_every_bundled_ruleset_declares_an_evaluation(ruleset):
+    g = advance(new_game(ruleset, seed=2), 20)
+    values = [g.evaluate(p) for p in range(g.st.g.nplayers)]
+    assert all(isinstance(v, float) for v in values)
+    r = rewards(g, 10.0)
+    assert all(0.0 <= x <= 1.0 for x in r)
+
+
+def test_a_ruleset_without_an_evaluation_still_has_searching_agents():
+    g = new_game(TWENTY, seed=1)
+    assert g.evaluate(0) is None
+    assert rewards(g, 10.0) == [0.5] * g.st.g.nplayers
+    for spec in ("greedy", "mcts:8"):
+        r = play_one(load_program(TWENTY), {}, 4, [spec, "random"], 10_000)
+        assert "winners" in r, r
+
+
+def test_an_evaluation_naming_no_definition_is_a_located_error(tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "twenty"
+    shutil.copytree(TWENTY, folder)
+    meta = (folder / "ruleset.yaml").read_text(encoding="utf-8")
+    meta = meta.replace("settings:\n", "settings:\n  evaluation: nothing_here\n")
+    (folder / "ruleset.yaml").write_text(meta, encoding="utf-8")
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "ruleset.yaml:" in out and "evaluation 'nothing_here'" in out
+
+
+def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
+    g = advance(new_game("clash_of_decks", seed=4), 3)
+    d = Decision(g)
+    assert 0 <= GreedyAgent().decide(d) < len(g.legal_actions())
+    rng = d.rng()
+    sample = d.sample(rng)  # the sample the agent judges in
+    seat = d.seat
+    choice = greedy_index(sample.clone(), seat, rng, follow=0)  # one ply, nothing followed
+    values = []
+    for a in sample.legal_actions():
+        c = sample.clone()
+        c.apply_action(a)
+        values.append(rewards(c, 10.0)[seat])
+    assert values[choice] == max(values)
+
+
+# ---------------------------------------------------------------- MCTS
+
+
+def test_mcts_spends_its_budget_and_is_reproducible():
+    g = advance(new_game("clash_of_decks", seed=6), 2)
+    a, b = make_agent("mcts:20:depth=3"), make_agent("mcts:20:depth=3")
+    assert a.decide(Decision(g)) == b.decide(Decision(g))
+    assert a.last.done == 20
+    visits = [row["visits"] for row in a.last.stats()]
+    assert sum(visits) == 20
+    assert a.last.best() == max(range(len(visits)), key=lambda i: (visits[i], -i))
+
+
+def test_mcts_avoids_a_move_that_loses_at_once():
+    # Twenty: taking the pile's total over the limit loses. Find positions where some options
+    # lose at once and others do not; the search (no evaluation: playouts to the end) must not
+    # pick a losing one.
+    found = 0
+    for seed in range(30):
+        g = new_game(TWENTY, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal() and found < 3:
+            seat = g.current_player()
+            losing = []
+            for a in g.legal_actions():
+                c = g.clone()
+                c.apply_action(a)
+                if c.is_terminal() and seat not in c.winners:
+                    losing.append(a)
+            if losing and len(losing) < len(g.legal_actions()):
+                found += 1
+                assert make_agent("mcts:40").decide(Decision(g)) not in losing
+            g.apply_action(rng.randrange(len(g.legal_actions())))
+        if found >= 3:
+            return
+    raise AssertionError("no position with a losing move found")
+
+
+def test_mcts_with_a_time_budget():
+    agent = make_agent("mcts:0.05s:depth=2")
+    assert agent.seconds == 0.05 and agent.iterations is None
+    g = new_game("clash_of_decks", seed=1)
+    assert agent.decide(Decision(g)) in g.legal_actions()
+    assert agent.last.done >= 1
+
+
+@pytest.mark.parametrize("spec", ["mcts:x", "mcts:0", "mcts:depth=a", "mcts:c=", "greedy:3"])
+def test_bad_agent_specs_are_refused(spec):
+    with pytest.raises(MadangError):
+        make_agent(spec)
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def test_lineups_swap_seats():
+    assert lineups(["a", "b", "c"], 2) == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    four = lineups(["a", "b"], 4)
+    assert four == [(0, 1, 0, 1), (1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 1, 0)]
+    three_of_four = lineups(list("abcd"), 3)
+    assert len(three_of_four) == 4 * 3
+    with pytest.raises(MadangError):
+        lineups(["a"], 2)
+
+
+def test_ratings_reward_the_winner():
+    r = Ratings(["x", "y"])
+    for _ in range(5):
+        r.game([0, 1], [0])
+    a, b = r.report()
+    key = "ordinal" if "ordinal" in a else "elo"
+    assert a[key] > b[key]
+
+
+def test_a_tournament_is_the_same_whatever_the_jobs():
+    args = dict(agents=["random", "greedy"], games=2, seed=3)
+    one = tournament("clash_of_decks", jobs=1, **args)
+    two = tournament("clash_of_decks", jobs=2, **args)
+    assert one["games"] == 4 and one["error_games"] == 0
+    for x, y in zip(one["standings"], two["standings"]):
+        assert (x["wins"], x["games"], x["rating"]) == (y["wins"], y["games"], y["rating"])
+    assert one["head_to_head"] == two["head_to_head"]
+    assert one["lineups"][0]["seats"] == ["random", "greedy"]
+    assert one["lineups"][1]["seats"] == ["greedy", "random"]
+
+
+def test_tournament_command(capsys):
+    argv = ["tournament", "clash_of_decks", "--seats", "random,first", "--games", "1"]
+    assert main([*argv, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "first" in out and "head to head" in out
+    assert main([*argv, "--jobs", "1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and {r["agent"] for r in data["standings"]} == {"random", "first"}
+    assert main(["tournament", "clash_of_decks", "--seats", "random,human", "--games", "1"]) == 1
+
+
+def test_simulate_accepts_searching_agents(capsys):
+    argv = ["simulate", "clash_of_decks", "--seats", "greedy,mcts:4:depth=2", "--games", "2"]
+    assert main([*argv, "--jobs", "1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] == 2 and data["agents"] == ["greedy", "mcts:4:depth=2"]
