@@ -118,14 +118,57 @@ def lark_parser() -> Lark:
 
 
 def _cache_path() -> str | bool:
+    """Lark unpickles its cache before checking anything, so the cache lives only in a folder of
+    the user's own (`$XDG_CACHE_HOME/madang`, mode 0700), never in the shared temp folder, and is
+    used only when that folder and file belong to the user and nobody else can write them.
+    Otherwise the grammar is built afresh (about 0.3 s)."""
     import hashlib
-    import tempfile
+
+    import lark
 
     try:
-        digest = hashlib.sha256((grammar_dir() / "madang.lark").read_bytes()).hexdigest()[:16]
-        return str(Path(tempfile.gettempdir()) / f"madang-grammar-{digest}.lark-cache")
+        grammar = (grammar_dir() / "madang.lark").read_bytes()
+        digest = hashlib.sha256(grammar + lark.__version__.encode()).hexdigest()[:16]
+        folder = user_cache_dir()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = folder / f"grammar-{digest}.lark-cache"
+        if not _private(folder, directory=True):
+            return False
+        if (path.exists() or path.is_symlink()) and not _private(path, directory=False):
+            return False
+        return str(path)
     except OSError:
+        return False
+
+
+def user_cache_dir() -> Path:
+    """The user's own cache folder for madang (XDG on Linux, ~/Library/Caches on macOS)."""
+    import os
+    import sys
+
+    user = Path(os.path.expanduser("~"))
+    if sys.platform == "darwin":
+        return user / "Library" / "Caches" / "madang"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA") or user) / "madang" / "Cache"
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    return (Path(base) if Path(base).is_absolute() else user / ".cache") / "madang"
+
+
+def _private(path: Path, directory: bool) -> bool:
+    """True when `path` is (not a link to) a folder or regular file of this user that no one
+    else may write."""
+    import os
+    import stat
+
+    st = path.lstat()
+    kind = stat.S_ISDIR if directory else stat.S_ISREG
+    if not kind(st.st_mode):
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # Windows: the per-user folder is private by default
         return True
+    return st.st_uid == getuid() and not st.st_mode & 0o022
 
 
 class Origin:

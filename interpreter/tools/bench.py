@@ -12,9 +12,9 @@ Figures are read from here, never asserted in tests. Per ruleset:
 - a mid-game state (a random game stopped half-way): clone time (median of 2,000, µs),
   to_json / from_json time (median of 50, ms), and the size of its save in bytes.
 
-A hand-written anchor (a script printing one JSON line with playouts_per_s and decisions_per_s,
-such as `shared/bench/<prefix>_baseline.py`) runs in the same session, alternately with ours, and
-the ratio is reported.
+A hand-written anchor named with `--baseline PATH` (a script printing one JSON line with
+playouts_per_s and decisions_per_s, such as `../shared/bench/clash_baseline.py`) runs in the same
+session, alternately with the first ruleset's playouts, and the ratio is reported.
 """
 
 from __future__ import annotations
@@ -169,25 +169,6 @@ def state_costs(ref: str) -> dict:
             "save_bytes": len(text.encode())}  # fmt: skip
 
 
-def find_baseline(refs: list[str]) -> tuple[Path, str] | None:
-    """A hand-written anchor for one of the rulesets: `shared/bench/<prefix>_baseline.py` beside
-    the repository (`../shared/bench` of the repository or of the current folder, or of a folder
-    above), where <prefix> starts the ruleset's name (abc_baseline.py → abc_of_things)."""
-    here = Path(__file__).resolve()
-    seen = set()
-    for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
-        folder = base / "shared" / "bench"
-        if folder in seen or not folder.is_dir():
-            continue
-        seen.add(folder)
-        for script in sorted(folder.glob("*_baseline.py")):
-            prefix = script.stem[: -len("_baseline")]
-            for ref in refs:
-                if Path(ref).name.startswith(prefix):
-                    return script, ref
-    return None
-
-
 def run_baseline(path: Path, games: int) -> dict | None:
     try:
         out = subprocess.run(
@@ -217,7 +198,9 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
         say(f"{ref}: clone, save, load")
         r.update(state_costs(ref))
         out["rulesets"][ref] = r
-    found = (Path(baseline), refs[0]) if baseline else find_baseline(refs)
+    # The anchor is a program: it runs only when named with --baseline, never found by walking
+    # folders (a planted `*_baseline.py` above the current folder would run).
+    found = (Path(baseline), refs[0]) if baseline else None
     if baseline and not Path(baseline).is_file():
         out["baseline"] = {"script": baseline, "error": "no such file"}
     elif found is not None and refs:

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import re
-import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..language.diagnostics import Diagnostics, did_you_mean
+from ..language.sources import overlay
 from ..language.yamlsrc import YamlDoc, load_yaml
 from ..runtime import engine
 from ..runtime.api import GameState, MadangError, make_game
@@ -693,9 +692,10 @@ class _Runner:
                 return scenario_program(ref, (str(self.sc.file.parent / self.sc.cards),))
             except MadangError as e:
                 raise _Failed(self.ruleset_problems(e)) from None
-        tmp = self.card_file(prog.name)
+        tmp, content = self.card_file(prog.name)
         try:
-            return scenario_program(ref, (str(tmp),))
+            with overlay({tmp: content}):  # read from memory: no file is written or trusted
+                return scenario_program(ref, (str(tmp),))
         except MadangError as e:
             raise _Failed(self.remap(e, tmp)) from None
 
@@ -711,9 +711,11 @@ class _Runner:
             out.items.append(dataclasses.replace(d, span=here) if d.span.line <= 0 else d)
         return out.render().rstrip()
 
-    def card_file(self, ruleset_name: str) -> Path:
+    def card_file(self, ruleset_name: str) -> tuple[Path, str]:
         """The inline cards as a card file of their own, each card on the same line as in the
-        scenario (so that problems in them are reported at the scenario's lines)."""
+        scenario (so that problems in them are reported at the scenario's lines). The file is
+        never written: its path (beside the scenario, named by the content's digest, so that
+        compiled programs are cached per content) is read from memory through an overlay."""
         doc = self.doc
         text = doc.text
         lines = _LINE_BREAK.split(text)
@@ -738,14 +740,7 @@ class _Runner:
                 out.insert(last, head)
             content = "\n".join(out) + "\n"
         digest = hashlib.sha256(content.encode("utf-8")).hexdigest()[:24]
-        folder = Path(tempfile.gettempdir()) / "madang-scenario-cards"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{digest}.yaml"
-        if not path.exists():
-            part = folder / f"{digest}.{os.getpid()}.part"
-            part.write_text(content, encoding="utf-8")
-            os.replace(part, path)
-        return path
+        return self.sc.file.parent / f".{self.sc.file.stem}.cards-{digest}.yaml", content
 
     def remap(self, e: MadangError, tmp: Path) -> str:
         """Problems in the inline cards, shown at the scenario's own lines."""
