@@ -139,18 +139,19 @@ def test_openspiel_random_sim_test_and_serialisation(name, options):
     import madang.openspiel  # noqa: F401
     import pyspiel
 
-    text = ";".join(f"{k}={v}" for k, v in options.items())
+    text = ";".join(f"{k}:{v}" for k, v in options.items())
     game = pyspiel.load_game("madang", {"ruleset": name, "options": text, "seed": 5})
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1024
     rng = random.Random(1)
     for _ in range(12):
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
-    again = game.deserialize_state(state.serialize())
+    again = game.deserialize_state(state.serialize())  # replays the deal, then the moves
     assert again.history() == state.history() and str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()
 

@@ -21,7 +21,11 @@ from open_spiel.python.bots.uniform_random import UniformRandomBot
 def play(game, bots, rng) -> list[float]:
     state = game.new_initial_state()
     while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
+        if state.is_chance_node():  # the deal: one of the game's equally likely seeds
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
     return state.returns()
 
 
