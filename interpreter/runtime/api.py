@@ -237,7 +237,11 @@ class GameState:
                 "player": d.player,
                 "choice": engine.decision_labels(st)[a],
             }
-            engine.note(st, seen.mark(entry, [seen.decision_seers(st, d, d.values[a])]))
+            who = [
+                seen.decision_seers(st, d, d.values[a]),
+                seen.prompt_seers(st, d.prompt, d.player),
+            ]
+            engine.note(st, seen.mark(entry, who))
         st.answer = d.values[a]
         st.has_answer = True
         st.pending = None

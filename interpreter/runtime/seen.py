@@ -112,7 +112,21 @@ def decision_seers(st, d, value) -> frozenset[int] | None:
             out = meet(out, value_seers(st, x, d.type))
     else:
         out = value_seers(st, value, d.type)
+    if out is EVERYONE and _names_cards(st, value):
+        out = frozenset()  # a card picked by name (building a hand) is the picker's secret
     return out if out is EVERYONE else out | {d.player}
+
+
+def _names_cards(st, value) -> bool:
+    """Whether a chosen value is a card's name (or a list of them), not an object."""
+    names = st.g.prog.card_index
+    if isinstance(value, str):
+        return value in names
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(x, str) and x in names for x in value)
+    )
 
 
 __all__ = [
@@ -125,3 +139,22 @@ __all__ = [
     "origin",
     "zone_seers",
 ]
+
+
+def prompt_seers(st, prompt: str, decider: int) -> frozenset[int] | None:
+    """Who may read a decision's prompt: one that names a card some seat may not see (an
+    optional response offered by a card in hand) is kept from that seat."""
+    if not prompt:
+        return EVERYONE
+    out = EVERYONE
+    cards = st.g.prog.cards
+    for z, zone in enumerate(st.zones):
+        if not zone:
+            continue
+        who = zone_seers(st, z)
+        if who is EVERYONE:
+            continue
+        for o in zone:
+            if cards[st.obj_card[o]].name in prompt:
+                out = meet(out, who)
+    return out if out is EVERYONE else out | {decider}

@@ -134,6 +134,8 @@ class Narrator:
             self._after_decision = True
             p = entry.get("player", 0) + 1
             q = self.text(entry.get("decision") or "?")
+            if self.hides(entry, 1, str(entry.get("decision", ""))):
+                q = w["hidden"]  # the question names a card the seat may not see
             if self.hides(entry, 0, str(entry.get("choice", ""))):
                 return w["secret"].format(p=p, q=q)
             return w["decision"].format(p=p, q=q, choice=self.text(entry.get("choice", "")))
