@@ -40,7 +40,7 @@ def value_seers(st, v, t) -> frozenset[int] | None:
     if isinstance(v, list | tuple) and isinstance(t, tuple):
         out = EVERYONE
         for x in v:
-            out = meet(out, value_seers(st, x, t[1]))
+            out = narrower(out, value_seers(st, x, t[1]))
         return out
     return EVERYONE
 
@@ -50,11 +50,11 @@ def action_seers(st, value) -> frozenset[int] | None:
     act = st.g.prog.actions[value[0]]
     out = EVERYONE
     for a, t in zip(value[1], act.param_types):
-        out = meet(out, value_seers(st, a, t))
+        out = narrower(out, value_seers(st, a, t))
     return out
 
 
-def meet(a, b):
+def narrower(a, b):
     """Both known: the seats that see a and b."""
     if a is EVERYONE:
         return b
@@ -63,7 +63,7 @@ def meet(a, b):
     return a & b
 
 
-def join(a, b):
+def wider(a, b):
     """Either known (a move: seen where it was or where it goes)."""
     if a is EVERYONE or b is EVERYONE:
         return EVERYONE
@@ -99,7 +99,7 @@ def moved(st, entry: dict, objs: list, z: int, was: list | None) -> dict:
     """A move's entry, marked: an object is known to those who saw it before or see it now."""
     there = zone_seers(st, z)
     before = was if was is not None and len(was) == len(objs) else [EVERYONE] * len(objs)
-    return mark(entry, [join(b, there) for b in before])
+    return mark(entry, [wider(b, there) for b in before])
 
 
 def decision_seers(st, d, value) -> frozenset[int] | None:
@@ -109,7 +109,7 @@ def decision_seers(st, d, value) -> frozenset[int] | None:
     elif isinstance(value, list) and not isinstance(d.type, tuple) and d.type != "trigger":
         out = EVERYONE
         for x in value:
-            out = meet(out, value_seers(st, x, d.type))
+            out = narrower(out, value_seers(st, x, d.type))
     else:
         out = value_seers(st, value, d.type)
     if out is EVERYONE and _names_cards(st, value):
@@ -129,18 +129,6 @@ def _names_cards(st, value) -> bool:
     )
 
 
-__all__ = [
-    "object_seers",
-    "value_seers",
-    "action_seers",
-    "decision_seers",
-    "mark",
-    "moved",
-    "origin",
-    "zone_seers",
-]
-
-
 def prompt_seers(st, prompt: str, decider: int) -> frozenset[int] | None:
     """Who may read a decision's prompt: one that names a card some seat may not see (an
     optional response offered by a card in hand) is kept from that seat."""
@@ -156,5 +144,18 @@ def prompt_seers(st, prompt: str, decider: int) -> frozenset[int] | None:
             continue
         for o in zone:
             if cards[st.obj_card[o]].name in prompt:
-                out = meet(out, who)
+                out = narrower(out, who)
     return out if out is EVERYONE else out | {decider}
+
+
+__all__ = [
+    "object_seers",
+    "value_seers",
+    "action_seers",
+    "decision_seers",
+    "mark",
+    "moved",
+    "origin",
+    "zone_seers",
+    "prompt_seers",
+]

@@ -174,7 +174,7 @@ class View:
 def option_labels(game, lang: str | None = None) -> list[str]:
     """The pending decision's options as shown to people: respelt in the language, and options
     that read alike (two copies of a card) told apart by where each is and its first shown
-    stat: `アリス (유닛존1#1, 5000)`. Scripts keep using the stable labels."""
+    stat: `NAME (lane#1, 5000)`. Scripts keep using the stable labels."""
     st = game.st
     d = st.pending
     labels = game.action_labels()
