@@ -197,6 +197,9 @@ def test_narration_uses_templates_in_the_ruleset_language_only():
     assert narrate(prog, entry, "ko") == "  TROLL 파괴"
     assert narrate(prog, entry, "en") == "  destroy(TROLL)"
     n = Narrator(prog, "ko")
+    # a verb without a narration sentence is bookkeeping: shown only with internals
+    assert n.line({"event": "strike", "args": ["A", "B", "3", "true"]}) is None
+    n.internals = True
     assert n.line({"event": "strike", "args": ["A", "B", "3", "true"]}) == "  타격(A, B, 3, true)"
     assert n.line({"phase": "attack"}) == "  [공격]"
     assert n.line({"turn": 3, "player": 1}) == "턴 3: P2"
@@ -208,7 +211,7 @@ def test_narration_respells_labels_and_skips_the_action_after_its_decision():
     n = Narrator(prog, "ko")
     assert (
         n.line({"decision": "소환", "player": 0, "choice": "summon TROLL top#1"})
-        == "  P1 선택: 소환 TROLL 상부#1"
+        == "  P1 선택 (소환): 소환 TROLL 상부#1"
     )
     assert n.line({"action": "summon", "player": 0, "args": ["TROLL", "top#1"]}) is None
     assert (
@@ -218,6 +221,27 @@ def test_narration_respells_labels_and_skips_the_action_after_its_decision():
     assert n.line({"move": ["TROLL"], "to": "top#1"}) is None
     n.moves = True
     assert n.line({"move": ["TROLL"], "to": "top#1"}) == "    TROLL → 상부#1"
+
+
+def test_a_seat_narrator_hides_what_the_seat_may_not_see():
+    prog = load_program(CLASH)
+    secret = {"decision": "pick", "player": 0, "choice": "TROLL", "seen": [[0]]}
+    assert Narrator(prog, "en", seat=0).line(secret) == "  P1 chooses (pick): TROLL"
+    assert Narrator(prog, "en", seat=1).line(secret) == "  P1 chooses (pick): (secret)"
+    assert Narrator(prog, "en").line(secret) == "  P1 chooses (pick): TROLL"  # everything
+    assert Narrator(prog, "en", seat=-1).line(secret) == "  P1 chooses (pick): (secret)"
+    drawn = {"action": "summon", "player": 1, "args": ["TROLL", "top#2"], "seen": [[1], None]}
+    assert Narrator(prog, "en", seat=0).line(drawn) == "  P2: summon (a hidden card) top#2"
+
+
+def test_a_card_revealed_later_in_the_batch_is_named_all_along():
+    prog = load_program(CLASH)
+    batch = [
+        {"event": "destroy", "args": ["TROLL"], "seen": [[1]]},
+        {"move": ["TROLL"], "to": "top#2", "seen": [None]},
+    ]
+    assert Narrator(prog, "ko", seat=0).lines(batch) == ["  TROLL 파괴"]
+    assert Narrator(prog, "ko", seat=0).lines(batch[:1]) == ["  (비공개 카드) 파괴"]
 
 
 def test_narration_without_a_program_and_of_unknown_entries():

@@ -122,7 +122,8 @@ def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, rule
         for raw in messages:
             leaked = names_in_message(raw) & secrets
             assert not leaked, f"step {step}: hidden {leaked} sent to P1"
-        shown = {e.text for e in browser.find_elements(By.CSS_SELECTOR, ".card .cname")}
+        cards = browser.find_elements(By.CSS_SELECTOR, ".card")
+        shown = {e.get_attribute("data-card") for e in cards}
         assert not shown & secrets, f"step {step}: hidden {shown & secrets} on P1's page"
         if table.game.is_terminal():
             break

@@ -408,7 +408,8 @@ def test_human_is_asked_again_on_nonsense_then_plays():
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("is not an option") == 2 and "empty answer" in r.stdout
-    assert "P1 선택: pass" in r.stdout and "stopped after 1 decision" in r.stdout
+    assert "P1 선택 (" in r.stdout and "): pass" in r.stdout
+    assert "stopped after 1 decision" in r.stdout
     assert "Traceback" not in r.stderr
 
 
@@ -471,7 +472,7 @@ def test_replay_of_a_missing_or_foreign_file_exits_1(tmp_path, capsys):
 def test_verbose_play_narrates(capsys):
     assert main(["play", CLASH, "--seed", "2", "--max-decisions", "6", "-v", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "turn 1: P" in out and "chooses:" in out
+    assert "turn 1: P" in out and "chooses (" in out
 
 
 # ---------------------------------------------------------------- simulate

@@ -70,6 +70,68 @@ _OPTION = {
     },
 }
 
+_NAMES = {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+_LABEL = {
+    "anyOf": [{"type": "string"}, _TEXTS],
+    "x-expected": "a text, or texts by language such as {en: Stark, ko: 스타크}",
+}
+_VIEW = {
+    "type": "object",
+    "description": "What a player is shown of the game (docs/views.md); what is not named is hidden.",
+    "additionalProperties": False,
+    "properties": {
+        "zones": {**_NAMES, "description": "The zones shown on the board, in this order."},
+        "counters": {**_NAMES, "description": "The game's own counters shown."},
+        "players": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "counters": {**_NAMES, "description": "Per-player counters shown."},
+                "name": {
+                    "type": "object",
+                    "description": "Each player's name, from a per-seat option or a counter.",
+                    "additionalProperties": False,
+                    "properties": {
+                        "option": {"type": "string"},
+                        "counter": {"type": "string"},
+                        "names": {"type": "object", "additionalProperties": _LABEL},
+                    },
+                },
+            },
+        },
+        "areas": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"counters": {**_NAMES, "description": "Per-area counters shown."}},
+        },
+        "kinds": {
+            "type": "object",
+            "description": "Per kind of object: the properties shown and how it is named.",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "show": {**_NAMES, "description": "Properties shown (modified values)."},
+                    "name": {
+                        "type": "string",
+                        "description": "How an object is named: {name}, {owner} (its player's name).",
+                    },
+                },
+            },
+        },
+        "marks": {
+            **_NAMES,
+            "description": "Keywords shown as badges on the objects that have them.",
+        },
+        "labels": {
+            "type": "object",
+            "description": "Labels by language: {en: {NAME: LABEL}}; NAME any shown name.",
+            "propertyNames": _LANG_CODE,
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+}
+
 RULESET_SCHEMA: dict = {
     "$schema": DRAFT,
     "title": "madang ruleset",
@@ -143,6 +205,7 @@ RULESET_SCHEMA: dict = {
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},
+        "view": _VIEW,
         "constraints": {
             "type": "array",
             "description": "Option combinations that are refused: when every option in `if` has its value, those in `forbid` may not.",

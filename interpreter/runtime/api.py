@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..language.diagnostics import Diagnostics
-from . import engine
+from . import engine, seen
 from .builtins import RulesError
 from .compiler import Program
 from .loader import load_ruleset
@@ -232,10 +232,16 @@ class GameState:
             raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.values) - 1}")
         d = st.pending
         if st.log is not None:
-            engine.note(
-                st,
-                {"decision": d.prompt, "player": d.player, "choice": engine.decision_labels(st)[a]},
-            )
+            entry = {
+                "decision": d.prompt,
+                "player": d.player,
+                "choice": engine.decision_labels(st)[a],
+            }
+            who = [
+                seen.decision_seers(st, d, d.values[a]),
+                seen.prompt_seers(st, d.prompt, d.player),
+            ]
+            engine.note(st, seen.mark(entry, who))
         st.answer = d.values[a]
         st.has_answer = True
         st.pending = None

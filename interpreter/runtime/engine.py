@@ -9,6 +9,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 
 from __future__ import annotations
 
+from . import seen
 from .builtins import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
 
@@ -374,19 +375,21 @@ class Move(Stmt):
             raise RulesError(f"{span}: no zone to move to")
         if what is None:
             return
+        was = seen.origin(st, what) if st.log is not None else None
         if isinstance(what, list):
             for k, o in enumerate(list(what)):
                 move_object(st, o, z, where, idx + k if where == "at" else 0)
         else:
             move_object(st, what, z, where, idx)
         if st.log is not None:
-            note_move(st, what, z)
+            note_move(st, what, z, was)
 
 
-def note_move(st, what, z):
+def note_move(st, what, z, was=None):
     if st.log is not None:
         objs = what if isinstance(what, list) else [what]
-        note(st, {"move": [label(st, o, "object") for o in objs], "to": st.g.zone_label(z)})
+        entry = {"move": [label(st, o, "object") for o in objs], "to": st.g.zone_label(z)}
+        note(st, seen.moved(st, entry, objs, z, was))
 
 
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
@@ -471,7 +474,11 @@ class Log(Stmt):
 
     def exec(self, st, fr):
         if st.log is not None:
-            note(st, {"log": label(st, self.value(st, fr.env), self.type)})
+            v = self.value(st, fr.env)
+            note(
+                st,
+                seen.mark({"log": label(st, v, self.type)}, [seen.value_seers(st, v, self.type)]),
+            )
 
 
 class Pass(Stmt):
@@ -1015,14 +1022,9 @@ def start_action(st: State, value, player: int) -> None:
     if value[2] is not None:
         env["this"] = value[2]
     if st.log is not None:
-        note(
-            st,
-            {
-                "action": act.name,
-                "player": player,
-                "args": [label(st, a, t) for a, t in zip(value[1], act.param_types)],
-            },
-        )
+        pairs = list(zip(value[1], act.param_types))
+        entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
+        note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     st.frames.append(Frame(act.body, env, -1, FUNC))
 
 
@@ -1070,15 +1072,9 @@ class Call(Stmt):
 
     @staticmethod
     def note_call(st, verb, env) -> None:
-        note(
-            st,
-            {
-                "event": verb.name,
-                "args": [
-                    label(st, env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)
-                ],
-            },
-        )
+        pairs = [(env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)]
+        entry = {"event": verb.name, "args": [label(st, a, t) for a, t in pairs]}
+        note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
 
     def at_end(self, st, fr):
         verb = self.verb
@@ -1183,13 +1179,11 @@ def resolve_found(st: State, found: list) -> None:
         if lst.limit is not None:
             st.used.append((lst.id, src if src is not None else -1, scope_name(st, lst.limit)))
         if st.log is not None:
-            note(
-                st,
-                {
-                    "trigger": lst.rule,
-                    "source": label(st, src, "object") if src is not None else None,
-                },
-            )
+            entry = {
+                "trigger": lst.rule,
+                "source": label(st, src, "object") if src is not None else None,
+            }
+            note(st, seen.mark(entry, [seen.object_seers(st, src)]))
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1273,7 +1267,8 @@ class OrderTriggers(Stmt):
         fr.items = items[:k] + items[k + 1 :]
         lst = st.g.prog.listener_by_id[lid]
         if st.log is not None:
-            note(st, {"trigger": lst.rule, "source": label(st, src, "object")})
+            entry = {"trigger": lst.rule, "source": label(st, src, "object")}
+            note(st, seen.mark(entry, [seen.object_seers(st, src)]))
         st.frames.append(Frame(lst.body, dict(env), -1, FUNC))
         return True
 

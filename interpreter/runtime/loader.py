@@ -17,6 +17,7 @@ from ..language.parser import Origin, parse_card_text, parse_module
 from ..language.schema import RULESET_SCHEMA, card_schema, validate
 from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
+from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
 from .compiler import Compiler, Program
 from .evaluation import compile_evaluation, evaluation_name, find_definition
@@ -122,6 +123,7 @@ def load_ruleset(
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
     _check_trigger_chooser(folder, meta, col.s, diags)
     _check_evaluation(folder, meta, col.s, diags)
+    check_view(meta, col.s, meta.get("_doc"), diags)
     res = Checker(col.s, diags).check_all()
     program = None
     if compile and not diags.has_errors():

@@ -365,7 +365,11 @@ def cmd_play(args) -> int:
         st.log = []
     seats = seat_specs(args.seats.split(",") if args.seats else None, st.g.nplayers)
     lang = args.lang or prog.meta.get("language") or "en"
-    narrator = Narrator(prog, lang)
+    humans = [i for i, s in enumerate(seats) if s == "human"]
+    # one person at the terminal hears their seat's story; several share only what is public
+    narrator = Narrator(
+        prog, lang, seat=None if not humans else humans[0] if len(humans) == 1 else -1
+    )
     agents = [make_agent(s, words=narrator.text) for s in seats]
     narrate_on = args.format == "text" and (args.verbose or "human" in seats)
     start = st.decisions
@@ -383,10 +387,9 @@ def cmd_play(args) -> int:
         for e in st.log:
             if log_file is not None:
                 log_file.write(json.dumps(e, ensure_ascii=False) + "\n")
-            if narrate_on:
-                line = narrator.line(e)
-                if line:
-                    print(line)
+        if narrate_on:
+            for line in narrator.lines(st.log):
+                print(line)
         st.log.clear()
 
     stopped = False

@@ -6,6 +6,13 @@ in the language asked for; otherwise the verb's name and arguments are shown. Na
 the spelling that fits the language: declarations may have aliases (`attack/공격`), and
 `prog.syms.canonical` maps every spelling to its canonical one; for Korean a Hangul spelling is
 chosen, for English an ASCII one. Card names use a card's `ko:`/`en:` name when it has one.
+
+**Per seat.** A Narrator made for a `seat` tells only what that seat may know: the log marks
+what names a secret (`seen`, runtime/seen.py), and a name the seat may not see is replaced by a
+placeholder; a secret choice reads "P1 chose: 플롯 선택 (비공개)" until the card is revealed.
+`seat=None` narrates everything (a spectator of agents, a replay); `seat=-1` only what is public.
+Verbs without a narration template and triggers of the rules themselves are bookkeeping: they
+are shown only with `internals=True` (`madang replay -v`).
 """
 
 from __future__ import annotations
@@ -16,14 +23,16 @@ HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 WORDS = {
-    "ko": {"turn": "턴 {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} 선택: {choice}",
+    "ko": {"turn": "턴 {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} 선택 ({q}): {choice}",
+           "secret": "  P{p} 선택 ({q}): (비공개)", "hidden": "(비공개 카드)",
            "action": "  P{p}: {choice}", "game_over": "게임 종료 — 승자: {who}", "nobody": "없음",
            "lost": "  탈락: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ 대체: {name}",
-           "move": "    {what} → {to}", "round": "라운드 {n}"},
-    "en": {"turn": "turn {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} chooses: {choice}",
+           "source": "  ↳ {source} 발동", "move": "    {what} → {to}", "round": "라운드 {n}"},
+    "en": {"turn": "turn {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} chooses ({q}): {choice}",
+           "secret": "  P{p} chooses ({q}): (secret)", "hidden": "(a hidden card)",
            "action": "  P{p}: {choice}", "game_over": "game over — winners: {who}", "nobody": "none",
            "lost": "  out: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ replaced: {name}",
-           "move": "    {what} → {to}", "round": "round {n}"},
+           "source": "  ↳ {source} triggers", "move": "    {what} → {to}", "round": "round {n}"},
 }  # fmt: skip
 
 
@@ -55,10 +64,20 @@ class Narrator:
             n = cls._cache[key] = cls(prog, lang)
         return n
 
-    def __init__(self, prog, lang: str = "ko", moves: bool = False):
+    def __init__(
+        self,
+        prog,
+        lang: str = "ko",
+        moves: bool = False,
+        seat: int | None = None,
+        internals: bool | None = None,
+    ):
         self.prog = prog
         self.lang = lang or "en"
         self.moves = moves
+        self.seat = seat
+        self.internals = moves if internals is None else internals
+        self.revealed: set[str] = set()  # names a later entry of the batch shows to the seat
         self.w = WORDS.get(self.lang, WORDS["en"])
         self.words: dict[str, str] = {}
         self.templates = False
@@ -113,15 +132,18 @@ class Narrator:
             return w["phase"].format(name=self.word(str(entry["phase"])))
         if "decision" in entry:
             self._after_decision = True
-            return w["decision"].format(
-                p=entry.get("player", 0) + 1, choice=self.text(entry.get("choice", ""))
-            )
+            p = entry.get("player", 0) + 1
+            q = self.text(entry.get("decision") or "?")
+            if self.hides(entry, 1, str(entry.get("decision", ""))):
+                q = w["hidden"]  # the question names a card the seat may not see
+            if self.hides(entry, 0, str(entry.get("choice", ""))):
+                return w["secret"].format(p=p, q=q)
+            return w["decision"].format(p=p, q=q, choice=self.text(entry.get("choice", "")))
         if "action" in entry:
             if after_decision:
                 return None  # the decision's line already said it
-            choice = " ".join(
-                [self.word(str(entry["action"]))] + [self.text(a) for a in entry.get("args", [])]
-            )
+            args = self.shown(entry, entry.get("args", []))
+            choice = " ".join([self.word(str(entry["action"]))] + args)
             return w["action"].format(p=entry.get("player", 0) + 1, choice=choice)
         if "game_over" in entry:
             who = ", ".join(f"P{p + 1}" for p in entry["game_over"]) or w["nobody"]
@@ -129,25 +151,73 @@ class Narrator:
         if "lost" in entry:
             return w["lost"].format(who=", ".join(f"P{p + 1}" for p in entry["lost"]))
         if "event" in entry:
-            return self.event(str(entry["event"]), entry.get("args") or [])
+            return self.event(str(entry["event"]), entry.get("args") or [], entry)
         if "move" in entry:
             if not self.moves:
                 return None
-            what = ", ".join(self.text(x) for x in entry["move"])
+            what = ", ".join(self.shown(entry, entry["move"]))
             return w["move"].format(what=what, to=self.text(entry.get("to", "")))
         if "trigger" in entry:
-            return w["trigger"].format(rule=self.text(entry["trigger"]))
+            source = entry.get("source")
+            if self.internals:
+                return w["trigger"].format(rule=self.text(entry["trigger"]))
+            if source is None:
+                return None  # a rule of the game doing its bookkeeping
+            return w["source"].format(source=self.shown(entry, [source])[0])
         if "replaced" in entry:
             return w["replaced"].format(name=self.word(str(entry["replaced"])))
         if "log" in entry:
-            return f"  {self.text(entry['log'])}"
+            return f"  {self.shown(entry, [entry['log']])[0]}"
         return None
 
-    def event(self, name: str, args: list) -> str:
+    def hides(self, entry: dict, i: int, name: str = "") -> bool:
+        """Whether the i-th value the entry names is secret from this narrator's seat."""
+        if self.seat is None:
+            return False
+        seen = entry.get("seen")
+        if not seen or i >= len(seen) or seen[i] is None:
+            return False
+        return self.seat not in seen[i] and name not in self.revealed
+
+    def shown(self, entry: dict, values: list) -> list[str]:
+        """The entry's values as this seat may read them: secrets become a placeholder."""
+        return [
+            self.w["hidden"] if self.hides(entry, i, str(v)) else self.text(v)
+            for i, v in enumerate(values)
+        ]
+
+    def lines(self, entries: list) -> list[str]:
+        """A batch of entries (what one decision led to) as lines. A card that a later entry of
+        the batch moves where the seat sees it (a plot turned face up) is named all along."""
+        out = []
+        for i, e in enumerate(entries):
+            self.revealed = self._revealed_after(entries, i) if self.seat is not None else set()
+            line = self.line(e)
+            if line:
+                out.append(line)
+        self.revealed = set()
+        return out
+
+    def _revealed_after(self, entries: list, i: int) -> set[str]:
+        e = entries[i]
+        if not isinstance(e, dict) or not e.get("seen") or "decision" in e:
+            return set()
+        out = set()
+        for later in entries[i + 1 :]:
+            if isinstance(later, dict) and "move" in later:
+                seen = later.get("seen") or [None] * len(later["move"])
+                for name, who in zip(later["move"], seen):
+                    if who is None or self.seat in who:
+                        out.add(str(name))
+        return out
+
+    def event(self, name: str, args: list, entry: dict | None = None) -> str | None:
         verbs = getattr(self.prog, "verbs", None) or {}
         canonical = getattr(getattr(self.prog, "syms", None), "canonical", None) or {}
         verb = verbs.get(canonical.get(name, name))
-        shown = [self.text(a) for a in args]
+        if not self.internals and verb is not None and not verb.narration:
+            return None  # bookkeeping: a verb its author did not give a sentence
+        shown = self.shown(entry or {}, args)
         if verb is not None and verb.narration and self.templates:
             try:
                 return "  " + verb.narration.format(**dict(zip(verb.param_names, shown)))
@@ -160,7 +230,7 @@ def narrate(prog, entry: dict, lang: str = "ko", moves: bool = False) -> str | N
     """One log entry as a line (None for entries not worth a line). Stateless: a decision's
     action is shown again; use a Narrator to narrate a whole log."""
     n = Narrator.of(prog, lang)
-    n.moves = moves
+    n.moves = n.internals = moves
     n._after_decision = False
     return n.line(entry)
 

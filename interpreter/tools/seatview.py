@@ -10,51 +10,67 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..runtime.api import GameState
+from .view import View, option_labels
 
 SPECTATOR = -1
 
 
-def seat_view(game: GameState, seat: int, texts: dict[str, str] | None = None) -> dict:
-    """The board as the seat sees it, grouped by owner and area; the seat's own decision."""
+def seat_view(
+    game: GameState, seat: int, texts: dict[str, str] | None = None, lang: str | None = None
+) -> dict:
+    """The board as the seat sees it, through the ruleset's view declarations (tools/view.py):
+    grouped by owner and area, labelled, with the seat's own decision."""
     st = game.st
     g = st.g
     prog = g.prog
+    view = View.of(prog, lang)
     obs = game.observation(seat) if seat >= 0 else _public_observation(game)
     objects = _visible_objects(game, seat)
     players = [
-        {"seat": p, "name": f"P{p + 1}", "counters": {}, "zones": []} for p in range(g.nplayers)
+        {"seat": p, "name": view.player_name(st, p), "counters": {}, "zones": []}
+        for p in range(g.nplayers)
     ]
     shared: list[dict] = []
     areas = [{"name": a, "zones": [], "counters": {}} for a in g.areas]
-    for z, (name, owner) in enumerate(g.zone_info):
+    order = {name: i for i, name in enumerate(view.zones)}
+    zones = sorted(
+        (z for z, (name, _o) in enumerate(g.zone_info) if name in order),
+        key=lambda z: (order[g.zone_info[z][0]], z),
+    )
+    for z in zones:
+        name, owner = g.zone_info[z]
         label = g.zone_label(z)
         content = obs["zones"][label]
-        zone = {"name": name, "label": label}
+        zone = {"name": name, "label": view.label(name)}
         if isinstance(content, dict):
             zone["hidden"] = content["count"]
         else:
-            zone["cards"] = [_card(game, o, texts) for o in st.zones[z] if o in objects]
+            zone["cards"] = [_card(game, view, o, objects, texts) for o in st.zones[z]]
         scope = prog.zones[name].scope
         if scope == "player" and owner >= 0:
             players[owner]["zones"].append(zone)
         elif scope == "area" and owner >= 0:
             areas[owner]["zones"].append(zone)
         else:
+            zone["label"] = view.label(name)
             shared.append(zone)
-    for name, values in obs["player_counters"].items():
-        for p, v in enumerate(values):
-            players[p]["counters"][name] = _plain(v)
-    for name, values in (st.acounters or {}).items():
-        for a, v in enumerate(values):
+    for name in view.ordered(obs["player_counters"], "player"):
+        for p, v in enumerate(obs["player_counters"][name]):
+            players[p]["counters"][view.label(name)] = _plain(v)
+    for name in view.ordered(st.acounters or {}, "area"):
+        for a, v in enumerate(st.acounters[name]):
             if a < len(areas):
-                areas[a]["counters"][name] = _plain(v)
-    view = {
+                areas[a]["counters"][view.label(name)] = _plain(v)
+    out = {
         "ruleset": prog.name,
         "seat": seat,
         "round": obs["round"],
         "turn": obs["active"],
-        "phase": obs["phase"],
-        "counters": {k: _plain(v) for k, v in obs["counters"].items()},
+        "phase": view.label(obs["phase"]) if obs["phase"] else obs["phase"],
+        "counters": {
+            view.label(k): _plain(obs["counters"][k])
+            for k in view.ordered(obs["counters"], "global")
+        },
         "players": players,
         "shared": shared,
         "areas": [a for a in areas if a["zones"] or a["counters"]],
@@ -64,8 +80,13 @@ def seat_view(game: GameState, seat: int, texts: dict[str, str] | None = None) -
         "decision": None,
     }
     if seat >= 0 and game.current_player() == seat:
-        view["decision"] = {"prompt": game.prompt(), "options": game.action_labels()}
-    return view
+        out["decision"] = {
+            "prompt": game.prompt(),
+            "question": view.words.text(game.prompt()),
+            "options": game.action_labels(),
+            "shown": option_labels(game, lang),
+        }
+    return out
 
 
 def _public_observation(game: GameState) -> dict:
@@ -91,19 +112,12 @@ def _visible_objects(game: GameState, seat: int) -> set[int]:
     return out
 
 
-def _card(game: GameState, obj: int, texts: dict[str, str] | None) -> dict:
-    st = game.st
-    prog = st.g.prog
-    card = prog.cards[st.obj_card[obj]]
-    stats = {}
-    for prop, base in card.props.items():
-        if isinstance(base, bool) or not isinstance(base, int):
-            continue
-        value = prog.read_prop(st, obj, prop)
-        stats[prop] = _plain(value)
-    out = {"id": obj, "name": card.name, "kind": card.kind, "stats": stats}
-    if texts and card.name in texts:
-        out["text"] = texts[card.name]
+def _card(
+    game: GameState, view: View, obj: int, visible: set[int], texts: dict[str, str] | None
+) -> dict:
+    out = view.card(game.st, obj, visible)
+    if texts and out["name"] in texts:
+        out["text"] = texts[out["name"]]
     return out
 
 

@@ -15,11 +15,21 @@ function el(tag, cls, text) {
 
 function card(c, copies = 1) {
   const e = el("div", "card");
-  e.append(el("div", "cname", c.name));
+  e.dataset.card = c.name;
+  e.append(el("div", "cname", c.title || c.name));
   if (copies > 1) e.append(el("span", "copies", `×${copies}`));
-  const stats = Object.entries(c.stats || {}).map(([k, v]) => `${k} ${v}`).join(" · ");
+  const base = c.base || {};
+  const stats = Object.entries(c.stats || {})
+    .map(([k, v]) => `${k} ${v}` + (k in base ? ` (${base[k]})` : ""))
+    .join(" · ");
   if (stats) e.append(el("div", "stats", stats));
-  e.dataset.tip = [c.name + (c.kind ? ` (${c.kind})` : ""), stats, c.text || ""].filter(Boolean).join("\n");
+  if (c.badges) {
+    const b = el("div", "badges");
+    c.badges.forEach((x) => b.append(el("span", "badge", x)));
+    e.append(b);
+  }
+  e.dataset.tip = [(c.title || c.name) + (c.kind ? ` (${c.kind})` : ""), stats, (c.badges || []).join(", "), c.text || ""]
+    .filter(Boolean).join("\n");
   return e;
 }
 
@@ -33,7 +43,7 @@ function zone(z) {
     // identical cards side by side are shown once, with how many
     const groups = [];
     for (const c of z.cards) {
-      const key = c.name + JSON.stringify(c.stats);
+      const key = (c.title || c.name) + JSON.stringify(c.stats) + JSON.stringify(c.badges || []);
       const last = groups[groups.length - 1];
       if (last && last.key === key) last.n += 1;
       else groups.push({ key, c, n: 1 });
@@ -85,9 +95,9 @@ function render(v) {
   dec.replaceChildren();
   if (v.over) dec.append(el("p", "over", "The game is over."));
   else if (v.decision) {
-    dec.append(el("h3", "", v.decision.prompt));
+    dec.append(el("h3", "", v.decision.question || v.decision.prompt));
     const opts = el("div", "options");
-    v.decision.options.forEach((label, k) => {
+    (v.decision.shown || v.decision.options).forEach((label, k) => {
       const b = el("button", "", label);
       b.dataset.option = k;
       b.addEventListener("click", () => ws.send(JSON.stringify({ choose: k })));

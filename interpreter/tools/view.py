@@ -1,0 +1,237 @@
+"""The ruleset's view declarations (`view:` in ruleset.yaml, docs/views.md), read for showing a
+game: which zones, counters, properties and keyword marks a player sees, how each is labelled,
+and how players and objects are named. The browser (seatview) and the terminal (table) both
+show the game through a `View`; what the seat may see at all comes from its observation.
+
+A ruleset without a `view:` section shows every zone and counter and each object's numeric
+properties, so that a new ruleset is playable before its author writes a view.
+"""
+
+from __future__ import annotations
+
+from .narration import Narrator
+
+
+def _text(value, lang: str) -> str:
+    """A label that is a text or texts by language."""
+    if isinstance(value, dict):
+        return str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
+    return str(value)
+
+
+class View:
+    """One ruleset's view declarations, in one language."""
+
+    _cache: dict = {}
+
+    @classmethod
+    def of(cls, prog, lang: str | None = None) -> View:
+        lang = lang or (prog.meta.get("language") if prog.meta else None) or "en"
+        key = (id(prog), lang)
+        v = cls._cache.get(key)
+        if v is None or v.prog is not prog:
+            if len(cls._cache) > 32:
+                cls._cache.clear()
+            v = cls._cache[key] = cls(prog, lang)
+        return v
+
+    def __init__(self, prog, lang: str):
+        self.prog = prog
+        self.lang = lang
+        self.words = Narrator(prog, lang)
+        spec = (prog.meta or {}).get("view")
+        self.declared = isinstance(spec, dict)
+        spec = spec if self.declared else {}
+        canon = getattr(getattr(prog, "syms", None), "canonical", None) or {}
+        self.canon = lambda name: canon.get(name, name)
+        labels = spec.get("labels") or {}
+        self.labels: dict[str, str] = {}
+        for lang_labels in (labels.get(lang) or {},):
+            for name, text in lang_labels.items():
+                self.labels[name] = text
+                self.labels[self.canon(name)] = text
+        names = lambda xs: [self.canon(x) for x in xs or []]  # noqa: E731
+        self.zones = names(spec.get("zones")) if "zones" in spec else list(prog.zones)
+        self.counters = names(spec.get("counters")) if self.declared else None
+        players = spec.get("players") or {}
+        self.player_counters = names(players.get("counters")) if self.declared else None
+        self.area_counters = (
+            names((spec.get("areas") or {}).get("counters")) if self.declared else None
+        )
+        self.naming = players.get("name") or {}
+        self.kinds = {self.canon(k): v or {} for k, v in (spec.get("kinds") or {}).items()}
+        self.marks = names(spec.get("marks"))
+
+    # ------------------------------------------------------------ labels
+    def label(self, name: str) -> str:
+        """What a zone, counter, property, kind or keyword is called on the table."""
+        return self.labels.get(name) or self.labels.get(self.canon(name)) or self.words.word(name)
+
+    def card_name(self, name: str) -> str:
+        return self.words.word(name)
+
+    def shows_counter(self, name: str, scope: str) -> bool:
+        shown = {"global": self.counters, "player": self.player_counters,
+                 "area": self.area_counters}[scope]  # fmt: skip
+        return shown is None or name in shown
+
+    def ordered(self, names, scope: str) -> list[str]:
+        """The counters of a scope that are shown, in the declared order."""
+        shown = {"global": self.counters, "player": self.player_counters,
+                 "area": self.area_counters}[scope]  # fmt: skip
+        return list(names) if shown is None else [n for n in shown if n in names]
+
+    # ------------------------------------------------------------ players and objects
+    def player_name(self, st, p: int) -> str:
+        """A player's name: `P1`, or `P1 Stark` with the declared name."""
+        own = self.player_label(st, p)
+        return f"P{p + 1} {own}" if own else f"P{p + 1}"
+
+    def player_label(self, st, p: int) -> str:
+        """The declared name of a player (a house, a faction), or ''."""
+        names = self.naming.get("names") or {}
+        value = None
+        if "option" in self.naming:
+            v = st.g.options.get(self.naming["option"])
+            value = v[p] if isinstance(v, list | tuple) and p < len(v) else v
+        elif "counter" in self.naming:
+            values = st.pcounters.get(self.canon(self.naming["counter"]))
+            value = values[p] if values is not None and p < len(values) else None
+        if value is None:
+            return ""
+        text = names.get(value, names.get(str(value)))
+        return _text(text, self.lang) if text is not None else str(value)
+
+    def title(self, st, o: int) -> str:
+        """How an object is named: its card's name, or the kind's `name:` template."""
+        prog = self.prog
+        card = prog.cards[st.obj_card[o]]
+        template = self.kinds.get(card.kind, {}).get("name")
+        name = self.card_name(card.name)
+        if not template:
+            return name
+        owner = st.obj_owner[o]
+        who = ""
+        if owner is not None and owner >= 0:
+            who = self.player_label(st, owner) or f"P{owner + 1}"
+        return template.replace("{name}", name).replace("{owner}", who).strip()
+
+    def props(self, kind: str, card) -> list[str]:
+        """The properties shown for objects of a kind."""
+        if self.declared:
+            return [self.canon(p) for p in self.kinds.get(kind, {}).get("show") or []]
+        return [
+            p
+            for p, base in card.props.items()
+            if isinstance(base, int) and not isinstance(base, bool)
+        ]
+
+    def card(self, st, o: int, visible: set[int]) -> dict:
+        """An object as a seat sees it: names, shown properties (modified values with their
+        base), badges for true flags and marks."""
+        prog = self.prog
+        card = prog.cards[st.obj_card[o]]
+        stats: dict[str, object] = {}
+        base: dict[str, object] = {}
+        badges: list[str] = []
+        for prop in self.props(card.kind, card):
+            if prop not in card.props and prop not in (st.props.get(prop) or {}):
+                continue
+            value = prog.read_prop(st, o, prop)
+            printed = card.props.get(prop)
+            label = self.label(prop)
+            if isinstance(value, bool):
+                if value:
+                    badges.append(label)
+            elif value is None:
+                continue
+            elif isinstance(value, int) and _is_object_field(prog, card.kind, prop):
+                stats[label] = self.title(st, value) if value in visible else "?"
+            elif isinstance(value, list | tuple):
+                if value:
+                    stats[label] = ", ".join(self.words.text(x) for x in value)
+            else:
+                stats[label] = value if isinstance(value, int | float) else self.words.text(value)
+                if isinstance(value, int) and isinstance(printed, int) and printed != value:
+                    base[label] = printed
+        for kw in self.marks:
+            if prog.has(st, o, kw):
+                badges.append(self.label(kw))
+        out = {
+            "id": o,
+            "name": card.name,
+            "title": self.title(st, o),
+            "kind": self.label(card.kind),
+            "stats": stats,
+        }
+        if base:
+            out["base"] = base
+        if badges:
+            out["badges"] = badges
+        return out
+
+
+def option_labels(game, lang: str | None = None) -> list[str]:
+    """The pending decision's options as shown to people: respelt in the language, and options
+    that read alike (two copies of a card) told apart by where each is and its first shown
+    stat: `NAME (lane#1, 5000)`. Scripts keep using the stable labels."""
+    st = game.st
+    d = st.pending
+    labels = game.action_labels()
+    if d is None:
+        return labels
+    view = View.of(st.g.prog, lang)
+    shown = [view.words.text(lab) for lab in labels]
+    plain = [_strip_copy(lab) for lab in labels]
+    dupes = {lab for lab in plain if plain.count(lab) > 1}
+    for i, value in enumerate(d.values):
+        if plain[i] not in dupes:
+            continue
+        obj = _first_object(st, d, value)
+        if obj is None:
+            continue
+        shown[i] = f"{view.words.text(plain[i])} ({_where(st, view, obj)})"
+    return shown
+
+
+def _strip_copy(label: str) -> str:
+    head, sep, tail = label.rpartition(" (")
+    return head if sep and tail.endswith(")") and tail[:-1].isdigit() else label
+
+
+def _first_object(st, d, value) -> int | None:
+    if d.kind == "window":
+        if isinstance(value, str):
+            return None
+        act = st.g.prog.actions[value[0]]
+        for a, t in zip(value[1], act.param_types):
+            if t == "object" and isinstance(a, int):
+                return a
+        return None
+    if d.type == "object" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _where(st, view: View, o: int) -> str:
+    z = st.obj_zone[o]
+    where = view.label(st.g.zone_info[z][0]) if z is not None and z >= 0 else ""
+    owner = st.g.zone_info[z][1] if z is not None and z >= 0 else -1
+    if owner >= 0 and st.g.prog.zones[st.g.zone_info[z][0]].scope == "player":
+        where += f"#{owner + 1}"
+    elif owner >= 0:
+        where += f"@{st.g.areas[owner]}"
+    card = view.card(st, o, set())
+    stats = [str(v) for v in card["stats"].values()][:1]
+    if z is not None and z >= 0 and st.zones[z] and len(st.zones[z]) > 1:
+        stats.insert(0, f"{st.zones[z].index(o) + 1}/{len(st.zones[z])}")
+    return ", ".join([where, *stats]) if where else ", ".join(stats)
+
+
+def _is_object_field(prog, kind: str, prop: str) -> bool:
+    """Whether a property holds an object (`부착대상: card`): shown by that object's name."""
+    fsym = getattr(getattr(prog, "syms", None), "fields", {}).get(prop)
+    return fsym is not None and getattr(fsym, "type", None) == "object"
+
+
+__all__ = ["View", "option_labels"]
