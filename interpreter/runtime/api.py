@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..language.diagnostics import Diagnostics
-from . import engine, seen
+from . import budget, engine, seen
 from .builtins import RulesError
 from .compiler import Program
 from .loader import load_ruleset
@@ -170,7 +170,7 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     g = Game(prog, nplayers, opts, int(seed))
     settings = prog.settings
     g.auto_single = bool(settings.get("auto_single", True))
-    g.max_steps = int(settings.get("max_steps", 2_000_000))
+    g.max_steps = budget.allowed(settings.get("max_steps"))
     maps = prog.meta.get("maps") or {}
     if maps:
         which = (

@@ -21,10 +21,8 @@ from ..language.symbols import (
     elem_type,
     list_of,
 )
-
-
-class RulesError(Exception):
-    """The rules asked for something impossible at run time (a bug in the ruleset)."""
+from . import budget
+from .errors import RulesError
 
 
 @dataclass(frozen=True)
@@ -144,11 +142,13 @@ def _random(st, v):
 
 
 def _roll(st, count, sides=6):
+    budget.charge(st, max(count, 0), "roll")
     return [st.rand_below(sides) + 1 for _ in range(max(count, 0))]
 
 
 def _shuffled(st, v):
     v = list(_items(st, v))
+    budget.charge(st, len(v), "shuffled")
     st.shuffle(v)
     return v
 
@@ -158,6 +158,7 @@ def _reversed(st, v):
 
 
 def _range(st, a, b=None):
+    budget.charge(st, max((b - a) if b is not None else a, 0), "range")
     return list(range(a, b)) if b is not None else list(range(a))
 
 
@@ -179,6 +180,7 @@ def _contents(st, z):
 
 
 def _flatten(st, v):
+    budget.charge(st, len(v), "flatten")
     out = []
     for x in v:
         if isinstance(x, list):
@@ -225,11 +227,13 @@ def _area_named(st, name):
 
 
 def _sorted_by(st, v, key_values):
+    budget.charge(st, len(v), "sorted")
     pairs = sorted(zip(key_values, range(len(v))))
     return [v[i] for _, i in pairs]
 
 
 def _unique(st, v):
+    budget.charge(st, len(v), "unique")
     seen, out = set(), []
     for x in v:
         if x not in seen:

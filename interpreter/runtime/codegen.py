@@ -13,6 +13,7 @@ from itertools import count
 
 from ..language import nodes as n
 from ..language.symbols import NUMBER
+from . import budget
 from .builtins import BUILTIN_FUNCS, RulesError
 
 _ids = count()
@@ -26,7 +27,21 @@ def _players(st):
 
 
 def _seq(st, v):
-    return v if isinstance(v, list) else st.zones[v] if isinstance(v, int) else []
+    s = v if isinstance(v, list) else st.zones[v] if isinstance(v, int) else []
+    st.work += len(s)
+    if st.work > st.work_limit:
+        budget.charge(st, 0, "a list")
+    return s
+
+
+def _times(st, n, where: str):
+    if n > 0:
+        budget.charge(st, n, where)
+    return range(n)
+
+
+def _mul(x, y):
+    return budget.number(x * y)
 
 
 def _plus(x, y):
@@ -113,7 +128,8 @@ HELPERS = {
     "_players": _players, "_seq": _seq, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position,
-    "_fact": _fact,
+    "_fact": _fact, "_times": _times, "_mul": _mul,
+    "_charge": budget.charge,
 }  # fmt: skip
 
 CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
@@ -201,6 +217,10 @@ class CodeGen:
                 f"{pad}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
                 f"if isinstance(d{i}, int) else ()"
             )
+            lines.append(f"{pad}st.work += len(d{i})")
+            lines.append(
+                f"{pad}if st.work > st.work_limit: _charge(st, 0, {'action ' + act.name!r})"
+            )
             lines.append(f"{pad}for v{i} in d{i}:")
             pad += "    "
             lines.append(f"{pad}env[{q.name!r}] = v{i}")
@@ -254,8 +274,10 @@ class CodeGen:
                 op = e.op
                 if op == "+":
                     return f"({a} + {b})" if numeric else f"_plus({a}, {b})"
-                if op in ("-", "*"):
-                    return f"({a} {op} {b})"
+                if op == "-":
+                    return f"({a} - {b})"
+                if op == "*":
+                    return f"_mul({a}, {b})"
                 if op == "/":
                     return f"_div({a}, {b}, {str(e.span)!r})"
                 if op == "%":
@@ -576,7 +598,7 @@ class StmtGen:
                 self.body(s.body, out, depth + 1)
                 out.append(f"{pad}    if st.over: return")
             case n.Repeat():
-                out.append(f"{pad}for _ in range({x(s.times)}):")
+                out.append(f"{pad}for _ in _times(st, {x(s.times)}, {str(s.span) + ': repeat'!r}):")
                 self.body(s.body, out, depth + 1)
                 out.append(f"{pad}    if st.over: return")
             case n.CallStmt() | n.Emit():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..language import nodes as n
 from ..language.checker import Resolved
 from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
+from . import budget
 from . import engine as E
 from .builtins import BUILTIN_FUNCS, RulesError
 
@@ -166,6 +167,7 @@ class ActionRT:
         else:
             dom = self.domains[i](st, env)
         items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
+        budget.charge(st, len(items), f"action {self.name}")
         name = self.param_names[i]
         if i + 1 == len(self.domains):  # the innermost parameter: test and record in place
             leaf_reqs = self.requires[i + 1]
@@ -512,13 +514,19 @@ class Compiler:
             return res[1]
         try:
             return self.const(a)
+        except budget.OutOfBudget:
+            raise
         except RulesError:
             return None
 
     def const(self, e):
         f = self.expr(e)
         try:
-            return f(None, {})
+            return f(budget.Budget(), {})
+        except budget.OutOfBudget as exc:  # too much work: say so, at the expression
+            raise budget.OutOfBudget(f"{e.span}: {exc}") from None
+        except RecursionError:
+            raise budget.OutOfBudget(f"{e.span}: nested too deeply") from None
         except Exception as exc:  # a value that needs a game: not a constant
             raise RulesError(f"{e.span}: not a constant") from exc
 
@@ -873,6 +881,7 @@ class Compiler:
                 def where(st, env):
                     v = items(st, env)
                     seq = v if isinstance(v, list) else st.zones[v]
+                    budget.charge(st, len(seq), "where")
                     had = "it" in env
                     old = env.get("it")
                     out = []
@@ -1125,7 +1134,7 @@ def _binop(op, a, b, span):
     if op == "-":
         return lambda st, env: a(st, env) - b(st, env)
     if op == "*":
-        return lambda st, env: a(st, env) * b(st, env)
+        return lambda st, env: budget.number(a(st, env) * b(st, env))
     if op in ("/", "%"):
 
         def div(st, env):

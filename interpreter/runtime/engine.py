@@ -9,7 +9,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 
 from __future__ import annotations
 
-from . import seen
+from . import budget, seen
 from .builtins import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
 
@@ -44,8 +44,9 @@ def run(st: State) -> None:
     prog = g.prog
     blocks, stmts, frames = prog.blocks, prog.stmts, st.frames
     checks = prog.checks
-    limit = g.max_steps
+    limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
+    budget.start(st)
     try:
         while st.pending is None and not st.over:
             if not frames:
@@ -65,7 +66,15 @@ def run(st: State) -> None:
                     frames.pop()
             steps += 1
             if steps > limit:
-                raise RulesError(f"the game did not end within {limit:,} steps")
+                raise RulesError(
+                    f"no decision within {g.max_steps:,} steps (a loop that never ends?);"
+                    f" settings.max_steps sets this budget, up to {budget.CEILING:,}"
+                )
+
+    except RecursionError:
+        raise RulesError(
+            "rules nested too deeply (a definition or verb that refers to itself without end?)"
+        ) from None
     finally:
         st.steps = steps
 
@@ -692,6 +701,7 @@ class For(Stmt):
         items = list(items) if isinstance(items, list) else list(st.zones[items])
         if not items:
             return
+        budget.charge(st, len(items), f"{self.span}: for")
         if self.inline:
             body = st.g.prog.blocks[self.body]
             name = self.name
@@ -725,6 +735,7 @@ class Repeat(Stmt):
     def exec(self, st, fr):
         n = self.times(st, fr.env)
         if n > 0:
+            budget.charge(st, n, f"{self.span}: repeat")
             st.frames.append(Frame(self.body, fr.env, self.id, LOOP, None, n - 1))
 
     def at_end(self, st, fr):
@@ -1057,6 +1068,11 @@ class Call(Stmt):
                     if st.over:
                         return
             else:
+                if len(st.frames) > budget.MAX_FRAMES:
+                    raise RulesError(
+                        f"{self.span}: {verb.name} called with {len(st.frames):,} blocks in"
+                        " progress (a verb that calls itself without end?)"
+                    )
                 st.frames.append(Frame(verb.body, env, -1, FUNC))
             return
         depth = sum(1 for f in st.frames if f.kind == EVENT)

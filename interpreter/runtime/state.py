@@ -91,7 +91,7 @@ class State:
         "g", "zones", "obj_card", "obj_zone", "obj_owner", "props", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
-        "winners", "checking", "steps", "decisions", "log", "ts",
+        "winners", "checking", "steps", "decisions", "log", "ts", "work", "work_limit",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -126,6 +126,8 @@ class State:
         self.decisions = 0
         self.log: list | None = None
         self.ts = 0
+        self.work = 0  # work charged inside steps (runtime/budget.py), not saved
+        self.work_limit = g.max_steps
 
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
@@ -187,6 +189,7 @@ class State:
         c.winners = self.winners[:]
         c.checking = self.checking
         c.steps = self.steps
+        c.work, c.work_limit = self.work, self.work_limit
         c.decisions = self.decisions
         c.log = None
         c.ts = self.ts

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..language.diagnostics import Diagnostics, Span
+from ..runtime import budget
 from ..runtime.api import GameState, MadangError, load_program, new_game
 from ..runtime.builtins import RulesError
 
@@ -866,6 +867,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["ko", "en"])
     p.add_argument("-v", "--verbose", action="store_true", help="show every move too")
     p.set_defaults(run=cmd_replay)
+    for name in ("check", "play", "simulate", "tournament", "test", "bench", "serve", "replay"):
+        sub.choices[name].add_argument(
+            "--max-work", type=int, metavar="STEPS",
+            help="raise the ceiling on the work a ruleset may do between two decisions"
+                 f" (default {budget.CEILING:,}; a ruleset sets its budget below it)",
+        )  # fmt: skip
     return ap
 
 
@@ -879,6 +886,11 @@ def main(argv=None) -> int:
         ap.print_help(sys.stderr)
         return 2
     name = f"madang {args.command}"
+    if getattr(args, "max_work", None) is not None:
+        if args.max_work < 1:
+            sys.stderr.write(f"{name}: --max-work must be 1 or more\n")
+            return 2
+        budget.set_ceiling(args.max_work)
     try:
         code = args.run(args)
         if not sys.stdout.closed:  # the language server closes it when the client exits

@@ -19,6 +19,7 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from ..runtime import budget
 from ..runtime.api import MadangError, load_program, new_game, resolve_options
 from ..runtime.builtins import RulesError
 from .agents import Decision, make_agent
@@ -255,9 +256,11 @@ def chunk_size(games: int) -> int:
     return max(1, min(100, games // 64))
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (no traceback from every worker)."""
+def _worker_init(ceiling: int = budget.CEILING) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from every worker),
+    and allow the work the parent allows."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    budget.set_ceiling(ceiling)
 
 
 def _run_chunk(task) -> Totals:
@@ -323,7 +326,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
         results = map(_run_chunk, tasks)
         pool = None
     else:
-        pool = ProcessPoolExecutor(jobs, initializer=_worker_init)
+        pool = ProcessPoolExecutor(jobs, initializer=_worker_init, initargs=(budget.CEILING,))
         results = pool.map(_run_chunk, tasks)
     try:
         for part in results:

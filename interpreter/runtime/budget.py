@@ -1,0 +1,72 @@
+"""Every evaluation is bounded: the work a game may do between two decisions.
+
+The run loop counts its steps; what runs inside one step (a loop run inline, a list built by
+`range`, a `where` over a list, the argument tuples of an action) is charged here in the same
+measure: a step, about one item handled. A ruleset sets its budget (`settings.max_steps`)
+below a hard ceiling that only the person running madang can raise (`--max-work`), so a small
+file can neither hang a command nor exhaust memory. Numbers are bounded too: a repeated product
+would otherwise grow without end.
+"""
+
+from __future__ import annotations
+
+from .errors import RulesError
+
+DEFAULT = 2_000_000  # steps between two decisions, unless the ruleset says otherwise
+CEILING = 20_000_000  # the most a ruleset may ask for; `--max-work` raises it
+MAX_NUMBER = 2**62  # numbers beyond ±this are a rules error, not a bigint that grows forever
+MAX_FRAMES = 10_000  # nested blocks and verb calls in progress
+
+
+class OutOfBudget(RulesError):
+    """Too much work, a number too large, or nesting too deep: never a constant, always shown."""
+
+
+def set_ceiling(steps: int) -> None:
+    """The command line's `--max-work`: the person running madang may allow more."""
+    global CEILING
+    CEILING = max(int(steps), 1)
+
+
+def allowed(asked: object) -> int:
+    """The budget a game gets: what the ruleset asks, within the ceiling."""
+    n = asked if isinstance(asked, int) and not isinstance(asked, bool) and asked > 0 else DEFAULT
+    return min(n, CEILING)
+
+
+class Budget:
+    """What a state contributes to charging, for evaluations without a game (constants
+    folded while loading): the same limits apply while a file is checked."""
+
+    __slots__ = ("work", "work_limit")
+
+    def __init__(self, steps: int | None = None):
+        self.work = 0
+        self.work_limit = DEFAULT if steps is None else steps
+
+
+def start(st) -> None:
+    """A new stretch of play (up to the next decision) gets the game's whole budget."""
+    st.work_limit = st.work + st.g.max_steps
+
+
+def charge(st, n: int, what: str) -> None:
+    """Count `n` steps of work for `what` (shown in the error, with its location if known)."""
+    w = st.work + n
+    st.work = w
+    if w > st.work_limit:
+        g = getattr(st, "g", None)
+        steps = g.max_steps if g is not None else st.work_limit
+        when = "without a decision" if g is not None else "for one value"
+        raise OutOfBudget(
+            f"{what}: more than {steps:,} steps of work {when}; a loop, list or"
+            " action domain this large is likely a mistake (settings.max_steps sets the budget,"
+            f" up to {CEILING:,}; the command line's --max-work raises that ceiling)"
+        )
+
+
+def number(x, what: str = "a product"):
+    """`x` if it is a number of sensible size."""
+    if isinstance(x, int) and not -MAX_NUMBER <= x <= MAX_NUMBER:
+        raise OutOfBudget(f"{what}: number too large ({x.bit_length()} bits; the limit is ±2^62)")
+    return x
