@@ -108,7 +108,7 @@ def test_play_ends_with_a_clean_rules_error(case, tmp_path):
     r = madang(*args)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
-    assert says in r.stderr, r.stderr
+    assert says in r.stdout + r.stderr, r.stdout + r.stderr
 
 
 def test_a_keyword_argument_evaluated_while_loading_has_a_budget(tmp_path):
@@ -136,3 +136,126 @@ def test_a_long_legal_game_is_not_a_hang():
 
     out = simulate("clash_of_decks", 2, seed=1, jobs=1, seats=["first", "first"])
     assert not out.get("errors"), out.get("errors")
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def test_special_files_are_refused_not_read(tmp_path):
+    """Sizes from `stat` are 0 for devices: /dev/zero used to be read until memory ran out, and a
+    FIFO made `check` wait for a writer forever."""
+    folder = make(tmp_path / "atk")
+    r = madang("play", str(folder), "--cards", "/dev/zero", "--seats", "first,first", timeout=60)
+    assert r.returncode == 1 and "not a regular file" in r.stderr, r.stderr
+    (folder / "cards.yaml").unlink()
+    os.mkfifo(folder / "cards.yaml")
+    r = madang("check", str(folder), timeout=60)
+    assert r.returncode == 1 and "cards.yaml" in r.stdout, r.stdout + r.stderr
+    (folder / "more.madang").symlink_to("/dev/zero")
+    r = madang("check", str(folder / "more.madang"), timeout=60)
+    assert r.returncode == 1 and "not a regular file" in r.stdout, r.stdout + r.stderr
+    r = madang("play", "--load", "/dev/zero", timeout=60)
+    assert r.returncode == 1 and "not a regular file" in r.stderr, r.stderr
+    r = madang("replay", "/dev/zero", timeout=60)
+    assert r.returncode == 1 and "not a regular file" in r.stderr, r.stderr
+
+
+def test_a_file_is_measured_by_what_is_read(tmp_path, monkeypatch):
+    from madang.language import sources
+    from madang.language.diagnostics import Diagnostics
+
+    monkeypatch.setattr(sources, "MAX_FILE_BYTES", 1000)
+    big = tmp_path / "big.madang"
+    big.write_text("# x\n" * 1000, encoding="utf-8")
+    diags = Diagnostics()
+    assert sources.read_text(big, diags) is None
+    assert "too large" in diags.render(color=False)
+
+
+def test_a_link_out_of_the_ruleset_is_reported_and_never_read(tmp_path):
+    secret = tmp_path / "secret.madang"
+    secret.write_text("SECRET-FIRST-LINE = 1\n", encoding="utf-8")
+    folder = make(tmp_path / "atk")
+    (folder / "more.madang").symlink_to(secret)
+    meta = (folder / "ruleset.yaml").read_text(encoding="utf-8")
+    (folder / "ruleset.yaml").write_text(
+        meta.replace("files: [atk.madang]", "files: [atk.madang, more.madang]"), encoding="utf-8"
+    )
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and "outside the ruleset folder" in r.stdout, r.stdout + r.stderr
+    assert "SECRET-FIRST-LINE" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [("Evil\x1b[2J", "control character (U+001B)"), ("Ev\u202eil", "bidirectional")],
+)
+def test_escape_codes_and_bidi_marks_in_names_are_refused(tmp_path, name, says):
+    folder = make(tmp_path / "atk", cards=f'cards:\n  - {{name: "{name}", type: unit, power: 1}}')
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and says in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "cards.yaml:3:" in r.stdout
+    assert "\x1b" not in r.stdout + r.stderr
+
+
+def test_names_are_one_spelling_whatever_the_unicode_form(tmp_path):
+    """한 typed as a composed syllable (NFC) and as jamo (NFD) is the same card name."""
+    import unicodedata
+
+    nfc, nfd = "한칼", unicodedata.normalize("NFD", "한칼")
+    assert nfc != nfd
+    cards = f"cards:\n  - {{name: {nfc}, type: unit, power: 1}}\n  - {{name: {nfd}, type: unit, power: 2}}"
+    folder = make(tmp_path / "atk", cards=cards)
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and "is already defined" in r.stdout, r.stdout + r.stderr
+
+
+def test_narration_blanks_are_parameter_names_only(tmp_path):
+    """`"{k:>1500000000}"` used to print a 1.5 GB line."""
+    folder = make(
+        tmp_path / "atk", extra='verb say(k: number) "{k:>1500000000}":\n    n += k', setup="say(1)"
+    )
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and "a blank holds a parameter's name only" in r.stdout, r.stdout
+    from madang.language.templates import fill, problems
+
+    assert fill("{{k}} is {k}", {"k": "3"}) == "{k} is 3"
+    assert problems("{k.__class__} {x} {", {"k"}) == [
+        "'{k.__class__}': a blank holds a parameter's name only",
+        "'{x}' is not a parameter (parameters: k)",
+        "a lone '{' (write '{{' for a brace)",
+    ]
+
+
+def test_a_long_chain_of_operators_is_a_located_error(tmp_path):
+    """About 250 unbracketed operators used to crash `check` with Python's 'too many nested
+    parentheses'."""
+    folder = make(tmp_path / "atk", setup="n = " + " + ".join(["1"] * 400))
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and "atk.madang:10:" in r.stdout, r.stdout
+    assert "operators in one statement" in r.stdout and "internal error" not in r.stderr
+
+
+def test_players_and_per_seat_pairings_are_limited(tmp_path):
+    folder = make(tmp_path / "atk")
+    meta = folder / "ruleset.yaml"
+    meta.write_text(meta.read_text().replace("max: 2}", "max: 100000000}"), encoding="utf-8")
+    r = madang("check", str(folder))
+    assert r.returncode == 1 and "'max' must be at most 16" in r.stdout, r.stdout
+    meta.write_text(
+        meta.read_text().replace("max: 100000000}", "max: 16}")
+        + "options:\n  deck:\n    per_seat: true\n    default: a\n    values: [a, b, c, d, e, f, g, h]\n",
+        encoding="utf-8",
+    )
+    r = madang("simulate", str(folder), "--option", "players=16", "--games", "3")
+    assert r.returncode == 1 and "ways to give the seats their deck" in r.stderr, r.stderr
+
+
+def test_replay_shows_escape_codes_from_a_log_as_text(tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text(
+        '{"ruleset": "nowhere-\\u001b[2J", "format": "madang-log"}\n{"turn": 1, "player": 0}\n',
+        encoding="utf-8",
+    )
+    r = madang("replay", str(log))
+    assert "\x1b" not in r.stdout + r.stderr

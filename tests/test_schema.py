@@ -135,7 +135,7 @@ def test_players_alternatives():
     base = "name: x\ntitle: {en: X}\nfiles: [a]\nplayers: "
     assert errors(base + "two\n", RULESET_SCHEMA) == [
         (
-            "'players' must be a number of players, or a range such as {min: 2, max: 4}, "
+            "'players' must be a number of players up to 16, or a range such as {min: 2, max: 4}, "
             "got string 'two'",
             4,
             10,

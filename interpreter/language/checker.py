@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..runtime.builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
 from . import nodes as n
+from . import templates
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
     ANY,
@@ -87,6 +88,9 @@ class Checker:
             self.define_type(d)
         for v in s.unique(s.verbs):
             self.block(v.decl.body, Scope({p.name: p.type for p in v.params}, ctx="verb"))
+            if v.decl.narration is not None:
+                for problem in templates.problems(v.decl.narration, {p.name for p in v.params}):
+                    self.d.error(f"narration: {problem}", v.decl.span, code="narration")
         for kw in s.unique(s.keywords):
             for item in kw.decl.items:
                 if isinstance(item, n.KeywordUse):

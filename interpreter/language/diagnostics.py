@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 ERROR = "error"
 WARNING = "warning"
@@ -102,8 +101,10 @@ class Diagnostics:
     def _line(self, span: Span) -> str | None:
         text = self.sources.get(span.file)
         if text is None and span.line > 0:
-            try:
-                text = Path(span.file).read_text(encoding="utf-8")
+            from .sources import MAX_FILE_BYTES, read_bytes, unsafe_shown
+
+            try:  # a plain file within the size limit, shown without its control characters
+                text = unsafe_shown(read_bytes(span.file, MAX_FILE_BYTES).decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):
                 return None
             self.sources[span.file] = text

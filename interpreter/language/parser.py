@@ -16,6 +16,7 @@ from .diagnostics import Abort, Diagnostics, Span
 from .keywords import KEYWORDS
 
 MAX_TEXT = 2_000_000  # characters in one language file or card text
+MAX_OPERATORS = 120  # Python compiles generated code nested about 200 deep at most
 MAX_DEPTH = 60  # nesting of brackets or blocks; deeper input is refused, not recursed into
 
 
@@ -234,11 +235,15 @@ def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
     """Refuse texts nested deeper than MAX_DEPTH before the parser recurses into them."""
     depth, line, col = 0, 1, 0
     in_str = comment = escaped = False
+    ops, prev = 0, ""  # operators in the statement so far: each one nests the tree deeper
     for ch in text:
         col += 1
         if ch == "\n":
             line, col = line + 1, 0
             in_str = comment = False
+            if depth <= 0:
+                ops = 0
+            prev = ch
             continue
         if comment:
             continue
@@ -250,6 +255,17 @@ def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
             elif ch == '"':
                 in_str = False
             continue
+        if ch in "+-*/%<>" or (ch == "=" and prev in "=!"):
+            ops += 1
+            if ops > MAX_OPERATORS:
+                diags.error(
+                    f"more than {MAX_OPERATORS} operators in one statement",
+                    origin.span(line, col, line, col + 1),
+                    "split the expression with `let` or a `define`",
+                    code="too-deep",
+                )
+                return False
+        prev = ch
         if ch == '"':
             in_str = True
         elif ch == "#":

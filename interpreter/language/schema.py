@@ -61,6 +61,7 @@ _OPTION = {
             "type": "array",
             "items": _SCALAR_VALUE,
             "minItems": 1,
+            "maxItems": 1000,
             "uniqueItems": True,
             "description": "The allowed values.",
         },
@@ -69,6 +70,8 @@ _OPTION = {
         "cost": {**_POINTS, "description": "Points each value costs, for budgets."},
     },
 }
+
+MAX_PLAYERS = 16  # seats: more would make every per-seat table and pairing list explode
 
 _NAMES = {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
 _LABEL = {
@@ -144,18 +147,18 @@ RULESET_SCHEMA: dict = {
         "description": _TEXTS,
         "players": {
             "anyOf": [
-                {"type": "integer", "minimum": 1},
+                {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
                 {
                     "type": "object",
                     "required": ["min", "max"],
                     "additionalProperties": False,
                     "properties": {
-                        "min": {"type": "integer", "minimum": 1},
-                        "max": {"type": "integer", "minimum": 1},
+                        "min": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+                        "max": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
                     },
                 },
             ],
-            "x-expected": "a number of players, or a range such as {min: 2, max: 4}",
+            "x-expected": f"a number of players up to {MAX_PLAYERS}, or a range such as {{min: 2, max: 4}}",
         },
         "language": {**_LANG_CODE, "description": "The default narration language."},
         "files": {

@@ -185,7 +185,10 @@ class CodeGen:
             self.bound = saved
         name = f"_e{next(_ids)}"
         code = f"def {name}(st, env):\n    return {src}\n"
-        exec(compile(code, f"<madang {e.span}>", "exec"), self.ns)  # our own generated code
+        try:
+            exec(compile(code, f"<madang {e.span}>", "exec"), self.ns)  # our own generated code
+        except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
+            raise RulesError(f"{e.span}: expression too deeply nested to compile") from None
         return self.ns[name]
 
     def enumerator(self, act, params, req_exprs) -> object:

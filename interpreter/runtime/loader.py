@@ -195,16 +195,21 @@ def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
     if len(diags.errors) > before:
         return None
     meta = doc.data
+    refused = set()
     for i, rel in enumerate(list(meta.get("files") or []) + list(meta.get("cards") or [])):
         key = "files" if i < len(meta.get("files") or []) else "cards"
         idx = i if key == "files" else i - len(meta.get("files") or [])
         p = (folder / rel).resolve()
-        if not p.is_file():
-            diags.error(f"missing file '{rel}'", doc.span((key, idx)), code="no-file")
-        elif folder.resolve() not in p.parents:
+        if folder.resolve() not in p.parents:  # through a link: reported, never read
+            refused.add(rel)
             diags.error(
                 f"'{rel}' is outside the ruleset folder", doc.span((key, idx)), code="no-file"
             )
+        elif not p.is_file():
+            diags.error(f"missing file '{rel}'", doc.span((key, idx)), code="no-file")
+    for key in ("files", "cards"):
+        if refused and meta.get(key):
+            meta[key] = [rel for rel in meta[key] if rel not in refused]
     _check_options(meta, doc, diags)
     meta["_doc"] = doc
     return meta

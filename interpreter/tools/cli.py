@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
 
 from .. import __version__
 from ..language.diagnostics import Diagnostics, Span
+from ..language.sources import read_bytes
 from ..runtime import budget
 from ..runtime.api import GameState, MadangError, load_program, new_game
 from ..runtime.builtins import RulesError
@@ -44,8 +46,21 @@ def options_of(pairs: list[str] | None) -> dict:
     return out
 
 
+MAX_SAVE_BYTES = 50_000_000  # a save holds one position
+MAX_LOG_BYTES = 500_000_000  # a log holds every move of a game
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text read from a file, safe for a terminal: control characters (escape sequences among
+    them) and bidi marks are shown as escapes, never sent raw."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
+
+
 def note(msg: str) -> None:
-    sys.stderr.write(f"note: {msg}\n")
+    sys.stderr.write(f"note: {printable(msg)}\n")
 
 
 def atomic_write(path: str | Path, text: str) -> None:
@@ -309,7 +324,7 @@ def cmd_list(args) -> int:
 def _load_save(path: str, cards: list[str] | None = None) -> GameState:
     """A saved game. A game played with extra card files needs the same `--cards` to resume."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_bytes(path, MAX_SAVE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise MadangError(f"cannot read the save file {path}: {e}") from None
     prog = None
@@ -636,10 +651,10 @@ def cmd_replay(args) -> int:
     from .narration import Narrator
 
     try:
-        with open(args.log, encoding="utf-8") as f:
-            first = f.readline()
-    except (OSError, UnicodeDecodeError) as e:
+        lines = read_bytes(args.log, MAX_LOG_BYTES).decode("utf-8", "replace").splitlines()
+    except OSError as e:
         raise MadangError(f"cannot read {args.log}: {e}") from None
+    first = lines[0] if lines else ""
     try:
         header = json.loads(first)
     except ValueError:
@@ -666,22 +681,20 @@ def cmd_replay(args) -> int:
         prog, args.lang or (prog.meta.get("language") if prog else None) or "en", moves=args.verbose
     )
     bad = entries = 0
-    with open(args.log, encoding="utf-8", errors="replace") as f:
-        f.readline()
-        for n, raw in enumerate(f, start=2):
-            if not raw.strip():
-                continue
-            try:
-                entry = json.loads(raw)
-            except ValueError:
-                bad += 1
-                if bad <= 3:
-                    sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
-                continue
-            entries += 1
-            line = narrator.line(entry)
-            if line:
-                print(line)
+    for n, raw in enumerate(lines[1:], start=2):
+        if not raw.strip():
+            continue
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            bad += 1
+            if bad <= 3:
+                sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
+            continue
+        entries += 1
+        line = narrator.line(entry)
+        if line:
+            print(printable(line))
     if not entries and not bad:
         raise MadangError(f"{args.log}: the log has a header but no events (the game wrote none)")
     if bad:
@@ -902,10 +915,10 @@ def main(argv=None) -> int:
     except MadangError as e:
         if e.diags is not None and e.diags.items:
             sys.stderr.write(e.diags.render(color=color_ok(sys.stderr)))
-        sys.stderr.write(f"{name}: {e}\n")
+        sys.stderr.write(f"{name}: {printable(str(e))}\n")
         return 1
     except RulesError as e:
-        sys.stderr.write(f"{name}: error in the rules: {e}\n")
+        sys.stderr.write(f"{name}: error in the rules: {printable(str(e))}\n")
         return 1
     except BrokenPipeError:
         try:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from ..language import templates
+
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -219,10 +221,7 @@ class Narrator:
             return None  # bookkeeping: a verb its author did not give a sentence
         shown = self.shown(entry or {}, args)
         if verb is not None and verb.narration and self.templates:
-            try:
-                return "  " + verb.narration.format(**dict(zip(verb.param_names, shown)))
-            except (KeyError, IndexError, ValueError, AttributeError):
-                pass
+            return "  " + templates.fill(verb.narration, dict(zip(verb.param_names, shown)))
         return f"  {self.word(name)}({', '.join(shown)})"
 
 

@@ -25,6 +25,7 @@ from ..runtime.builtins import RulesError
 from .agents import Decision, make_agent
 
 MAX_ERROR_KINDS = 20
+MAX_PAIRINGS = 100_000  # assignments of per-seat option values to seats, listed up front
 STATS = ("decisions", "turns", "rounds")
 
 
@@ -44,6 +45,13 @@ def pairings(prog, options: dict) -> tuple[list[str], list[tuple]]:
     free = [k for k, s in specs.items() if s.get("per_seat") and k not in options]
     if not free:
         return [], [()]
+    sizes = [len(specs[k].get("values") or [0]) for k in free]
+    total = math.prod(math.perm(v, nplayers) if v >= nplayers else v**nplayers for v in sizes)
+    if total > MAX_PAIRINGS:
+        raise MadangError(
+            f"{total:,} ways to give the seats their {', '.join(free)}: more than {MAX_PAIRINGS:,};"
+            " fix some with --option NAME=VALUE"
+        )
     per_option = []
     for k in free:
         values = specs[k].get("values") or [specs[k].get("default")]
