@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from madang.runtime.api import new_game
 from madang.tools.agents import RandomAgent
 from madang.tools.narration import Narrator

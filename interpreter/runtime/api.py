@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..language.diagnostics import Diagnostics
-from . import budget, engine, seen
+from . import budget, engine, saves, seen
 from .builtins import RulesError
 from .compiler import Program
 from .loader import load_ruleset
@@ -206,6 +206,7 @@ class GameState:
 
     def __init__(self, st: State):
         self.st = st
+        self.failed: str | None = None  # a rules error stopped the game mid-step: never saved
 
     # ------------------------------------------------------------ OpenSpiel-style API
     def current_player(self) -> int:
@@ -226,6 +227,8 @@ class GameState:
 
     def apply_action(self, a: int) -> None:
         st = self.st
+        if self.failed is not None:
+            raise MadangError(f"the game stopped with an error in the rules: {self.failed}")
         if st.over or st.pending is None:
             raise MadangError("the game is over: no action can be applied")
         if not isinstance(a, int) or not 0 <= a < len(st.pending.values):
@@ -246,7 +249,11 @@ class GameState:
         st.has_answer = True
         st.pending = None
         st.decisions += 1
-        engine.run(st)
+        try:
+            engine.run(st)
+        except RulesError as e:  # the state is halfway through a step: keep it from saves
+            self.failed = str(e)
+            raise
 
     def apply_label(self, label: str) -> None:
         labels = self.action_labels()
@@ -375,6 +382,11 @@ class GameState:
 
     # ------------------------------------------------------------ persistence
     def to_json(self) -> str:
+        if self.failed is not None:
+            raise MadangError(
+                "the game stopped halfway through a step with an error in the rules; that state"
+                f" cannot be saved ({self.failed})"
+            )
         st = self.st
         g = st.g
         doc = {
@@ -392,7 +404,7 @@ class GameState:
     @classmethod
     def from_json(cls, text: str, prog: Program | None = None) -> GameState:
         try:
-            doc = json.loads(text)
+            doc = saves.loads(text)
         except (ValueError, RecursionError) as e:
             raise MadangError(f"not a madang save file: {e}") from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
@@ -410,7 +422,10 @@ class GameState:
                 raise MadangError("the save file was made with a different version of the ruleset")
             opts = dict(doc["options"])
             g = make_game(prog, opts, doc["seed"])
+            saves.check_state(doc["state"], g)
             st = State.from_data(g, doc["state"])
+        except saves.BadSave as e:
+            raise MadangError(f"corrupt save file: {e}") from None
         except MadangError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

@@ -64,13 +64,27 @@ def note(msg: str) -> None:
 
 
 def atomic_write(path: str | Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename, so that
-    an existing file is replaced only by a complete new one."""
-    path = Path(path)
+    """Write `text` to `path` so that the file is always either the old one or the whole new
+    one: a temporary file in the same folder, then a rename. A link is followed (the file it
+    points at is replaced, the link stays) and the file keeps its permissions; a file with
+    several hard links is rewritten in place, since a rename would split them."""
+    path = Path(os.path.realpath(path))
+    try:
+        old = path.stat()
+    except FileNotFoundError:
+        old = None
+    if old is not None and old.st_nlink > 1:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
     fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.", str(path.parent))  # suffix, prefix, folder
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        mode = old.st_mode & 0o7777 if old is not None else 0o666 & ~_umask()
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -78,6 +92,41 @@ def atomic_write(path: str | Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> None:
+    """Before a run starts: every file it will write can be written, and none of them is a
+    file the run reads (a log written over the save it resumes, or over a card file)."""
+    taken: dict[str, str] = {}
+    for flag, value in inputs.items():
+        for v in value if isinstance(value, list) else [value]:
+            if v:
+                taken[os.path.realpath(v)] = f"{flag} {v}"
+    written: dict[str, str] = {}
+    for flag, value in outputs.items():
+        if not value:
+            continue
+        real = os.path.realpath(value)
+        if real in taken:
+            raise UsageError(f"{flag} {value} would write over {taken[real]}: choose another file")
+        if real in written:
+            raise UsageError(f"{flag} and {written[real]} name the same file {value}")
+        written[real] = flag
+        if os.path.isdir(real):
+            raise UsageError(f"{flag} {value} is a folder")
+        folder = os.path.dirname(real) or "."
+        if not os.path.isdir(folder):
+            raise UsageError(f"{flag} {value}: no folder {folder}")
+        if not os.access(folder, os.W_OK) or (
+            os.path.exists(real) and not os.access(real, os.W_OK)
+        ):
+            raise UsageError(f"{flag} {value}: not writable")
 
 
 # ---------------------------------------------------------------- check, schema, parse, fmt
@@ -357,6 +406,10 @@ def cmd_play(args) -> int:
 
     if args.max_decisions is not None and args.max_decisions < 0:
         raise UsageError("--max-decisions must be 0 or more")
+    # --save may name the save it resumes (that is how a game is kept); nothing else is written
+    # over an input, and a bad path is found now, not after an hour of play
+    check_outputs({"--log": args.log}, {"--load": args.load, "--cards": args.cards})
+    check_outputs({"--save": args.save, "--log": args.log}, {"--cards": args.cards})
     if args.load:
         game = _load_save(args.load, args.cards)
         ignored = [
@@ -506,7 +559,11 @@ def cmd_simulate(args) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    failed = 1 if result["errors"] else 0
+    failed = 1 if result["errors"] or result.get("lost") else 0
+    if result.get("lost"):
+        sys.stderr.write(
+            f"madang simulate: {result['lost']['games']} games lost: {result['lost']['why']}\n"
+        )
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return failed

@@ -16,8 +16,10 @@ import itertools
 import math
 import os
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ..runtime import budget
 from ..runtime.api import MadangError, load_program, new_game, resolve_options
@@ -266,9 +268,48 @@ def chunk_size(games: int) -> int:
 
 def _worker_init(ceiling: int = budget.CEILING) -> None:
     """Workers leave Ctrl-C to the parent, which stops them (no traceback from every worker),
-    and allow the work the parent allows."""
+    die with the parent however it ends (Linux), and allow the work the parent allows."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
     budget.set_ceiling(ceiling)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: SIGTERM when the parent exits
+    except (OSError, AttributeError):
+        pass
+
+
+class _Sigterm:
+    """SIGTERM to the parent: unwind (which stops the workers), then exit as the signal would.
+    While tasks are being submitted it only notes the signal: unwinding out of the executor's
+    submit() would leave its lock held and deadlock the shutdown."""
+
+    def __init__(self):
+        self.ready = False
+        self.got = False
+
+    def __call__(self, signum, frame):
+        if not self.ready:
+            self.got = True
+            return
+        raise SystemExit(128 + signal.SIGTERM)
+
+    def arm(self) -> None:
+        self.ready = True
+        if self.got:
+            raise SystemExit(128 + signal.SIGTERM)
+
+
+def _results(tasks, futures, lost: list[int]):
+    """Each chunk's totals in order; a chunk whose worker died (killed, out of memory) is
+    counted in `lost` and skipped, so the games already finished are kept."""
+    for t, f in zip(tasks, futures):
+        try:
+            yield f.result()
+        except BrokenProcessPool:
+            lost.append(t[8])
 
 
 def _run_chunk(task) -> Totals:
@@ -322,8 +363,9 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
         for start in range(0, games, size)
     ]
     totals = Totals(nplayers, free)
-    jobs = max(1, jobs or local_cpus())
+    jobs = min(max(1, jobs or local_cpus()), local_cpus())  # more processes than cores: no faster
     jobs = min(jobs, max(1, len(tasks)))
+    lost: list[int] = []
     begin = time.perf_counter()
     if backend == "ray":
         from .raybackend import run_chunks
@@ -335,8 +377,14 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
         pool = None
     else:
         pool = ProcessPoolExecutor(jobs, initializer=_worker_init, initargs=(budget.CEILING,))
-        results = pool.map(_run_chunk, tasks)
+    old_term = None
+    sigterm = _Sigterm()
+    if pool is not None and threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, sigterm)
     try:
+        if pool is not None:
+            results = _results(tasks, [pool.submit(_run_chunk, t) for t in tasks], lost)
+            sigterm.arm()
         for part in results:
             totals.merge(part)
             if progress:
@@ -352,9 +400,16 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     seconds = time.perf_counter() - begin
     out = {"ruleset": prog.name, "seed": seed, "agents": seats, "options": options, "varied": free,
            "max_decisions": max_decisions, **totals.report()}  # fmt: skip
+    if lost:
+        out["lost"] = {
+            "games": sum(lost),
+            "why": "a worker process died (killed, or out of memory); the other games are kept",
+        }
     out["timing"] = {
         "seconds": round(seconds, 3),
         "games_per_s": round(games / seconds, 1) if seconds else None,

@@ -1,0 +1,218 @@
+"""What a save file must be before a game resumes from it.
+
+A save is data anyone can edit. The engine trusts its state (an object is in one zone, the step
+budget counts up, state checks are on), so a hand-edited save is checked first: its shape against
+a JSON Schema, then the invariants the engine keeps, each refusal naming the path of the value
+(`state.objects.zone[3]`) and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import jsonschema
+
+from .state import CHECK
+
+_INT = {"type": "integer"}
+_NAT = {"type": "integer", "minimum": 0}
+_INTS = {"type": "array", "items": _INT}
+
+STATE_SCHEMA = {
+    "type": "object",
+    "required": [
+        "zones",
+        "objects",
+        "props",
+        "counters",
+        "player_counters",
+        "area_counters",
+        "mods",
+        "grants",
+        "envs",
+        "frames",
+        "pending",
+        "has_answer",
+        "answer",
+        "rng",
+        "active",
+        "first",
+        "direction",
+        "turn",
+        "round",
+        "phase",
+        "used",
+        "lost",
+        "over",
+        "winners",
+        "checking",
+        "steps",
+        "decisions",
+        "ts",
+    ],  # fmt: skip
+    "properties": {
+        "zones": {"type": "array", "items": {"type": "array", "items": _NAT}},
+        "objects": {
+            "type": "object",
+            "required": ["card", "zone", "owner"],
+            "properties": {"card": _INTS, "zone": _INTS, "owner": _INTS},
+        },
+        "props": {"type": "object", "additionalProperties": {"type": "array"}},
+        "counters": {"type": "object"},
+        "player_counters": {"type": "object", "additionalProperties": {"type": "array"}},
+        "area_counters": {"type": "object", "additionalProperties": {"type": "array"}},
+        "mods": {"type": "array", "items": {"type": "array"}},
+        "grants": {"type": "array", "items": {"type": "array"}},
+        "envs": {"type": "array", "items": {"type": "object"}},
+        "frames": {"type": "array", "items": {"type": "array", "minItems": 8, "maxItems": 8}},
+        "pending": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["player", "prompt", "values", "kind", "type"],
+                    "properties": {
+                        "player": _NAT,
+                        "prompt": {"type": "string"},
+                        "values": {"type": "array"},
+                        "kind": {"type": "string"},
+                    },
+                },
+            ]
+        },
+        "has_answer": {"type": "boolean"},
+        "rng": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
+        "active": _NAT,
+        "first": _NAT,
+        "direction": {"enum": [1, -1]},
+        "turn": _NAT,
+        "round": _NAT,
+        "phase": {"type": "string"},
+        "used": {"type": "array", "items": {"type": "array"}},
+        "lost": {"type": "array", "items": _NAT, "uniqueItems": True},
+        "over": {"type": "boolean"},
+        "winners": {"type": "array", "items": _NAT, "uniqueItems": True},
+        "checking": _NAT,
+        "steps": _NAT,
+        "decisions": _NAT,
+        "ts": _NAT,
+    },
+}
+
+
+class BadSave(ValueError):
+    """A save that must not be played on; the message says where and why."""
+
+
+def loads(text: str) -> object:
+    """JSON without NaN or Infinity (Python's json accepts them; they break every comparison)."""
+
+    def refuse(name: str):
+        raise BadSave(f"{name} is not a number a save may hold")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _path(parts) -> str:
+    out = "state"
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def check_state(data: object, g) -> None:
+    """Raise BadSave unless `data` (a save's `state`) is one the engine could have written for
+    the game `g`."""
+    errors = sorted(
+        jsonschema.Draft202012Validator(STATE_SCHEMA).iter_errors(data),
+        key=lambda e: list(map(str, e.absolute_path)),
+    )
+    if errors:
+        e = errors[0]
+        raise BadSave(f"{_path(e.absolute_path)}: {e.message}")
+    _check_invariants(data, g)
+
+
+def _fail(where: str, what: str):
+    raise BadSave(f"{where}: {what}")
+
+
+def _check_invariants(d: dict, g) -> None:  # noqa: C901 - one check after another
+    prog = g.prog
+    n_players, n_zones, n_cards = g.nplayers, len(g.zone_info), len(prog.cards)
+    zones, objs = d["zones"], d["objects"]
+    if len(zones) != n_zones:
+        _fail("state.zones", f"{len(zones)} zones, but this game has {n_zones}")
+    cards, where, owners = objs["card"], objs["zone"], objs["owner"]
+    if not len(cards) == len(where) == len(owners):
+        _fail("state.objects", "card, zone and owner lists differ in length")
+    n_objs = len(cards)
+    for i, c in enumerate(cards):
+        if not 0 <= c < n_cards:
+            _fail(f"state.objects.card[{i}]", f"no card {c} (the ruleset has {n_cards})")
+    for i, p in enumerate(owners):
+        if not -1 <= p < n_players:
+            _fail(f"state.objects.owner[{i}]", f"no player {p}")
+    seen: dict[int, int] = {}
+    for z, contents in enumerate(zones):
+        for k, o in enumerate(contents):
+            if o >= n_objs:
+                _fail(f"state.zones[{z}][{k}]", f"no object {o} (there are {n_objs})")
+            if o in seen:
+                _fail(f"state.zones[{z}][{k}]", f"object {o} is also in zone {seen[o]}")
+            seen[o] = z
+            if where[o] != z:
+                _fail(f"state.objects.zone[{o}]", f"says {where[o]}, but the object is in {z}")
+    for o, z in enumerate(where):
+        if o not in seen and z != -1:
+            _fail(f"state.objects.zone[{o}]", f"says {z}, but no zone holds the object")
+    for name, value in d["counters"].items():
+        _number_ok(f"state.counters.{name}", value)
+    for key in ("player_counters", "area_counters"):
+        size = n_players if key == "player_counters" else len(g.areas)
+        for name, values in d[key].items():
+            if len(values) != size:
+                _fail(f"state.{key}.{name}", f"{len(values)} values for {size}")
+            for i, v in enumerate(values):
+                _number_ok(f"state.{key}.{name}[{i}]", v)
+    for key in ("active", "first"):
+        if not d[key] < n_players:
+            _fail(f"state.{key}", f"no player {d[key]}")
+    for key in ("lost", "winners"):
+        for i, p in enumerate(d[key]):
+            if p >= n_players:
+                _fail(f"state.{key}[{i}]", f"no player {p}")
+    n_envs, n_blocks, n_stmts = len(d["envs"]), len(prog.blocks), len(prog.stmts)
+    checks = 0
+    for i, f in enumerate(d["frames"]):
+        block, pc, env, ctl, kind = f[:5]
+        at = f"state.frames[{i}]"
+        if not (isinstance(block, int) and 0 <= block < n_blocks):
+            _fail(at, f"no block {block!r}")
+        if not (isinstance(pc, int) and 0 <= pc <= len(prog.blocks[block])):
+            _fail(at, f"position {pc!r} is outside its block")
+        if not (isinstance(env, int) and 0 <= env < n_envs):
+            _fail(at, f"no local names {env!r}")
+        if not (isinstance(ctl, int) and -1 <= ctl < n_stmts):
+            _fail(at, f"no statement {ctl!r}")
+        if not (isinstance(kind, int) and 0 <= kind <= CHECK):
+            _fail(at, f"no kind of frame {kind!r}")
+        checks += kind == CHECK
+    if d["checking"] > checks:
+        _fail("state.checking", f"{d['checking']} state checks in progress, but {checks} frames")
+    p = d["pending"]
+    if p is not None:
+        if p["player"] >= n_players:
+            _fail("state.pending.player", f"no player {p['player']}")
+        if not p["values"] and not d["over"]:
+            _fail("state.pending.values", "a decision without options")
+    if d["over"] and p is not None:
+        _fail("state.pending", "the game is over but a decision is pending")
+
+
+def _number_ok(where: str, v) -> None:
+    if isinstance(v, float) and not math.isfinite(v):
+        _fail(where, "not a finite number")
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**62:
+        _fail(where, "a number too large for a game")

@@ -1,0 +1,239 @@
+"""#12, saves and writes: a hand-edited save is refused with the place it is wrong, writes are
+atomic and keep the file's links and permissions, and no run writes over its own inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from madang.runtime.api import GameState, MadangError, new_game
+from madang.runtime.builtins import RulesError
+from madang.tools.cli import atomic_write, main
+
+
+def _save() -> dict:
+    g = new_game("clash_of_decks", seed=3)
+    for _ in range(6):
+        g.apply_action(0)
+    return json.loads(g.to_json())
+
+
+def _edit(doc: dict, change) -> str:
+    doc = json.loads(json.dumps(doc))
+    change(doc["state"])
+    return json.dumps(doc)
+
+
+def _in_two_zones(s):
+    z = next(i for i, z in enumerate(s["zones"]) if z)
+    other = (z + 1) % len(s["zones"])
+    s["zones"][other].append(s["zones"][z][0])
+
+
+# what the red-team pass edited: each once played on, or gave an internal error
+EDITS = {
+    "a card in two zones": (_in_two_zones, "is also in zone"),
+    "object id -1": (lambda s: s["zones"][0].append(-1), "state.zones[0]"),
+    "steps -10^17 (disabled the step limit)": (
+        lambda s: s.__setitem__("steps", -(10**17)),
+        "state.steps",
+    ),
+    "checking: 5 (disabled state checks)": (
+        lambda s: s.__setitem__("checking", 5),
+        "state.checking",
+    ),
+    "winners: [99]": (lambda s: s.__setitem__("winners", [99]), "state.winners[0]: no player 99"),
+    "a card index past the ruleset's": (
+        lambda s: s["objects"]["card"].__setitem__(0, 10**6),
+        "state.objects.card[0]",
+    ),
+    "a frame in no block": (lambda s: s["frames"][0].__setitem__(0, 10**6), "state.frames[0]"),
+    "a huge counter": (
+        lambda s: s["player_counters"][next(iter(s["player_counters"]))].__setitem__(0, 10**30),
+        "too large",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_a_hand_edited_save_is_refused_with_where_it_is_wrong(edit):
+    change, says = EDITS[edit]
+    with pytest.raises(MadangError, match="corrupt save file") as e:
+        GameState.from_json(_edit(_save(), change))
+    assert says in str(e.value)
+
+
+def test_nan_in_a_save_is_refused():
+    text = json.dumps(_save()).replace('"turn":', '"turn": NaN, "x_turn":', 1)
+    with pytest.raises(MadangError, match="NaN"):
+        GameState.from_json(text)
+
+
+def test_an_unedited_save_loads_and_plays_on():
+    g = GameState.from_json(json.dumps(_save()))
+    g.apply_action(0)
+
+
+def test_after_a_rules_error_the_state_cannot_be_saved(tmp_path):
+    from tests.test_limits import make
+
+    folder = make(
+        tmp_path / "atk",
+        extra="action boom(x: number from [0]) in main:\n    repeat 100000000 times:\n        n += 1",
+    )
+    g = new_game(str(folder))
+    labels = g.action_labels()
+    with pytest.raises(RulesError):
+        g.apply_action(labels.index(next(x for x in labels if x.startswith("boom"))))
+    with pytest.raises(MadangError, match="cannot be saved"):
+        g.to_json()
+    with pytest.raises(MadangError, match="stopped with an error"):
+        g.apply_action(0)
+
+
+def test_atomic_write_keeps_mode_links_and_leaves_no_temp_file(tmp_path):
+    target = tmp_path / "save.json"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    atomic_write(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    hard = tmp_path / "hard.json"
+    os.link(target, hard)
+    atomic_write(target, "newer")
+    assert hard.read_text(encoding="utf-8") == "newer"  # the hard link still shares the file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.json", "link.json", "save.json"]
+
+
+def test_a_run_never_writes_over_its_inputs(tmp_path, capsys):
+    save = tmp_path / "s.json"
+    assert main(["play", "clash_of_decks", "--seats", "random,random", "--max-decisions", "3",
+                 "--save", str(save)]) == 0  # fmt: skip
+    before = save.read_text(encoding="utf-8")
+    code = main(["play", "--load", str(save), "--log", str(save), "--seats", "random,random"])
+    assert code == 2 and "would write over --load" in capsys.readouterr().err
+    assert save.read_text(encoding="utf-8") == before
+    cards = tmp_path / "mine.yaml"
+    cards.write_text("ruleset: clash_of_decks\ncards: []\n", encoding="utf-8")
+    code = main(["play", "clash_of_decks", "--cards", str(cards), "--log", str(cards)])
+    assert code == 2 and "would write over --cards" in capsys.readouterr().err
+    assert cards.read_text(encoding="utf-8").startswith("ruleset:")
+    # resuming a save and keeping it in the same file is how a game is kept
+    code = main(["play", "--load", str(save), "--save", str(save), "--seats", "random,random",
+                 "--max-decisions", "2"])  # fmt: skip
+    assert code == 0 and save.read_text(encoding="utf-8") != before
+
+
+def test_a_bad_save_path_is_found_before_the_game(tmp_path, capsys):
+    code = main(["play", "clash_of_decks", "--seats", "random,random",
+                 "--save", str(tmp_path / "no" / "such" / "s.json")])  # fmt: skip
+    err = capsys.readouterr()
+    assert code == 2 and "no folder" in err.err
+    assert "winner" not in err.out  # refused before any move was played
+
+
+def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
+    """A writer killed mid-save (kill -9) leaves the previous save complete."""
+    target = tmp_path / "save.json"
+    target.write_text('{"old": true}', encoding="utf-8")
+    code = (
+        "import os, sys, madang.tools.cli as c\n"
+        "real = os.replace\n"
+        "os.replace = lambda *a: os.kill(os.getpid(), 9)\n"
+        f"c.atomic_write({str(target)!r}, 'x' * 10_000_000)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], timeout=120)
+    assert json.loads(target.read_text(encoding="utf-8")) == {"old": True}
+
+
+# ---------------------------------------------------------------- simulate's workers
+
+_real_chunk = None
+
+
+def _dying_chunk(task):
+    """A worker that dies (as if killed or out of memory) on the chunks after game 200."""
+    if task[7] >= 200:
+        os._exit(3)
+    return _real_chunk(task)
+
+
+def test_a_dead_worker_loses_only_its_games(monkeypatch):
+    global _real_chunk
+    from madang.tools import simulate as sim
+
+    _real_chunk = sim._run_chunk
+    monkeypatch.setattr(sim, "_run_chunk", _dying_chunk)
+    out = sim.simulate("clash_of_decks", 400, seed=1, jobs=2)
+    assert out["lost"]["games"] > 0 and out["games"] >= 100
+    assert out["games"] + out["lost"]["games"] == 400
+
+
+def test_jobs_are_capped_at_the_cores():
+    from madang.tools.simulate import local_cpus, simulate
+
+    out = simulate("clash_of_decks", 200, seed=1, jobs=1000)
+    assert out["timing"]["jobs"] <= local_cpus()
+
+
+def test_sigterm_stops_simulate_and_its_workers():
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "madang",
+            "simulate",
+            "clash_of_decks",
+            "--games",
+            "200000",
+            "--jobs",
+            "2",
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    import time
+
+    kids: set[int] = set()
+    for _ in range(200):  # wait for the workers to start
+        time.sleep(0.1)
+        kids = _children(proc.pid)
+        if len(kids) >= 2:
+            break
+    assert kids, "the workers never started"
+    proc.terminate()
+    assert proc.wait(timeout=60) == 143
+    assert "Traceback" not in proc.stderr.read()
+    for _ in range(100):
+        if not any(os.path.exists(f"/proc/{k}") and _alive(k) for k in kids):
+            break
+        time.sleep(0.1)
+    assert not any(os.path.exists(f"/proc/{k}") and _alive(k) for k in kids), "orphaned workers"
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
