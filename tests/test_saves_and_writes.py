@@ -7,11 +7,14 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from madang.runtime.api import GameState, MadangError, new_game
 from madang.runtime.builtins import RulesError
 from madang.tools.cli import atomic_write, main
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _save() -> dict:
@@ -237,3 +240,58 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+# ---------------------------------------------------------------- #10: what a save was made with
+
+
+def _changed_save(tmp_path, change_file: str, old: str, new: str) -> str:
+    """A save made with a copy of the ruleset, then one of its files changed."""
+    import shutil
+
+    from madang.runtime import api
+
+    folder = tmp_path / "clash"
+    shutil.copytree(REPO / "rulesets" / "clash_of_decks", folder)
+    api._load_cached.cache_clear()
+    g = new_game(str(folder), seed=3)
+    for _ in range(4):
+        g.apply_action(0)
+    text = g.to_json()
+    path = folder / change_file
+    source = path.read_text(encoding="utf-8")
+    assert old in source
+    path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    api._load_cached.cache_clear()
+    return text
+
+
+@pytest.mark.parametrize(
+    "file,old,new,says",
+    [
+        ("rules.madang", "you.mana -= c.cost", "you.mana += c.cost", "different rules than"),
+        ("cards.yaml", "cost: 4", "cost: 5", "different card data than"),
+        ("ruleset.yaml", "values: [duel, solo]", "values: [duel, solo, trio]", "different options"),
+    ],
+    ids=["a rule", "a card's number", "an option's values"],
+)
+def test_a_save_made_under_other_rules_is_refused_saying_what_changed(
+    tmp_path, file, old, new, says
+):
+    text = _changed_save(tmp_path, file, old, new)
+    with pytest.raises(MadangError, match=says):
+        GameState.from_json(text)
+
+
+def test_comments_and_layout_do_not_invalidate_a_save(tmp_path):
+    text = _changed_save(
+        tmp_path, "rules.madang", "you.mana -= c.cost", "you.mana  -=  c.cost  # paid first"
+    )
+    GameState.from_json(text).apply_action(0)
+
+
+def test_a_save_without_digests_is_refused_as_made_by_another_version():
+    doc = _save()
+    doc["fingerprint"] = "0123456789abcdef"
+    with pytest.raises(MadangError, match="different rules, card data and options"):
+        GameState.from_json(json.dumps(doc))

@@ -17,6 +17,7 @@ from ..language.diagnostics import Diagnostics
 from . import budget, engine, saves, seen
 from .builtins import RulesError
 from .compiler import Program
+from .fingerprint import differences
 from .loader import load_ruleset
 from .state import Game, State
 
@@ -40,7 +41,6 @@ def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
         raise MadangError(f"ruleset '{ref}' has errors", diags)
     loaded.program.folder = loaded.folder
     loaded.program.extra_cards = list(extra)  # saves name them, so that a load finds them again
-    fingerprint(loaded.program)
     return loaded.program
 
 
@@ -418,8 +418,12 @@ class GameState:
                 if missing:
                     raise MadangError(f"the card file of this save is missing: {missing[0]}")
                 prog = load_program(path if path and Path(path).is_dir() else ref, cards)
-            if doc.get("fingerprint") != fingerprint(prog):
-                raise MadangError("the save file was made with a different version of the ruleset")
+            changed = differences(doc.get("fingerprint"), fingerprint(prog))
+            if changed:
+                raise MadangError(
+                    f"the save was made with different {_listed(changed)} than"
+                    f" {prog.name} has now; it cannot be resumed under changed rules"
+                )
             opts = dict(doc["options"])
             g = make_game(prog, opts, doc["seed"])
             saves.check_state(doc["state"], g)
@@ -443,17 +447,15 @@ class GameState:
         return json.dumps(obs, ensure_ascii=False)
 
 
-def fingerprint(prog: Program) -> str:
-    """Identifies the compiled ruleset a save was made with (computed once, at load time)."""
-    cached = getattr(prog, "_fingerprint", None)
-    if cached is not None:
-        return cached
-    h = hashlib.sha256()
-    h.update(str(len(prog.blocks)).encode())
-    h.update(str(len(prog.stmts)).encode())
-    h.update(",".join(c.name for c in prog.cards).encode())
-    prog._fingerprint = h.hexdigest()[:16]
-    return prog._fingerprint
+def fingerprint(prog: Program) -> dict[str, str]:
+    """The digests of the rules, card data and options the program was loaded from."""
+    return dict(getattr(prog, "fingerprints", None) or {})
+
+
+def _listed(parts: list[str]) -> str:
+    words = {"rules": "rules", "cards": "card data", "options": "options"}
+    names = [words[p] for p in parts]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def new_game(

@@ -21,6 +21,7 @@ from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
 from .compiler import Compiler, Program
 from .evaluation import compile_evaluation, evaluation_name, find_definition
+from .fingerprint import fingerprints
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
@@ -94,6 +95,7 @@ def load_ruleset(
     for board in (meta.get("maps") or {}).values():
         for facts in ((board or {}).get("areas") or {}).values():
             col.s.area_facts.update(k for k in (facts or {}) if k != "adjacent")
+    modules = []
     for rel in meta.get("files") or []:
         path = folder / rel
         text = read_text(path, diags)
@@ -102,6 +104,7 @@ def load_ruleset(
         mod = parse_module(text, Origin(_show(path)), diags)
         if mod is not None:
             col.module(mod)
+            modules.append(mod)
     extra_cards = [card_set_file(str(p)) for p in extra_cards]
     load_card_set_files(extra_cards, col, diags)
     col.keyword_abilities()
@@ -130,6 +133,7 @@ def load_ruleset(
         compiler = Compiler(col.s, res, meta)
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
+        program.fingerprints = fingerprints(modules, col.s, meta)
     return Loaded(folder, meta, col.s, program, card_files)
 
 

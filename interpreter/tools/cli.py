@@ -395,7 +395,7 @@ def _load_save(path: str, cards: list[str] | None = None) -> GameState:
     except MadangError as e:
         hint = "" if cards else " (if its card files moved, give them with --cards)"
         raise MadangError(
-            f"{path}: {e}" + (hint if "different version" in str(e) else ""), e.diags
+            f"{path}: {e}" + (hint if "card data" in str(e) else ""), e.diags
         ) from None
 
 

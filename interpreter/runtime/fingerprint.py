@@ -1,0 +1,77 @@
+"""What a save was made with: one digest each for the rules, the card data and the options.
+
+A save resumed under different rules would silently continue a game the new rules could never
+have reached, so saves carry these digests and loading compares them. They are taken from the
+checked syntax trees and card data, without positions or comments: reformatting a file or
+adding a comment keeps old saves working, while changing `-=` to `+=`, a card's number or an
+option's values does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields, is_dataclass
+
+from ..language.diagnostics import Span
+
+PARTS = ("rules", "cards", "options")
+
+
+def shape(x, out: list[str]) -> None:
+    """A position-free serialisation of syntax trees and plain data."""
+    if isinstance(x, Span):
+        return
+    if is_dataclass(x) and not isinstance(x, type):
+        out.append(type(x).__name__ + "(")
+        for f in fields(x):
+            if f.name != "span":
+                out.append(f.name + "=")
+                shape(getattr(x, f.name), out)
+                out.append(",")
+        out.append(")")
+    elif isinstance(x, (tuple, list)):
+        out.append("[")
+        for v in x:
+            shape(v, out)
+            out.append(",")
+        out.append("]")
+    elif isinstance(x, dict):
+        out.append("{")
+        for k in sorted(x, key=repr):
+            out.append(repr(k) + ":")
+            shape(x[k], out)
+            out.append(",")
+        out.append("}")
+    elif isinstance(x, (set, frozenset)):
+        out.append("{" + ",".join(sorted(map(repr, x))) + "}")
+    else:
+        out.append(repr(x))
+
+
+def digest(*things) -> str:
+    out: list[str] = []
+    for t in things:
+        shape(t, out)
+        out.append(";")
+    return hashlib.sha256("".join(out).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def fingerprints(modules: list, syms, meta: dict) -> dict[str, str]:
+    """The three digests of a loaded ruleset (its language files, its cards, its options)."""
+    rules_meta = {k: meta.get(k) for k in ("players", "settings", "maps", "data")}
+    cards = [
+        (c.name, c.kind, c.props, c.text, c.traits, c.copies, c.extra)
+        for c in sorted(syms.cards.values(), key=lambda c: c.index)
+    ]
+    return {
+        "rules": digest(modules, rules_meta),
+        "cards": digest(cards),
+        "options": digest(meta.get("options") or {}, meta.get("constraints")),
+    }
+
+
+def differences(saved, now: dict[str, str]) -> list[str]:
+    """The parts whose digest differs; every part when the save has none (an older format)."""
+    if not isinstance(saved, dict):
+        return list(PARTS)
+    return [p for p in PARTS if saved.get(p) != now.get(p)]
