@@ -18,3 +18,22 @@ flow:
 def test_none_is_left_out_of_max_and_min_and_has_no_keyword_argument(tmp_path):
     g = run(tmp_path, RULES)
     assert g.st.counters["mark"] == 3 * 100 + 2 * 10 + 0 + 1
+
+
+OF_NOTHING = """
+setup:
+    let nobody = first(first(players).hand)
+    if nobody.zone == none and nobody.position == none:
+        mark += 1
+    if nobody.name == none and nobody.kind == none and nobody.owner == none:
+        mark += 10
+flow:
+    lose first(players)
+"""
+
+
+def test_the_properties_of_none_are_none(tmp_path):
+    # #10: `x.zone` and `x.position` of an empty value gave none on one back end and an internal
+    # error on the other; with one back end every built-in property of none is none.
+    g = run(tmp_path, OF_NOTHING)
+    assert g.st.counters["mark"] == 11

@@ -117,6 +117,16 @@ def _zone_of(st, o):
     return None if o is None else st.obj_zone[o]
 
 
+class _NoCard:
+    """What `x.name` and `x.kind` read when `x` is none: none, as every other property of it."""
+
+    name = kind = None
+
+
+def _card_of(st, o):
+    return _NoCard if o is None else st.g.prog.cards[st.obj_card[o]]
+
+
 def _position(st, o):
     if o is None:
         return None
@@ -127,7 +137,7 @@ def _position(st, o):
 HELPERS = {
     "_players": _players, "_seq": _seq, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
-    "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position,
+    "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
     "_charge": budget.charge,
 }  # fmt: skip
@@ -194,7 +204,7 @@ class CodeGen:
     def enumerator(self, act, params, req_exprs) -> object:
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
-        its names are bound (ActionRT._enum is the reference it must agree with)."""
+        its names are bound."""
         lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
         pad = "    "
         self.bound = {"you": "you_"}
@@ -403,8 +413,8 @@ class CodeGen:
                 "owner": f"_owner(st, {obj})",
                 "zone": f"_zone_of(st, {obj})",
                 "position": f"_position(st, {obj})",
-                "name": f"CARDS[st.obj_card[{obj}]].name",
-                "kind": f"CARDS[st.obj_card[{obj}]].kind",
+                "name": f"_card_of(st, {obj}).name",
+                "kind": f"_card_of(st, {obj}).kind",
                 "id": obj,
             }[name]
         if kind in ("player_zone", "area_zone"):

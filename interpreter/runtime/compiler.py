@@ -11,7 +11,7 @@ from ..language.checker import Resolved
 from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 from . import budget
 from . import engine as E
-from .builtins import BUILTIN_FUNCS, RulesError
+from .builtins import RulesError
 
 
 class VerbRT:
@@ -114,7 +114,6 @@ class ActionRT:
         "param_names",
         "param_types",
         "domains",
-        "requires",
         "body",
         "origin",
         "owner",
@@ -146,43 +145,7 @@ class ActionRT:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
-            if fast is not None:
-                fast(st, env, src, values, cache if src is None else None)
-            else:
-                self._enum(st, env, 0, [], src, values, cache if src is None else None)
-
-    def _enum(self, st, env, i, args, src, values, cache):
-        for req in self.requires[i]:
-            if not req(st, env):
-                return
-        if i == len(self.domains):
-            values.append([self.id, args, src])
-            return
-        key = self.dom_keys[i]
-        if key is not None and cache is not None:
-            # A domain that reads no parameter is the same for every action of the window.
-            dom = cache.get(key)
-            if dom is None:
-                dom = cache[key] = self.domains[i](st, env)
-        else:
-            dom = self.domains[i](st, env)
-        items = dom if isinstance(dom, list) else st.zones[dom] if isinstance(dom, int) else ()
-        budget.charge(st, len(items), f"action {self.name}")
-        name = self.param_names[i]
-        if i + 1 == len(self.domains):  # the innermost parameter: test and record in place
-            leaf_reqs = self.requires[i + 1]
-            for v in items:
-                env[name] = v
-                for req in leaf_reqs:
-                    if not req(st, env):
-                        break
-                else:
-                    values.append([self.id, args + [v], src])
-        else:
-            for v in items:
-                env[name] = v
-                self._enum(st, env, i + 1, args + [v], src, values, cache)
-        env.pop(name, None)
+            fast(st, env, src, values, cache if src is None else None)
 
 
 class CardRT:
@@ -397,9 +360,9 @@ class Compiler:
 
         from .codegen import CodeGen
 
-        self.codegen = None if os.environ.get("MADANG_CLOSURES") else CodeGen(self)
+        self.codegen = CodeGen(self)
         self.stmtgen = None
-        if self.codegen is not None and not syms.checks and not os.environ.get("MADANG_NO_FUSION"):
+        if not syms.checks and not os.environ.get("MADANG_NO_FUSION"):
             from .codegen import StmtGen
 
             listened = {
@@ -618,18 +581,14 @@ class Compiler:
             body = list(d.body.body)
             # Legality: the leading `require`s, split at `and`; each part is tested as soon as
             # the parameters it mentions are bound, so that enumeration prunes early.
-            a.requires = [[] for _ in range(len(params) + 1)]
             req_exprs: list[list] = [[] for _ in range(len(params) + 1)]
             names = [q.name for q in params]
             while body and isinstance(body[0], n.Require):
                 for part in _conjuncts(body.pop(0).cond):
                     used = _locals_used(part, self.r)
                     level = max((names.index(x) + 1 for x in used if x in names), default=0)
-                    a.requires[level].append(self.expr(part))
                     req_exprs[level].append(part)
-            a.fast_enum = (
-                self.codegen.enumerator(a, params, req_exprs) if self.codegen is not None else None
-            )
+            a.fast_enum = self.codegen.enumerator(a, params, req_exprs)
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
@@ -785,122 +744,9 @@ class Compiler:
 
     # ---------------------------------------------------------------- expressions
     def expr(self, e):
-        """A function f(st, env) computing `e`: generated Python source (codegen) by default,
-        nested closures when MADANG_CLOSURES is set (the reference path, kept for testing)."""
-        if self.codegen is not None:
-            return self.codegen.compile(e)
-        return self.closure(e)
-
-    def closure(self, e):  # noqa: C901 - one case per node type
-        r, p = self.r, self.p
-        match e:
-            case n.Num() | n.Str() | n.Const():
-                v = e.value
-                return lambda st, env: v
-            case n.Special():
-                key = e.which
-                return lambda st, env: env.get(key)
-            case n.Name():
-                return self.name(e)
-            case n.Attr():
-                return self.attr(e)
-            case n.Call():
-                res = r.calls[id(e)]
-                args = [self.expr(a) for a in e.args]
-                if res[0] == "define":
-                    d = self.s.defines[res[1]]
-                    names = [q.name for q in d.params]
-                    body = self._define_body(d)
-                    return _call_define(body, names, args)
-                fn = BUILTIN_FUNCS[res[1]].fn
-                if len(args) == 1:
-                    a0 = args[0]
-                    return lambda st, env: fn(st, a0(st, env))
-                if len(args) == 2:
-                    a0, a1 = args
-                    return lambda st, env: fn(st, a0(st, env), a1(st, env))
-                return lambda st, env: fn(st, *[a(st, env) for a in args])
-            case n.Index():
-                obj, idx = self.expr(e.obj), self.expr(e.index)
-                return lambda st, env: _index(st, obj(st, env), idx(st, env))
-            case n.ListExpr():
-                items = [self.expr(i) for i in e.items]
-                return lambda st, env: [i(st, env) for i in items]
-            case n.BinOp():
-                return _binop(e.op, self.expr(e.left), self.expr(e.right), e.span)
-            case n.BoolOp():
-                items = [self.expr(i) for i in e.items]
-                if e.op == "and":
-                    if len(items) == 2:
-                        a, b = items
-                        return lambda st, env: bool(a(st, env)) and bool(b(st, env))
-                    return lambda st, env: all(i(st, env) for i in items)
-                if len(items) == 2:
-                    a, b = items
-                    return lambda st, env: bool(a(st, env)) or bool(b(st, env))
-                return lambda st, env: any(i(st, env) for i in items)
-            case n.Not():
-                f = self.expr(e.expr)
-                return lambda st, env: not f(st, env)
-            case n.Neg():
-                f = self.expr(e.expr)
-                return lambda st, env: -f(st, env)
-            case n.Contains():
-                item, cont = self.expr(e.item), self.expr(e.container)
-
-                def contains(st, env):
-                    c = cont(st, env)
-                    x = item(st, env)
-                    if isinstance(c, (list, dict)):
-                        return x in c
-                    return x is not None and st.obj_zone[x] == c
-
-                return contains
-            case n.Has():
-                obj = self.expr(e.obj)
-                if e.keyword in self.s.keywords and not self._is_local_kw(e):
-                    kw = self.s.canonical[e.keyword]
-                    return lambda st, env: (o := obj(st, env)) is not None and p.has(st, o, kw)
-                key = e.keyword
-                return lambda st, env: (
-                    (o := obj(st, env)) is not None and p.has(st, o, env.get(key))
-                )
-            case n.IsKind():
-                obj = self.expr(e.obj)
-                kind = self.s.canonical.get(e.kind, e.kind)
-                cards = p.cards
-                return lambda st, env: (
-                    (o := obj(st, env)) is not None and cards[st.obj_card[o]].kind == kind
-                )
-            case n.IfExpr():
-                c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
-                return lambda st, env: a(st, env) if c(st, env) else b(st, env)
-            case n.Where():
-                items, cond = self.expr(e.items), self.expr(e.cond)
-
-                def where(st, env):
-                    v = items(st, env)
-                    seq = v if isinstance(v, list) else st.zones[v]
-                    budget.charge(st, len(seq), "where")
-                    had = "it" in env
-                    old = env.get("it")
-                    out = []
-                    for x in seq:
-                        env["it"] = x
-                        if cond(st, env):
-                            out.append(x)
-                    if had:
-                        env["it"] = old
-                    else:
-                        env.pop("it", None)
-                    return out
-
-                return where
-        raise TypeError(e)  # pragma: no cover
-
-    def _is_local_kw(self, e: n.Has) -> bool:
-        res = self.r.names.get(id(e))
-        return res is not None and res[0] == "local"
+        """A function f(st, env) computing `e`, generated as Python source (codegen.py): the one
+        back end for expressions."""
+        return self.codegen.compile(e)
 
     def _define_body(self, d):
         cache = self.__dict__.setdefault("_defines", {})
@@ -910,103 +756,6 @@ class Compiler:
             cache[d.name] = holder
             holder.append(self.expr(d.decl.body))
         return cache[d.name]
-
-    def name(self, e: n.Name):
-        res = self.r.names.get(id(e))
-        p = self.p
-        if res is None:
-            raise RulesError(f"{e.span}: unresolved name '{e.name}'")
-        kind, target = res
-        if kind == "local":
-            return lambda st, env: env.get(target)
-        if kind == "define":
-            body = self._define_body(self.s.defines[target])
-            return _call_define(body, [], [])
-        if kind == "counter":
-            return lambda st, env: st.counters[target]
-        if kind == "zone":
-            return lambda st, env: st.g.zone_base[target]
-        if kind in ("keyword", "kind", "card"):
-            return lambda st, env: target
-        if kind == "it_prop":
-            return lambda st, env: p.read_prop(st, env["it"], target)
-        if kind == "builtin":
-            return _BUILTIN_NAME_FUNCS[target]
-        raise RulesError(f"{e.span}: cannot compile name '{e.name}'")  # pragma: no cover
-
-    def attr(self, e: n.Attr):
-        kind, name = self.r.attrs[id(e)]
-        if kind == "option":
-            return lambda st, env: st.g.options.get(name)
-        obj = self.expr(e.obj)
-        if self.r.types.get(id(e)) == "map":
-            one = self._attr(kind, name, lambda st, env: env["\x01"])
-
-            def each(st, env):
-                v = obj(st, env)
-                if not isinstance(v, list):
-                    return None
-                out = []
-                for x in v:
-                    env["\x01"] = x
-                    out.append(one(st, env))
-                env.pop("\x01", None)
-                return out
-
-            return each
-        return self._attr(kind, name, obj)
-
-    def _attr(self, kind, name, obj):
-        p = self.p
-        if kind == "obj_prop":
-            if name in p.modified_props or name in self._modified_names():
-
-                def read_modified(st, env):
-                    o = obj(st, env)
-                    return None if o is None else p.read_prop(st, o, name)
-
-                return read_modified
-
-            def read(st, env):
-                o = obj(st, env)
-                return None if o is None else p.base_prop(st, o, name)
-
-            return read
-        if kind == "obj_builtin":
-            return _OBJ_ATTR[name](obj, p)
-        if kind == "player_zone":
-            return lambda st, env: st.g.zone_base[name] + obj(st, env)
-        if kind == "player_counter":
-            return lambda st, env: st.pcounters[name][obj(st, env)]
-        if kind == "area_zone":
-            return lambda st, env: st.g.zone_base[name] + obj(st, env)
-        if kind == "area_counter":
-            return lambda st, env: st.acounters[name][obj(st, env)]
-        if kind == "area_fact":
-
-            def fact(st, env):
-                v = obj(st, env)
-                return None if v is None else st.g.area_props[v].get(name)
-
-            return fact
-        if kind == "player_builtin":
-            return obj
-        if kind == "zone_builtin":
-            if name in ("owner", "소유자"):
-                return lambda st, env: st.g.zone_info[obj(st, env)][1]
-            return lambda st, env: len(st.zones[obj(st, env)])
-        if kind == "dict":
-
-            def get(st, env):
-                v = obj(st, env)
-                if isinstance(v, dict):
-                    return v.get(name)
-                if name == "kind" and isinstance(v, int) and st is not None:
-                    return st.g.area_props[v].get("kind")
-                return None
-
-            return get
-        raise RulesError(f"cannot compile attribute '{name}'")  # pragma: no cover
 
     def _modified_names(self):
         cache = self.__dict__.get("_modnames")
@@ -1116,93 +865,5 @@ def _call_define(holder, names, args):
 
     return call
 
-
-def _index(st, v, i):
-    if isinstance(v, list):
-        return v[i] if isinstance(i, int) and -len(v) <= i < len(v) else None
-    if isinstance(v, dict):
-        return v.get(i if not isinstance(i, int) or i in v else str(i))
-    if isinstance(v, int) and st is not None:
-        z = st.zones[v]
-        return z[i] if 0 <= i < len(z) else None
-    return None
-
-
-def _binop(op, a, b, span):
-    if op == "+":
-        return lambda st, env: _plus(a(st, env), b(st, env))
-    if op == "-":
-        return lambda st, env: a(st, env) - b(st, env)
-    if op == "*":
-        return lambda st, env: budget.number(a(st, env) * b(st, env))
-    if op in ("/", "%"):
-
-        def div(st, env):
-            x, y = a(st, env), b(st, env)
-            if y == 0:
-                raise RulesError(f"{span}: division by zero")
-            return x // y if op == "/" else x % y
-
-        return div
-    if op == "==":
-        return lambda st, env: a(st, env) == b(st, env)
-    if op == "!=":
-        return lambda st, env: a(st, env) != b(st, env)
-
-    def cmp(st, env, _op=op):
-        x, y = a(st, env), b(st, env)
-        if x is None or y is None:
-            return False
-        if _op == "<":
-            return x < y
-        if _op == "<=":
-            return x <= y
-        if _op == ">":
-            return x > y
-        return x >= y
-
-    return cmp
-
-
-def _plus(x, y):
-    if isinstance(x, list) or isinstance(y, list):
-        return (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
-    if isinstance(x, str) or isinstance(y, str):
-        return f"{x}{y}"
-    return x + y
-
-
-def _players(st, env):
-    lost = st.lost
-    n = st.g.nplayers
-    if not lost:
-        return list(range(n))
-    return [q for q in range(n) if q not in lost]
-
-
-_BUILTIN_NAME_FUNCS = {
-    "players": _players,
-    "active": lambda st, env: st.active,
-    "first_player": lambda st, env: st.first,
-    "turn_direction": lambda st, env: st.direction,
-    "turn_number": lambda st, env: st.turn,
-    "round_number": lambda st, env: st.round,
-    "player_count": lambda st, env: st.g.nplayers,
-    "areas": lambda st, env: list(range(len(st.g.areas))),
-    "option": lambda st, env: st.g.options,
-    "data": lambda st, env: st.g.prog.meta.get("data") if st is not None else None,
-}
-
-
-_OBJ_ATTR = {
-    "owner": lambda obj, p: (
-        lambda st, env: None if (o := obj(st, env)) is None else st.obj_owner[o]
-    ),
-    "zone": lambda obj, p: lambda st, env: st.obj_zone[obj(st, env)],
-    "position": lambda obj, p: lambda st, env: BUILTIN_FUNCS["position"].fn(st, obj(st, env)),
-    "name": lambda obj, p: lambda st, env: p.cards[st.obj_card[obj(st, env)]].name,
-    "kind": lambda obj, p: lambda st, env: p.cards[st.obj_card[obj(st, env)]].kind,
-    "id": lambda obj, p: obj,
-}
 
 __all__ = ["Compiler", "Program", "type_name", "OBJECT", "CardSym"]
