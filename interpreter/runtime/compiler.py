@@ -32,6 +32,9 @@ class VerbRT:
         return [lst.rule for ls in self.listeners.values() for lst in ls]
 
 
+_PRESENT = ("objects by card",)  # the key of E.objects_by_card in an enumeration's cache
+
+
 class ListenerRT:
     __slots__ = (
         "id",
@@ -130,13 +133,19 @@ class ActionRT:
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":
             sources = [None]
+        elif self.origin == "card":
+            present = cache.get(_PRESENT) if cache is not None else None
+            if present is None:
+                present = E.objects_by_card(st)
+                if cache is not None:
+                    cache[_PRESENT] = present
+            owner = st.obj_owner
+            sources = [o for o in present.get(self.card_index, ()) if owner[o] == player]
         else:
             prog = self.prog
             sources = [
                 o for z in st.g.active_zones for o in st.zones[z]
-                if st.obj_owner[o] == player and (
-                    st.obj_card[o] == self.card_index if self.origin == "card" else prog.has(st, o, self.owner)
-                )
+                if st.obj_owner[o] == player and prog.has(st, o, self.owner)
             ]  # fmt: skip
         if self.limit is not None and st.used:
             sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
@@ -264,6 +273,16 @@ class Program:
             name: frozenset().union(*(sa.card_set for sa in lst))
             for name, lst in self.statics_prop.items()
         }
+        # A card's own modifiers are looked up from the cards present, so that cards loaded but
+        # never played cost nothing when a property is read.
+        self.statics_by_card = {}
+        self.statics_shared = {}
+        for name, lst in self.statics_prop.items():
+            by_card = self.statics_by_card[name] = {}
+            for sa in lst:
+                if sa.origin == "card":
+                    by_card.setdefault(sa.card_index, []).append(sa)
+            self.statics_shared[name] = [sa for sa in lst if sa.origin != "card"]
         for sa in self.statics_grant:
             kws = None
             if sa.origin == "keyword":
@@ -330,11 +349,9 @@ class Program:
                 reading.add(key)
                 try:
                     present = self._present(st, self.static_cards[name])  # index_statics
-                    for sa in statics:
+                    for sa in self.statics_shared[name]:
                         if sa.origin == "global":
                             srcs = (None,)
-                        elif sa.origin == "card":
-                            srcs = present.get(sa.card_index, ())
                         else:
                             cs = sa.card_set
                             srcs = [x for c, xs in present.items() if c in cs for x in xs]
@@ -342,6 +359,13 @@ class Program:
                             env = sa.env_for(st, src)
                             if sa.hits(st, env, o):
                                 v += sa.value(st, env)
+                    by_card = self.statics_by_card[name]
+                    for c, srcs in present.items():
+                        for sa in by_card.get(c, ()):
+                            for src in srcs:
+                                env = sa.env_for(st, src)
+                                if sa.hits(st, env, o):
+                                    v += sa.value(st, env)
                 finally:
                     reading.discard(key)
         return v

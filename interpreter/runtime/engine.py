@@ -1316,6 +1316,23 @@ def was_declined(st: State, declined: list, lst, src) -> bool:
     return False
 
 
+def objects_by_card(st: State) -> dict[int, list[int]]:
+    """The objects in active zones grouped by card, in zone order: one pass serves every
+    ability of a card, so cards loaded but not in play cost nothing."""
+    present: dict[int, list[int]] = {}
+    obj_card = st.obj_card
+    zones = st.zones
+    for z in st.g.active_zones:
+        for o in zones[z]:
+            c = obj_card[o]
+            lst = present.get(c)
+            if lst is None:
+                present[c] = [o]
+            else:
+                lst.append(o)
+    return present
+
+
 def collect(st: State, lsts, args: dict) -> list:
     """The listeners that fire, each with its source object, environment and order key."""
     if not lsts:
@@ -1326,9 +1343,14 @@ def collect(st: State, lsts, args: dict) -> list:
     n = g.nplayers
     active = st.active
     policy = prog.settings.get("trigger_order", "active_first")
+    present = None  # the objects in active zones by card, found once for every card's listener
     for lst in lsts:
         if lst.origin == "global":
             sources = [None]
+        elif lst.origin == "card":
+            if present is None:
+                present = objects_by_card(st)
+            sources = present.get(lst.card_index, ())
         else:
             sources = [o for z in g.active_zones for o in st.zones[z] if lst.applies_to(st, o)]
         for src in sources:

@@ -77,8 +77,12 @@ def warm_load_seconds(ref: str, extra: list[str] = (), runs: int = 3) -> tuple[f
     return best, errors
 
 
-def thousand_cards(ref: str, n: int = 1000) -> dict | None:
-    """Check throughput: the extra time to load `n` generated cards with the ruleset."""
+def thousand_cards(
+    ref: str, n: int = 1000, games: int = 0, budget_s: float | None = None
+) -> dict | None:
+    """Check throughput: the extra time to load `n` generated cards with the ruleset; with
+    `games`, also the playouts per second with those cards loaded but never dealt (what unused
+    cards cost a game)."""
     import yaml
 
     folder = find_ruleset(ref, Diagnostics())
@@ -102,16 +106,21 @@ def thousand_cards(ref: str, n: int = 1000) -> dict | None:
                         encoding="utf-8")  # fmt: skip
         with_cards, errors = warm_load_seconds(ref, [str(path)])
         without, _ = warm_load_seconds(ref)
-    return {
-        "check_1000_cards_s": round(max(with_cards - without, 0.0), 3),
-        "check_1000_cards_errors": errors,
-    }
+        out = {
+            "check_1000_cards_s": round(max(with_cards - without, 0.0), 3),
+            "check_1000_cards_errors": errors,
+        }
+        if games and not errors:
+            p = playouts(ref, games, budget_s=budget_s, extra=[str(path)])
+            out["playouts_1000_unused_per_s"] = p["playouts_per_s"]
+    return out
 
 
-def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None) -> dict:
+def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None,
+             extra: list[str] = ()) -> dict:  # fmt: skip
     """Random playouts in this process: uniform choices, per-seat values cycled; at most `games`,
     and no more once `budget_s` seconds have passed (at least one game)."""
-    prog = load_program(ref)
+    prog = load_program(ref, tuple(extra))
     free, combos = pairings(prog, {})
     decisions = turns = 0
     t = time.perf_counter()
@@ -190,7 +199,7 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
         warm, _ = warm_load_seconds(ref)
         r["load_warm_s"] = round(warm, 3)
         say(f"{ref}: 1,000 cards")
-        k = thousand_cards(ref)
+        k = thousand_cards(ref, games=games, budget_s=budget_s)
         if k is not None:
             r.update(k)
         say(f"{ref}: {games} playouts")
@@ -252,6 +261,11 @@ def render(result: dict) -> str:
             )
         lines.append(f"  random playouts: {p['playouts_per_s']}/s, {p['decisions_per_s']} decisions/s; "
                      f"{p['mean_decisions']} decisions and {p['mean_turns']} turns per game ({p['games']} games)")  # fmt: skip
+        if "playouts_1000_unused_per_s" in r:
+            u = r["playouts_1000_unused_per_s"]
+            lines.append(
+                f"  with 1,000 unused cards loaded: {u}/s ({u / p['playouts_per_s']:.0%} of the speed without)"
+            )
         lines.append(f"  mid-game state ({r['mid_game_decisions']} decisions in): clone {r['clone_us']} µs, "
                      f"to_json {r['save_ms']} ms, from_json {r['load_ms']} ms, save {r['save_bytes']:,} bytes")  # fmt: skip
     b = result.get("baseline")
