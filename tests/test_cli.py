@@ -22,6 +22,7 @@ COMMANDS = [
     "schema",
     "parse",
     "fmt",
+    "compile",
     "list",
     "play",
     "simulate",
@@ -647,3 +648,32 @@ def test_replay_of_a_save_says_why_it_cannot(tmp_path, capsys):
     assert main(["replay", str(save)]) == 1
     err = capsys.readouterr().err
     assert "is a save, not a log" in err and "--load" in err
+
+
+# ---------------------------------------------------------------- compile (#10)
+
+
+def test_compile_lists_what_became_generated_python(capsys):
+    assert main(["compile", CLASH, "--format", "json"]) == 0
+    rows = {r["name"]: r for r in out_json(capsys)}
+    assert rows["attack"]["kind"] == "verb" and rows["attack"]["generated_runs"] >= 1
+    assert rows["summon"]["kind"] == "action"
+    assert main(["compile", "game_of_thrones_2p", "--format", "json"]) == 0
+    triggers = [r for r in out_json(capsys) if r["kind"] == "trigger"]
+    assert triggers and all(r["steps"] + r["generated_runs"] > 0 for r in triggers)
+
+
+def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
+    assert main(["compile", CLASH, "--show", "attack"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("verb attack\n")
+    assert "Fused (generated Python)" in out and "def _f" in out
+    assert "Call verb=strike (a step of the run loop)" in out  # what may wait for a decision
+    assert "def _a" not in out  # an action's enumerator belongs to the action
+    assert main(["compile", CLASH, "--show", "summon"]) == 0
+    assert "legal options:" in capsys.readouterr().out
+
+
+def test_compile_show_of_an_unknown_name_suggests_the_nearest(capsys):
+    assert main(["compile", CLASH, "--show", "atack"]) == 2
+    assert "did you mean 'attack'?" in capsys.readouterr().err

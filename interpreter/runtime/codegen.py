@@ -19,6 +19,15 @@ from .builtins import BUILTIN_FUNCS, RulesError
 _ids = count()
 
 
+def define(ns: dict, name: str, code: str, filename: str):
+    """Compile our own generated source into `ns` and return the function, keeping the source
+    on it (`fn.generated`) so that `madang compile` can show what the rules became."""
+    exec(compile(code, filename, "exec"), ns)  # generated from checked syntax trees only
+    fn = ns[name]
+    fn.generated = code
+    return fn
+
+
 def _players(st):
     lost = st.lost
     if not lost:
@@ -196,10 +205,9 @@ class CodeGen:
         name = f"_e{next(_ids)}"
         code = f"def {name}(st, env):\n    return {src}\n"
         try:
-            exec(compile(code, f"<madang {e.span}>", "exec"), self.ns)  # our own generated code
+            return define(self.ns, name, code, f"<madang {e.span}>")
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
             raise RulesError(f"{e.span}: expression too deeply nested to compile") from None
-        return self.ns[name]
 
     def enumerator(self, act, params, req_exprs) -> object:
         """One generated function listing an action's legal argument tuples: nested loops over
@@ -246,8 +254,7 @@ class CodeGen:
         self.bound = {}
         name = f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
-        exec(compile(code, f"<madang action {act.name}>", "exec"), self.ns)  # our own code
-        return self.ns[name]
+        return define(self.ns, name, code, f"<madang action {act.name}>")
 
     # ---------------------------------------------------------------- nodes
     def src(self, e, its: tuple[str, ...]) -> str:  # noqa: C901 - one case per node type
@@ -530,10 +537,7 @@ class StmtGen:
             self.emit(s, lines, 1)
         name = f"_f{next(_ids)}"
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
-        exec(
-            compile(code, f"<madang {stmts[0].span}>", "exec"), self.cg.ns
-        )  # our own generated code
-        return self.cg.ns[name]
+        return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
 
     def verb_fn(self, name: str) -> str:
         holder = self._verb_fns.get(name)

@@ -263,6 +263,33 @@ def cmd_parse(args) -> int:
     return 0
 
 
+def cmd_compile(args) -> int:
+    from ..language.diagnostics import did_you_mean
+    from .listing import show, summary
+
+    prog = load_program(args.ruleset, tuple(args.cards or ()))
+    if args.show is not None:
+        text = show(prog, args.show)
+        if text is None:
+            names = [r["name"] for r in summary(prog)]
+            hint = did_you_mean(args.show, names)
+            raise UsageError(
+                f"no verb, action, trigger or check named '{args.show}'"
+                + (f" ({hint})" if hint else "")
+            )
+        sys.stdout.write(text)
+        return 0
+    rows = summary(prog)
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    print(f"{'':8} {'name':{width}}  generated runs  steps")
+    for r in rows:
+        print(f"{r['kind']:8} {r['name']:{width}}  {r['generated_runs']:14}  {r['steps']:5}")
+    return 0
+
+
 def cmd_fmt(args) -> int:
     try:
         from ..language.fmt import format_source
@@ -806,6 +833,18 @@ def parser() -> argparse.ArgumentParser:
         "--lang", choices=["en", "ko"], help="spelling of the core keywords (default en)"
     )
     p.set_defaults(run=cmd_fmt)
+
+    p = command("compile", "show what a ruleset's rules became",
+                "List the verbs, actions, triggers and checks of a ruleset with how many of their statements "
+                "became generated Python and how many stay steps of the run loop; --show NAME prints the "
+                "generated Python of one of them.")  # fmt: skip
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--show", metavar="NAME", help="a verb, action, trigger, check, setup or flow")
+    p.add_argument(
+        "--cards", action="append", metavar="FILE", help="a card file or card set (repeatable)"
+    )
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(run=cmd_compile)
 
     p = command("list", "the bundled rulesets, their players and options")
     p.add_argument("--format", choices=["text", "json"], default="text")
