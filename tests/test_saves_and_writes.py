@@ -54,6 +54,15 @@ EDITS = {
         "state.objects.card[0]",
     ),
     "a frame in no block": (lambda s: s["frames"][0].__setitem__(0, 10**6), "state.frames[0]"),
+    # found by the fuzz harness (tests/fuzz_driver.py saves): options of the pending decision
+    "an option naming no action": (
+        lambda s: s["pending"]["values"].__setitem__(0, [10**6, [], None]),
+        "state.pending.values[0]: no action",
+    ),
+    "an option that is not an action": (
+        lambda s: s["pending"]["values"].__setitem__(0, {"x": 1}),
+        "state.pending.values[0]: not an action",
+    ),
     "a huge counter": (
         lambda s: s["player_counters"][next(iter(s["player_counters"]))].__setitem__(0, 10**30),
         "too large",

@@ -207,8 +207,57 @@ def _check_invariants(d: dict, g) -> None:  # noqa: C901 - one check after anoth
             _fail("state.pending.player", f"no player {p['player']}")
         if not p["values"] and not d["over"]:
             _fail("state.pending.values", "a decision without options")
+        for i, v in enumerate(p["values"]):
+            _option_ok(f"state.pending.values[{i}]", v, p, g, n_objs)
     if d["over"] and p is not None:
         _fail("state.pending", "the game is over but a decision is pending")
+
+
+def _option_ok(where: str, v, pending: dict, g, n_objs: int) -> None:
+    """An option of the pending decision names things that exist: an action of the rules with
+    its arguments and source, a waiting trigger, an object, player, zone or area."""
+    prog = g.prog
+    if pending.get("kind") == "window":
+        if isinstance(v, str):
+            return
+        if not (isinstance(v, list) and len(v) == 3 and isinstance(v[1], list)):
+            _fail(where, "not an action [id, arguments, source]")
+        aid, args, src = v
+        if not (isinstance(aid, int) and 0 <= aid < len(prog.actions)):
+            _fail(where, f"no action {aid!r}")
+        act = prog.actions[aid]
+        if len(args) != len(act.param_types):
+            _fail(where, f"{len(args)} arguments for {len(act.param_types)}")
+        if src is not None:
+            _value_ok(where, src, "object", g, n_objs)
+        for k, (x, t) in enumerate(zip(args, act.param_types)):
+            _value_ok(f"{where}[1][{k}]", x, t, g, n_objs)
+        return
+    t = pending.get("type")
+    if t == "trigger":
+        if not (isinstance(v, list) and len(v) == 2 and v[0] in prog.listener_by_id):
+            _fail(where, "not a waiting trigger [listener, source]")
+        if v[1] is not None:
+            _value_ok(where, v[1], "object", g, n_objs)
+        return
+    _value_ok(where, v, tuple(t) if isinstance(t, list) else t, g, n_objs)
+
+
+def _value_ok(where: str, v, t, g, n_objs: int) -> None:
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, list):
+        inner = t[1] if isinstance(t, tuple) and len(t) > 1 else "any"
+        for k, x in enumerate(v):
+            _value_ok(f"{where}[{k}]", x, inner, g, n_objs)
+        return
+    size = {"player": g.nplayers, "zone": len(g.zone_info), "area": len(g.areas)}.get(t)
+    if t == "object" or t in getattr(g.prog, "kinds", {}):
+        size = n_objs
+    if size is not None and not (isinstance(v, int) and 0 <= v < size):
+        _fail(where, f"no {t} {v!r}")
+    if isinstance(v, float) and not math.isfinite(v):
+        _fail(where, "not a finite number")
 
 
 def _number_ok(where: str, v) -> None:
