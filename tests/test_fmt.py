@@ -212,13 +212,28 @@ def test_card_text_layout():
     assert out == '관통, 보호, 아우라[분노]\nafter played if this.cost >= 3:\n    log "hi"\n'
 
 
+def test_one_line_declarations_written_together_stay_together():
+    # #11: the canonical layout is the one people write: a table of zones or keywords keeps its
+    # lines together; a blank line still separates declarations of different kinds and blocks.
+    src = (
+        "zone hand: per player, ordered  # in hand\nzone field: per player, public\n"
+        "keyword 관통/pierce\n# a comment between\nkeyword 돌파/breakthrough\n\n\n"
+        "keyword 명성/renown\nverb go():\n    pass\nverb stay():\n    pass\n"
+    )
+    assert format_source(src, "x.madang", Diagnostics()) == (
+        "zone hand: per player, ordered  # in hand\nzone field: per player, public\n\n"
+        "keyword 관통/pierce\n# a comment between\nkeyword 돌파/breakthrough\n\n"
+        "keyword 명성/renown\n\nverb go:\n    pass\n\nverb stay:\n    pass\n"
+    )
+
+
 def test_one_spelling_per_concept():
     src = (
         "define a(c: card) = zone_of(c)\ndefine b(l: list of card) = take(l, 2)\n"
         "define d(c: card) = zone_of(zone_of(c).owner.hand)\n"
     )
     assert format_source(src, "x.madang", Diagnostics()) == (
-        "define a(c: card) = c.zone\n\ndefine b(l: list of card) = first(l, 2)\n\n"
+        "define a(c: card) = c.zone\ndefine b(l: list of card) = first(l, 2)\n"
         "define d(c: card) = c.zone.owner.hand.zone\n"
     )
     when = format_source("할때 played(c):\n    pass\n", "c", Diagnostics(), card_text=True)

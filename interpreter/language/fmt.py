@@ -713,7 +713,7 @@ def _render_with_comments(lines: list[_Line], source: str) -> str:
 
     put_comments(after.get(-1, []))
     for i, ln in enumerate(lines):
-        if ln.sep:
+        if ln.sep and not _written_together(lines, i, src):
             blank()
         group = before.get(i, [])
         put_comments(group)
@@ -739,6 +739,24 @@ def _render_with_comments(lines: list[_Line], source: str) -> str:
             row[1] = None
         i = j
     return "".join(code + "\n" for code, _ in out)
+
+
+def _written_together(lines: list[_Line], i: int, src: list[str]) -> bool:
+    """One-line top-level declarations of one kind written on adjacent lines stay together:
+    the source groups them (a table of zones, a list of keywords)."""
+    if i == 0:
+        return False
+    prev, ln = lines[i - 1], lines[i]
+    if prev.opens or ln.opens or prev.level or ln.level or not prev.end or not ln.start:
+        return False
+    if prev.text.split(" ", 1)[0] != ln.text.split(" ", 1)[0]:
+        return False
+    gap = src[prev.end : ln.start - 1]
+    return (
+        prev.end < ln.start
+        and all(s.strip().startswith("#") for s in gap)
+        and not any(not s.strip() for s in gap)
+    )
 
 
 def _width(s: str) -> int:
