@@ -63,6 +63,10 @@ EDITS = {
         lambda s: s["pending"]["values"].__setitem__(0, {"x": 1}),
         "state.pending.values[0]: not an action",
     ),
+    "a declared counter missing": (
+        lambda s: s["player_counters"].pop(next(iter(s["player_counters"]))),
+        "state.player_counters: missing",
+    ),
     "a huge counter": (
         lambda s: s["player_counters"][next(iter(s["player_counters"]))].__setitem__(0, 10**30),
         "too large",

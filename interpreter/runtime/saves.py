@@ -134,6 +134,15 @@ def check_state(data: object, g) -> None:
     _check_invariants(data, g)
 
 
+def _fresh_counters(g) -> dict[str, set[str]]:
+    """The counter names a state of this game holds, by table: those the rules declare."""
+    table = {"global": "counters", "player": "player_counters"}
+    out: dict[str, set[str]] = {"counters": set(), "player_counters": set(), "area_counters": set()}
+    for name, c in g.prog.counters.items():
+        out[table.get(c.scope, "area_counters")].add(name)
+    return out
+
+
 def _fail(where: str, what: str):
     raise BadSave(f"{where}: {what}")
 
@@ -167,6 +176,13 @@ def _check_invariants(d: dict, g) -> None:  # noqa: C901 - one check after anoth
     for o, z in enumerate(where):
         if o not in seen and z != -1:
             _fail(f"state.objects.zone[{o}]", f"says {z}, but no zone holds the object")
+    fresh = _fresh_counters(g)
+    for key, names in fresh.items():
+        if set(d[key]) != names:
+            missing, extra = sorted(names - set(d[key])), sorted(set(d[key]) - names)
+            _fail(
+                f"state.{key}", f"missing {missing[0]!r}" if missing else f"no counter {extra[0]!r}"
+            )
     for name, value in d["counters"].items():
         _number_ok(f"state.counters.{name}", value)
     for key in ("player_counters", "area_counters"):
@@ -244,7 +260,9 @@ def _option_ok(where: str, v, pending: dict, g, n_objs: int) -> None:
 
 
 def _value_ok(where: str, v, t, g, n_objs: int) -> None:
-    if v is None or isinstance(v, bool):
+    from .engine import DONE
+
+    if v is None or isinstance(v, bool) or v == DONE:  # DONE: "stop choosing" of a choice
         return
     if isinstance(v, list):
         inner = t[1] if isinstance(t, tuple) and len(t) > 1 else "any"
