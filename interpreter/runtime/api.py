@@ -204,9 +204,12 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
 class GameState:
     """One game in progress. `legal_actions()` are indices into the pending decision's options."""
 
-    def __init__(self, st: State):
+    def __init__(self, st: State, resumed: bool = False):
         self.st = st
         self.failed: str | None = None  # a rules error stopped the game mid-step: never saved
+        # Read from a save: the checks on load cannot know the types of local names, so a
+        # damaged value there surfaces while playing and is reported as the save's fault.
+        self.resumed = resumed
 
     # ------------------------------------------------------------ OpenSpiel-style API
     def current_player(self) -> int:
@@ -254,6 +257,14 @@ class GameState:
         except RulesError as e:  # the state is halfway through a step: keep it from saves
             self.failed = str(e)
             raise
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError) as e:
+            if not self.resumed:
+                raise  # a bug of madang's: shown as an internal error
+            self.failed = f"{type(e).__name__}: {e}"
+            raise MadangError(
+                f"the saved game cannot go on: its state is inconsistent ({self.failed});"
+                " the save file was edited or damaged"
+            ) from None
 
     def apply_label(self, label: str) -> None:
         labels = self.action_labels()
@@ -262,7 +273,7 @@ class GameState:
         self.apply_action(labels.index(label))
 
     def clone(self) -> GameState:
-        return GameState(self.st.clone())
+        return GameState(self.st.clone(), self.resumed)
 
     def determinize(self, player: int, rng=None) -> GameState:
         """A copy in which what `player` cannot see is re-dealt at random (runtime/determinize):
@@ -434,7 +445,7 @@ class GameState:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise MadangError(f"corrupt save file: {type(e).__name__}: {e}") from None
-        return cls(st)
+        return cls(st, resumed=True)
 
     def digest(self) -> str:
         data = json.dumps(
