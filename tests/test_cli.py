@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from madang.runtime.api import GameState
 from madang.tools import cli
 from madang.tools.cli import main
 
@@ -414,12 +415,46 @@ def test_human_is_asked_again_on_nonsense_then_plays():
     assert "Traceback" not in r.stderr
 
 
-def test_human_at_end_of_input_stops_cleanly(tmp_path):
+def test_human_at_end_of_input_stops_cleanly_and_saves(tmp_path):
+    # #15: nothing is lost: with --save, a game stopped by the end of input or `quit` is saved
+    # where it stopped, and the message says how to go on.
     save = tmp_path / "s.json"
-    save.write_text("keep me", encoding="utf-8")
+    save.write_text("an older save", encoding="utf-8")
     r = run("play", CLASH, "--seats", "human,random", "--save", save, stdin="")
     assert r.returncode == 1 and "Traceback" not in r.stderr and "input ended" in r.stderr
-    assert save.read_text(encoding="utf-8") == "keep me"
+    assert f"madang play --load {save}" in r.stderr
+    first = GameState.from_json(save.read_text(encoding="utf-8"))
+    assert not first.is_terminal()
+    r = run("play", CLASH, "--seats", "human,random", "--save", save, stdin="1\nquit\n")
+    assert r.returncode == 1 and "the player quit" in r.stderr
+    later = GameState.from_json(save.read_text(encoding="utf-8"))
+    assert later.st.decisions > first.st.decisions
+
+
+def test_ctrl_c_while_a_human_decides_saves_the_game(tmp_path):
+    import signal
+    import time
+
+    save = tmp_path / "s.json"
+    proc = subprocess.Popen([sys.executable, "-m", "madang", "play", CLASH, "--seats", "human,random",
+                             "--save", str(save)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        proc.stdin.write("1\n")
+        proc.stdin.flush()
+        seen, deadline = "", time.monotonic() + 60
+        while seen.count("P1>") < 2 and time.monotonic() < deadline:  # asked a second time
+            ch = proc.stdout.read(1)
+            if not ch:
+                break
+            seen += ch
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert GameState.from_json(save.read_text(encoding="utf-8")).st.decisions >= 1
 
 
 def test_human_in_solo_mode_plays_against_the_automa():

@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from .. import __version__
@@ -426,6 +427,40 @@ def _load_save(path: str, cards: list[str] | None = None) -> GameState:
         ) from None
 
 
+class _BetweenSteps:
+    """Ctrl-C during `madang play` stops the game between two steps, never halfway through one,
+    so that the state can be saved: while an agent decides it interrupts at once; while the
+    rules run it waits for the step to finish."""
+
+    def __init__(self):
+        self.waiting = False
+        self.hit = False
+        self.old = None
+
+    def __enter__(self):
+        import signal
+
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+    def _handler(self, signum, frame):
+        if self.waiting:
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def after_step(self) -> None:
+        if self.hit:
+            raise KeyboardInterrupt
+
+
 def cmd_play(args) -> int:
     from .agents import Decision, InputEnded, make_agent
     from .narration import Narrator
@@ -489,20 +524,31 @@ def cmd_play(args) -> int:
         st.log.clear()
 
     stopped = False
+    stop = _BetweenSteps()
     try:
         flush()
-        while not st.over:
-            if args.max_decisions is not None and st.decisions - start >= args.max_decisions:
-                stopped = True
-                break
-            d = Decision(game)
-            game.apply_action(agents[d.seat].decide(d))
-            flush()
-    except InputEnded as e:
+        with stop:
+            while not st.over:
+                if args.max_decisions is not None and st.decisions - start >= args.max_decisions:
+                    stopped = True
+                    break
+                d = Decision(game)
+                stop.waiting = True  # Ctrl-C now stops the game at once: nothing is half done
+                choice = agents[d.seat].decide(d)
+                stop.waiting = False
+                game.apply_action(choice)
+                flush()
+                stop.after_step()
+    except (InputEnded, KeyboardInterrupt) as e:
         n = st.decisions
-        sys.stderr.write(f"madang play: {e}: the game stops unfinished after {n} decision{'s' if n != 1 else ''}"
-                         + (" (nothing saved)" if args.save else "") + "\n")  # fmt: skip
-        return 1
+        why = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
+        saved = ""
+        if args.save:
+            atomic_write(args.save, game.to_json())
+            saved = f"; saved to {args.save} (go on with: madang play --load {args.save})"
+        sys.stderr.write(f"\nmadang play: {why}: the game stops unfinished after {n} decision{'s' if n != 1 else ''}"
+                         f"{saved}\n")  # fmt: skip
+        return 130 if isinstance(e, KeyboardInterrupt) else 1
     except RulesError as e:
         raise MadangError(
             f"error in the rules after {st.decisions} decisions (seed {st.g.seed}): {e}"
