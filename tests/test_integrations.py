@@ -185,3 +185,22 @@ def test_ray_backend_matches_local_jobs_on_the_same_seed():
     for report in (local, ray):
         report.pop("timing")
     assert local == ray
+
+
+@pytest.mark.slow
+def test_ray_workers_keep_the_ceiling_on_work_given_here(tmp_path):
+    # #12: --max-work is the person's limit on every evaluation; Ray workers share no memory
+    # with the command line, so they are told it with each chunk of games.
+    from madang.runtime import budget
+    from madang.tools.simulate import simulate
+    from test_limits import make
+
+    folder = make(tmp_path / "atk", setup="while true:\n    n += 1")
+    before = budget.CEILING
+    budget.set_ceiling(1000)
+    try:
+        report = simulate(str(folder), 2, seed=1, backend="ray")
+    finally:
+        budget.set_ceiling(before)
+    assert report["error_games"] == 2
+    assert "no decision within 1,000 steps" in str(report)

@@ -165,6 +165,17 @@ def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
     )
     subprocess.run([sys.executable, "-c", code], timeout=120)
     assert json.loads(target.read_text(encoding="utf-8")) == {"old": True}
+    # the dead writer's temporary file is removed by the next save, and nothing else is
+    leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert len(leftovers) == 1
+    mine = tmp_path / f".save.json.{os.getpid()}.live.tmp"  # a living writer's: kept
+    mine.write_text("in progress", encoding="utf-8")
+    other = tmp_path / ".notes.txt.1.x.tmp"
+    other.write_text("not ours", encoding="utf-8")
+    atomic_write(target, '{"new": true}')
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [other.name, mine.name, "save.json"]
+    )
 
 
 # ---------------------------------------------------------------- simulate's workers

@@ -62,6 +62,7 @@ class Abort(Exception):
 class Diagnostics:
     items: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    _split: dict[str, tuple] = field(default_factory=dict, repr=False, compare=False)
 
     def error(self, message: str, span: Span, hint: str | None = None, code: str = "") -> None:
         self.items.append(Diagnostic(ERROR, message, span, hint, code))
@@ -110,7 +111,10 @@ class Diagnostics:
             self.sources[span.file] = text
         if text is None or span.line <= 0:
             return None
-        lines = text.splitlines()
+        lines = self._split.get(span.file)
+        if lines is None or lines[0] is not text:  # split once per file, not per message
+            lines = self._split[span.file] = (text, text.splitlines())
+        lines = lines[1]
         return lines[span.line - 1] if span.line <= len(lines) else None
 
 

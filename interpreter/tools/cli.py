@@ -78,7 +78,9 @@ def atomic_write(path: str | Path, text: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         return
-    fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.", str(path.parent))  # suffix, prefix, folder
+    _remove_stale_temporaries(path)
+    # suffix, prefix (with our process id, so that a later run can tell a dead writer's), folder
+    fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.{os.getpid()}.", str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -93,6 +95,36 @@ def atomic_write(path: str | Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """The temporary files a writer killed mid-save (kill -9, power loss) left beside `path`:
+    only ours (`.NAME.PID.XXXX.tmp`, regular files) and only when that process is gone."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        m = pattern.fullmatch(name)
+        if m is None or _alive(int(m.group(1))):
+            continue
+        leftover = path.parent / name
+        try:
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink()
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _umask() -> int:

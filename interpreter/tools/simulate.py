@@ -325,6 +325,14 @@ def _run_chunk(task) -> Totals:
     return totals
 
 
+def _run_ray_chunk(task_and_ceiling) -> Totals:
+    """A chunk on a Ray worker, which shares no memory with us: it is told the ceiling on work
+    that --max-work set here."""
+    task, ceiling = task_and_ceiling
+    budget.set_ceiling(ceiling)
+    return _run_chunk(task)
+
+
 def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
              options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None,
              backend: str = "local", address: str | None = None) -> dict:  # fmt: skip
@@ -370,7 +378,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
     if backend == "ray":
         from .raybackend import run_chunks
 
-        results = run_chunks(_run_chunk, tasks, address)
+        results = run_chunks(_run_ray_chunk, [(t, budget.CEILING) for t in tasks], address)
         pool = None
     elif jobs == 1:
         results = map(_run_chunk, tasks)
