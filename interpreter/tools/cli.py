@@ -79,7 +79,7 @@ def atomic_write(path: str | Path, text: str) -> None:
             f.write(text)
         return
     _remove_stale_temporaries(path)
-    # suffix, prefix (with our process id, so that a later run can tell a dead writer's), folder
+    # suffix, prefix (with our process id, so that a later run can tell a stopped writer's), folder
     fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.{os.getpid()}.", str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -98,8 +98,9 @@ def atomic_write(path: str | Path, text: str) -> None:
 
 
 def _remove_stale_temporaries(path: Path) -> None:
-    """The temporary files a writer killed mid-save (kill -9, power loss) left beside `path`:
-    only ours (`.NAME.PID.XXXX.tmp`, regular files) and only when that process is gone."""
+    """The temporary files a writer stopped mid-save (SIGKILL, a system crash) left
+    beside `path`: only ours (`.NAME.PID.XXXX.tmp`, regular files), only when that process is
+    gone."""
     pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp")
     try:
         names = os.listdir(path.parent)
@@ -118,13 +119,9 @@ def _remove_stale_temporaries(path: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True
-    return True
+    """Whether process `pid` runs (Linux's /proc; elsewhere every writer counts as running)."""
+    proc = Path("/proc")
+    return not proc.is_dir() or (proc / str(pid)).exists()
 
 
 def _umask() -> int:
