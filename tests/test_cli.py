@@ -216,7 +216,7 @@ def test_list_text_and_json(capsys):
     "argv, message",
     [
         (["play", "no_such_game"], "unknown ruleset 'no_such_game'"),
-        (["play", CLASH, "--option", "deck=9"], "option deck=9 is not allowed"),
+        (["play", CLASH, "--option", "deck=9"], "option deck='9' is not allowed"),
         (["play", CLASH, "--option", "colour=red"], "unknown option 'colour'"),
         (["play", CLASH, "--seats", "random,random,random"], "this game has 2 seats"),
         (["play", CLASH, "--seats", "wizard"], "unknown agent 'wizard'"),
@@ -473,7 +473,9 @@ def test_log_is_json_lines_with_a_header_and_replays(tmp_path, capsys):
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     header = lines[0]
     assert (
-        header["ruleset"] == CLASH and header["seed"] == 2 and header["options"]["deck"] == [1, 1]
+        header["ruleset"] == CLASH
+        and header["seed"] == 2
+        and header["options"]["deck"] == ["1", "1"]
     )
     assert sum("decision" in e for e in lines) == r["decisions"]
     assert {"turn": 1, "player": 0} in lines or any(e.get("turn") == 1 for e in lines)
@@ -566,10 +568,12 @@ def test_simulate_counts_rules_errors_without_crashing(tmp_path, capsys):
     src = find_ruleset(CLASH, Diagnostics())
     folder = tmp_path / "clash"
     shutil.copytree(src, folder, ignore=shutil.ignore_patterns("scenarios"))
-    meta = folder / "ruleset.yaml"
-    text = meta.read_text(encoding="utf-8")
-    assert "REPTILE, ZOMBIE]" in text
-    meta.write_text(text.replace("REPTILE, ZOMBIE]", "REPTILE, ZOMBIEE]"), encoding="utf-8")
+    rules = folder / "formats.madang"
+    text = rules.read_text(encoding="utf-8")
+    assert 'create "TOWER" in p.hand' in text  # a card missing only when a game is set up
+    rules.write_text(
+        text.replace('create "TOWER" in p.hand', 'create "ZOMBIEE" in p.hand'), encoding="utf-8"
+    )
     assert main(["simulate", str(folder), "--games", "12", "--jobs", "1", "--format", "json"]) == 1
     r = out_json(capsys)
     ((message, e),) = r["errors"].items()

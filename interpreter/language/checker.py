@@ -112,6 +112,12 @@ class Checker:
                 scope = scope.child(**{c.var: elem_type(t)})
             self.expect(c.cond, scope, BOOL)
             self.block(c.body, scope)
+        for r in s.deck_rules:
+            scope = Scope({"deck": list_of(OBJECT), **s.deck_fields}, ctx="rule")
+            if r.var:
+                t = self.expr(r.over, scope)
+                scope = scope.child(**{r.var: elem_type(t)})
+            self.expect(r.cond, scope, BOOL)
         for card in s.cards.values():
             if card.text is not None:
                 for item in card.text.items:

@@ -485,6 +485,13 @@ class _Printer:
             case n.FlowDecl(body=body):
                 self.emit(level, k("FLOW") + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
+            case n.RuleDecl(label=label, var=var, over=over, cond=cond):
+                text = k("RULE") + " " + quote(label)
+                if (var is None) != (over is None):
+                    raise FormatError("a rule over a list needs both the name and the list")
+                if var is not None:
+                    text += f" {k('FOR')} {self.name(var)} {k('IN')} {x(over)}"
+                self.emit(level, text + ": " + x(cond), d, sep=sep)
             case n.CheckDecl(name=name, var=var, over=over, cond=cond, body=body):
                 text = k("CHECK")
                 if name is not None:

@@ -19,6 +19,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "SETUP": ("setup", "준비", "the setup block"),
     "FLOW": ("flow", "진행", "the flow of the game"),
     "CHECK": ("check", "검사", "a state check, run after every atomic action"),
+    "RULE": ("rule", "규칙", "a deck-construction rule, checked on every deck file"),
     "WHEN": ("when", "할때", "trigger: another spelling of `after` (`madang fmt` writes `after`)"),
     "AFTER": ("after", "이후", "trigger: after an event"),
     "BEFORE": ("before", "이전", "trigger: before an event"),

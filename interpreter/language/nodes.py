@@ -491,6 +491,16 @@ class CheckDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class RuleDecl(Decl):
+    """A deck-construction rule: `cond` holds for a legal deck (for each card, with `var`)."""
+
+    label: str
+    var: str | None
+    over: Expr | None
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Module(Node):
     """One parsed language file."""
 

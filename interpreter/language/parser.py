@@ -408,6 +408,13 @@ class ToAst(Transformer):
         return n.FlowDecl(items[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def rule_decl(self, meta, items):
+        _, label, _for, var, _in, over, cond = items
+        return n.RuleDecl(
+            _unquote(label), str(var) if var else None, over, cond, span=self._span(meta)
+        )
+
+    @v_args(meta=True)
     def check_decl(self, meta, items):
         _, name, _for, var, _in, over, _if, cond, body = items
         return n.CheckDecl(

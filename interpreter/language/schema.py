@@ -185,6 +185,27 @@ RULESET_SCHEMA: dict = {
             },
         },
         "data": {"description": "Free-form constants for the rules."},
+        "decks": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["option"],
+            "description": "Deck files: where a seat's deck comes from (docs/authoring.md).",
+            "properties": {
+                "option": {**_IDENT, "description": "The per-seat option naming a seat's deck."},
+                "zone": {**_IDENT, "description": "Where a deck's cards lie when its rules run."},
+                "files": {"type": "array", "items": _REL_PATH},
+                "fields": {
+                    "type": "object",
+                    "additionalProperties": {"enum": ["card", "text", "number"]},
+                    "description": "What else a deck file names: a card, a text or a number.",
+                },
+                "drawn": {**_NAMES, "description": "Zones: a card seen in its owner's is drawn."},
+                "played": {
+                    **_NAMES,
+                    "description": "Events or actions: naming a card first plays it.",
+                },
+            },
+        },
         "settings": {
             "type": "object",
             "additionalProperties": False,

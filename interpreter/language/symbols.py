@@ -157,6 +157,8 @@ class Symbols:
     setup: list[n.Block] = field(default_factory=list)
     flow: list[n.Block] = field(default_factory=list)
     checks: list[n.CheckDecl] = field(default_factory=list)
+    deck_rules: list[n.RuleDecl] = field(default_factory=list)
+    deck_fields: dict = field(default_factory=dict)  # name -> type of a deck file's own fields
     options: dict = field(default_factory=dict)  # name -> option spec (from ruleset.yaml)
     data: object = None
     area_facts: set[str] = field(default_factory=set)  # fields of the maps' areas (not adjacent)
@@ -336,6 +338,8 @@ class Collector:
                 s.flow.append(d.body)
             case n.CheckDecl():
                 s.checks.append(d)
+            case n.RuleDecl():
+                s.deck_rules.append(d)
             case n.Trigger() | n.Static():
                 s.abilities.append(Ability(d, "global", None, len(s.abilities)))
 

@@ -35,8 +35,12 @@ class MadangError(Exception):
 
 @lru_cache(maxsize=16)
 def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
+    from ..language.decks import looks_like_deck
+
     diags = Diagnostics()
-    loaded = load_ruleset(ref, diags, list(extra))
+    decks = [f for f in extra if Path(f).is_file() and looks_like_deck(f)]
+    cards = [f for f in extra if f not in decks]
+    loaded = load_ruleset(ref, diags, cards, extra_decks=decks)
     if loaded is None or loaded.program is None or diags.has_errors():
         raise MadangError(f"ruleset '{ref}' has errors", diags)
     loaded.program.folder = loaded.folder
@@ -45,6 +49,7 @@ def _load_cached(ref: str, extra: tuple[str, ...]) -> Program:
 
 
 def load_program(ref: str | Path, cards: list[str] | tuple[str, ...] = ()) -> Program:
+    """The compiled ruleset with extra card sets and deck files (`cards` holds both kinds)."""
     ref = str(ref)
     key = ref if not Path(ref).exists() else str(Path(ref).resolve())
     return _load_cached(key, tuple(str(Path(c).resolve()) for c in cards))
@@ -118,6 +123,8 @@ def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
 
 
 def _convert(name, value, like):
+    if isinstance(like, str) and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # a deck named "2" given as 2
     if isinstance(value, str) and not isinstance(like, str):
         if isinstance(like, bool):
             if value.lower() in ("true", "yes", "1", "on"):

@@ -6,6 +6,8 @@ node into the closure or runtime statement that does its job, and folds constant
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..language import nodes as n
 from ..language.checker import Resolved
 from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
@@ -165,6 +167,16 @@ class CardRT:
         self.index, self.traits, self.extra = index, traits, extra
 
 
+class DeckRule(NamedTuple):
+    """A compiled `rule`: `cond(st, env)` holds for a legal deck; `over` lists what `var` runs over."""
+
+    label: str
+    var: str | None
+    over: object
+    cond: object
+    span: object
+
+
 class Program:
     """A compiled ruleset: everything needed to run games of it."""
 
@@ -184,6 +196,7 @@ class Program:
         self.zones = {z.name: z for z in syms.unique(syms.zones)}
         self.counters = {c.name: c for c in syms.unique(syms.counters)}
         self.checks: list = []
+        self.deck_rules: list[DeckRule] = []
         self.holds = False  # some `hold:` block exists: triggers look for one on the stack
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
@@ -426,6 +439,11 @@ class Compiler:
             )
             p.add_stmt(c)
             p.checks.append(c)
+        p.deck_rules = [
+            DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
+                     self.expr(r.cond), r.span)
+            for r in s.deck_rules
+        ]  # fmt: skip
         if s.setup:
             p.setup_block = self.block(
                 n.Block(tuple(st for b in s.setup for st in b.body), span=s.setup[0].span)

@@ -1032,7 +1032,10 @@ def start_action(st: State, value, player: int) -> None:
     env["you"] = player
     if value[2] is not None:
         env["this"] = value[2]
-    if st.log is not None:
+    watch = getattr(st.log, "on_call", None)  # a recorder of calls (tools/cardstats.py)
+    if watch is not None:
+        watch(st, act, env)
+    elif st.log is not None:
         pairs = list(zip(value[1], act.param_types))
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
@@ -1088,6 +1091,10 @@ class Call(Stmt):
 
     @staticmethod
     def note_call(st, verb, env) -> None:
+        watch = getattr(st.log, "on_call", None)  # a recorder of calls (tools/cardstats.py)
+        if watch is not None:
+            watch(st, verb, env)
+            return
         pairs = [(env.get(p), t) for p, t in zip(verb.param_names, verb.param_types)]
         entry = {"event": verb.name, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))

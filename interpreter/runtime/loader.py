@@ -20,6 +20,7 @@ from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symb
 from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
 from .compiler import Compiler, Program
+from .decks import check_deck_rules, load_decks
 from .evaluation import compile_evaluation, evaluation_name, find_definition
 from .fingerprint import fingerprints
 
@@ -78,10 +79,15 @@ class Loaded:
     syms: Symbols
     program: Program | None
     card_files: list[str] = field(default_factory=list)
+    decks: list = field(default_factory=list)  # DeckFile of every deck, built-in first
 
 
 def load_ruleset(
-    ref: str | Path, diags: Diagnostics, extra_cards: list[str] = (), compile: bool = True
+    ref: str | Path,
+    diags: Diagnostics,
+    extra_cards: list[str] = (),
+    compile: bool = True,
+    extra_decks: list[str] = (),
 ) -> Loaded | None:
     folder = find_ruleset(str(ref), diags)
     if folder is None:
@@ -124,6 +130,8 @@ def load_ruleset(
         card_files_to_load = card_files
     for path in card_files_to_load:
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
+    decks = load_decks(folder, meta, col.s, list(extra_decks), diags)
+    col.s.data = meta.get("data")
     _check_trigger_chooser(folder, meta, col.s, diags)
     _check_evaluation(folder, meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
@@ -134,7 +142,8 @@ def load_ruleset(
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
         program.fingerprints = fingerprints(modules, col.s, meta)
-    return Loaded(folder, meta, col.s, program, card_files)
+        check_deck_rules(program, decks, diags)
+    return Loaded(folder, meta, col.s, program, card_files, decks)
 
 
 def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:

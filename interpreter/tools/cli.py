@@ -47,6 +47,84 @@ def options_of(pairs: list[str] | None) -> dict:
     return out
 
 
+def _warn_unused_cards(ruleset, extra, cards, options, gauntlet) -> None:
+    """New cards that no deck of this run holds would never be dealt: say so, and how to use them."""
+    if not cards:
+        return
+    prog = load_program(ruleset, tuple(extra))
+    spec = prog.meta.get("decks") or {}
+    decks = (prog.meta.get("data") or {}).get("decks") or {}
+    if not spec.get("option"):
+        return
+    if gauntlet is not None:
+        playing = set(decks) if gauntlet[1] is None else {gauntlet[0], *gauntlet[1]}
+    elif spec["option"] in options:
+        playing = set(str(options[spec["option"]]).split(","))
+    else:
+        playing = set(decks)  # simulate gives the seats every deck in turn
+    used = {c for name in playing for c in (decks.get(name) or {}).get("cards", [])}
+    for path in cards:
+        shown = str(Path(path).resolve())
+        new = [c.name for c in prog.syms.cards.values()
+               if str(Path(c.span.file).resolve()) == shown and c.name not in used]  # fmt: skip
+        if new:
+            listed = ", ".join(sorted(set(new))[:6]) + (", ..." if len(set(new)) > 6 else "")
+            warn(f"{len(set(new))} cards of {path} are in no deck of this run ({listed}): "
+                 "they are never dealt; write a deck file that holds them and give it with "
+                 "--deck FILE (docs/authoring.md)")  # fmt: skip
+
+
+def _deck_files(decks: list[str] | None) -> list[str]:
+    out = []
+    for given in decks or ():
+        seat, eq, path = given.partition("=")
+        out.append(path if eq and seat.isdigit() else given)
+    return out
+
+
+def deck_args(ruleset: str, decks: list[str] | None, cards: list[str] | None, options: dict,
+              against: bool = False) -> tuple[tuple[str, ...], str | None]:  # fmt: skip
+    """Give `--deck FILE` / `--deck SEAT=FILE` to the seats through the ruleset's deck option.
+
+    Returns the extra files to load (card sets, then decks) and, with `against`, the name of the
+    first deck (the one a gauntlet plays against the others) instead of fixing any seat.
+    """
+    from ..language.decks import deck_name
+
+    files = list(cards or ())
+    if not decks:
+        return tuple(files), None
+    seats: dict[int, str] = {}
+    names: list[str] = []
+    for i, given in enumerate(decks):
+        seat, eq, path = given.partition("=")
+        if eq and seat.isdigit():
+            at = int(seat) - 1
+        else:
+            at, path = i, given
+        if not Path(path).is_file():
+            raise UsageError(f"--deck {given}: no such file")
+        name = deck_name(path)
+        if name is None:
+            raise UsageError(f"--deck {given}: not a deck file (it needs `name:` and `cards:`)")
+        files.append(path)
+        names.append(name)
+        if at < 0 or at in seats:
+            raise UsageError(f"--deck {given}: seat {at + 1} already has a deck")
+        seats[at] = name
+    prog = load_program(ruleset, tuple(files))
+    option = ((prog.meta.get("decks") or {}).get("option")) or "deck"
+    if option in options:
+        raise UsageError(f"--deck and --option {option}=... both choose decks: give one of them")
+    if against:
+        return tuple(files), names[0]
+    spec = (prog.meta.get("options") or {}).get(option) or {}
+    players = prog.meta.get("players", 2)
+    n = max(players if isinstance(players, int) else players["max"], max(seats) + 1)
+    options[option] = ",".join(seats.get(k, str(spec.get("default"))) for k in range(n))
+    return tuple(files), None
+
+
 MAX_SAVE_BYTES = 50_000_000  # a save holds one position
 MAX_LOG_BYTES = 500_000_000  # a log holds every move of a game
 
@@ -62,6 +140,10 @@ def printable(text: str) -> str:
 
 def note(msg: str) -> None:
     sys.stderr.write(f"note: {printable(msg)}\n")
+
+
+def warn(msg: str) -> None:
+    sys.stderr.write(f"warning: {printable(msg)}\n")
 
 
 def atomic_write(path: str | Path, text: str) -> None:
@@ -179,6 +261,7 @@ def _listed_in(folder: Path, path: Path) -> bool:
 
 
 def cmd_check(args) -> int:
+    from ..language.decks import deck_ruleset, looks_like_deck
     from ..runtime.loader import (
         card_set_sources,
         check_language_file,
@@ -194,11 +277,32 @@ def cmd_check(args) -> int:
     judged: set[str] = set()
     whole = False
 
-    def ruleset(ref: str, extra: list[str] = ()) -> None:
-        key = (str(Path(ref).resolve()) if Path(ref).exists() else ref, tuple(extra))
+    def ruleset(ref: str, extra: list[str] = (), decks: list[str] = ()) -> None:
+        key = (str(Path(ref).resolve()) if Path(ref).exists() else ref, tuple(extra), tuple(decks))
         if str(key) not in done:
             done.add(str(key))
-            load_ruleset(ref, diags, list(extra))
+            load_ruleset(ref, diags, list(extra), extra_decks=list(decks))
+
+    # Decks are checked with the card files given beside them for the same ruleset.
+    decks: dict[str, list[str]] = {}
+    card_files: dict[str, list[str]] = {}
+    for ref in args.paths:
+        p = Path(ref)
+        if p.is_file() and p.suffix in (".yaml", ".yml") and looks_like_deck(ref):
+            name = deck_ruleset(ref, diags)
+            if name is not None:
+                decks.setdefault(name, []).append(ref)
+            judged.add(_shown(ref))
+    for ref in args.paths:
+        p = Path(ref)
+        if (p.is_file() and p.suffix in (".yaml", ".yml") or is_card_set_folder(p)) and not (
+            p.is_file() and looks_like_deck(ref)
+        ):
+            name = load_standalone_cards(ref, Diagnostics())
+            if name is not None:
+                card_files.setdefault(name, []).append(ref)
+    for name, files in decks.items():
+        ruleset(name, card_files.get(name, []), files)
 
     for ref in args.paths:
         p = Path(ref)
@@ -213,6 +317,8 @@ def cmd_check(args) -> int:
         elif p.is_file() and p.name == "ruleset.yaml":
             ruleset(str(p.parent))
             whole = True
+        elif p.is_file() and p.suffix in (".yaml", ".yml") and looks_like_deck(ref):
+            continue  # checked above, with its ruleset
         elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
             if name is not None:
@@ -391,6 +497,12 @@ def ruleset_rows() -> list[dict]:
                 "per_seat": bool(v.get("per_seat")),
                 "description": desc.get("en") if isinstance(desc, dict) else str(desc),
             }
+        decks = meta.get("decks") or {}
+        if decks.get("option") in opts:  # its values are the names of the ruleset's deck files
+            from ..language.decks import deck_name
+
+            names = [deck_name(str(folder / rel)) for rel in decks.get("files") or []]
+            opts[decks["option"]]["values"] = [x for x in names if x is not None]
         rows.append({"name": name, "title": meta.get("title") or {}, "players": {"min": lo, "max": hi},
                      "language": meta.get("language"), "options": opts})  # fmt: skip
     return rows
@@ -517,8 +629,9 @@ def cmd_play(args) -> int:
     else:
         if not args.ruleset:
             raise UsageError("play needs a RULESET (or --load FILE)")
-        game = new_game(args.ruleset, options_of(args.option), args.seed or 0, log=True,
-                        cards=tuple(args.cards or ()))  # fmt: skip
+        options = options_of(args.option)
+        extra, _ = deck_args(args.ruleset, args.deck, args.cards, options)
+        game = new_game(args.ruleset, options, args.seed or 0, log=True, cards=extra)
     st = game.st
     prog = st.g.prog
     if st.log is None:
@@ -537,7 +650,7 @@ def cmd_play(args) -> int:
     if args.log:
         log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115
         header = {"madang_log": 1, "ruleset": prog.name, "ruleset_path": str(getattr(prog, "folder", "") or ""),
-                  "cards": [str(Path(c).resolve()) for c in args.cards or ()],
+                  "cards": [str(Path(c).resolve()) for c in [*(args.cards or ()), *_deck_files(args.deck)]],
                   "options": st.g.options, "seed": st.g.seed, "from_decision": start}  # fmt: skip
         if args.load:
             header["loaded_from"] = args.load
@@ -633,6 +746,25 @@ def cmd_simulate(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     seats = args.seats.split(",") if args.seats else None
+    if args.against and not args.deck:
+        raise UsageError("--against needs the deck that plays the others: --deck FILE")
+    if args.report:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "--report draws with matplotlib: pip install 'madang[report]'"
+            ) from None
+        check_outputs(
+            {"--report": args.report}, {"--cards": args.cards, "--deck": _deck_files(args.deck)}
+        )
+    options = options_of(args.option)
+    extra, focus = deck_args(args.ruleset, args.deck, args.cards, options, bool(args.against))
+    gauntlet = None
+    if args.against:
+        names = None if args.against == "all" else [x.strip() for x in args.against.split(",")]
+        gauntlet = (focus, names)
+    _warn_unused_cards(args.ruleset, extra, args.cards, options, gauntlet)
     progress = None
     bar = None
     if sys.stderr.isatty() and args.games >= 20 and args.format == "text":
@@ -655,13 +787,18 @@ def cmd_simulate(args) -> int:
     if bar is not None:
         bar.start()
     try:
-        result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options_of(args.option),
-                          tuple(args.cards or ()), args.max_decisions, progress,
-                          backend=args.backend, address=args.address)  # fmt: skip
+        result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options,
+                          extra, args.max_decisions, progress, backend=args.backend,
+                          address=args.address, gauntlet=gauntlet, by_card=args.by_card)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
     failed = 1 if result["errors"] or result.get("lost") else 0
+    if args.report:
+        from .report import write_report
+
+        write_report(args.report, result)
+        note(f"report written to {args.report}")
     if result.get("lost"):
         sys.stderr.write(
             f"madang simulate: {result['lost']['games']} games lost: {result['lost']['why']}\n"
@@ -684,7 +821,7 @@ def cmd_simulate(args) -> int:
             print(
                 f"    {v:>12}: {_pct(row['rate'])} of {row['games']} seat-games  (95% CI {_pct(lo)}–{_pct(hi)})"
             )
-    if args.verbose and result.get("pairings"):
+    if (args.verbose or gauntlet) and result.get("pairings"):
         print("  pairings (wins per seat):")
         for key, row in result["pairings"].items():
             print(
@@ -703,6 +840,12 @@ def cmd_simulate(args) -> int:
     for msg, e in result["errors"].items():
         seed = f" (first at seed {e['first_seed']})" if e["first_seed"] is not None else ""
         print(f"  error ×{e['games']}{seed}: {msg}")
+    if result.get("cards"):
+        from .cardstats import render
+
+        print("  per card (seat-games; win rates of the seat holding the card):")
+        for line in render(result["cards"]):
+            print("  " + line)
     tm = result["timing"]
     print(f"  {tm['seconds']} s, {tm['games_per_s']} games/s on {tm['jobs']} job(s)")
     return failed
@@ -942,6 +1085,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--cards", action="append", metavar="FILE", help="a card file or card set (repeatable)"
     )
+    p.add_argument("--deck", action="append", metavar="[SEAT=]FILE",
+                   help="a deck file for the next seat, or for SEAT (repeatable)")  # fmt: skip
     p.add_argument(
         "--log", metavar="FILE", help="write every event as one JSON line (for `madang replay`)"
     )
@@ -975,7 +1120,19 @@ def parser() -> argparse.ArgumentParser:
         "--seats", metavar="A,B,...", help="one agent per seat, or one for all (default random)"
     )
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
-    p.add_argument("--cards", action="append", metavar="FILE")
+    p.add_argument("--cards", action="append", metavar="FILE",
+                   help="a card file or card set the decks use (repeatable)")  # fmt: skip
+    p.add_argument("--deck", action="append", metavar="[SEAT=]FILE",
+                   help="a deck file for the next seat, or for SEAT (repeatable)")  # fmt: skip
+    p.add_argument("--against", metavar="all|A,B,...",
+                   help="a gauntlet: the first --deck plays each of these decks (all: every other "
+                        "deck), in every seat order; each pairing is reported")  # fmt: skip
+    p.add_argument("--by-card", action="store_true",
+                   help="per-card table: games where each card was in a deck, drawn, played, and "
+                        "the win rates")  # fmt: skip
+    p.add_argument("--report", metavar="FILE.html",
+                   help="write a page with the pairing heat map, per-card win rates and game "
+                        "lengths (no network needed to view it)")  # fmt: skip
     p.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
                    help="a game still running after N decisions counts as unfinished (default 100000)")  # fmt: skip
     p.add_argument("--format", choices=["text", "json"], default="text")

@@ -22,8 +22,17 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..runtime import budget
-from ..runtime.api import MadangError, load_program, new_game, resolve_options
+from ..runtime.api import (
+    GameState,
+    MadangError,
+    load_program,
+    make_game,
+    new_game,
+    resolve_options,
+)
+from ..runtime.api import start as start_game
 from ..runtime.builtins import RulesError
+from . import cardstats
 from .agents import Decision, make_agent
 
 MAX_ERROR_KINDS = 20
@@ -38,10 +47,13 @@ def local_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def pairings(prog, options: dict) -> tuple[list[str], list[tuple]]:
+def pairings(prog, options: dict, gauntlet: tuple | None = None) -> tuple[list[str], list[tuple]]:
     """The per-seat options left free, and every assignment of their values to the seats: the
     orderings of distinct values (for two seats and decks 1–4: (1,2), (1,3) ... (4,3)), or every
-    assignment when there are fewer values than seats."""
+    assignment when there are fewer values than seats.
+
+    A `gauntlet` (deck, opponents) keeps the assignments of the deck option where that deck
+    plays in one seat and only the opponents (None: every other deck) in the others."""
     specs = prog.meta.get("options") or {}
     _, nplayers = resolve_options(prog, options)
     free = [k for k, s in specs.items() if s.get("per_seat") and k not in options]
@@ -61,7 +73,24 @@ def pairings(prog, options: dict) -> tuple[list[str], list[tuple]]:
             per_option.append(list(itertools.permutations(values, nplayers)))
         else:
             per_option.append(list(itertools.product(values, repeat=nplayers)))
-    return free, list(itertools.product(*per_option))
+    combos = list(itertools.product(*per_option))
+    if gauntlet is not None:
+        option = (prog.meta.get("decks") or {}).get("option")
+        if option not in free:
+            raise MadangError("--against needs a ruleset whose decks are chosen per seat")
+        focus, against = gauntlet
+        values = [str(v) for v in specs[option].get("values") or []]
+        for name in against or []:
+            if name not in values:
+                raise MadangError(f"--against {name}: no such deck; decks: {', '.join(values)}")
+        k = free.index(option)
+        combos = [
+            c
+            for c in combos
+            if list(c[k]).count(focus) == 1
+            and all(v == focus or v != focus and (against is None or v in against) for v in c[k])
+        ]
+    return free, combos
 
 
 def seat_specs(seats: list[str] | None, nplayers: int) -> list[str]:
@@ -74,10 +103,22 @@ def seat_specs(seats: list[str] | None, nplayers: int) -> list[str]:
     return seats
 
 
-def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: int) -> dict:
+def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: int,
+             by_card: bool = False) -> dict:  # fmt: skip
     """One game to its end (or the decision limit); a rules error is a result, not a crash."""
     try:
-        game = new_game(prog, options, seed)
+        watch = None
+        if by_card:
+            from ..runtime.state import State
+            from .cardstats import CardWatch
+
+            g = make_game(prog, options, seed)
+            st = State(g)
+            st.log = watch = CardWatch(prog, g.nplayers)
+            start_game(st)
+            game = GameState(st)
+        else:
+            game = new_game(prog, options, seed)
         agents = [make_agent(s) for s in seats]
         st = game.st
         while not st.over:
@@ -88,10 +129,16 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
                     "turns": st.turn,
                     "rounds": st.round,
                 }
+            if watch is not None:
+                watch.sample(st)
             d = Decision(game)
             game.apply_action(agents[d.seat].decide(d))
-        return {"winners": list(st.winners), "lost": list(st.lost), "n": st.g.nplayers,
-                "decisions": st.decisions, "turns": st.turn, "rounds": st.round}  # fmt: skip
+        out = {"winners": list(st.winners), "lost": list(st.lost), "n": st.g.nplayers,
+               "decisions": st.decisions, "turns": st.turn, "rounds": st.round}  # fmt: skip
+        if watch is not None:
+            watch.sample(st)
+            out["cards"] = watch.tally(out["winners"])
+        return out
     except (RulesError, MadangError) as e:
         return {"error": " ".join(str(e).split())[:300]}
     except RecursionError:
@@ -134,6 +181,8 @@ class Totals:
         }  # value -> [seat-games, wins]
         self.by_pairing: dict[str, list] = {}  # "deck=1,2" -> [games, draws, wins per seat]
         self.stats = {k: [0, None, None] for k in STATS}  # total, min, max over games played
+        self.turns: dict[int, int] = {}  # turns -> finished games that took that many
+        self.by_card: dict[str, list[int]] = {}  # card -> counts (tools/cardstats.py)
 
     def add(self, r: dict, combo: tuple, seed: int) -> None:
         self.games += 1
@@ -149,6 +198,9 @@ class Totals:
             self.unfinished += 1
             return
         self.finished += 1
+        self.turns[r["turns"]] = self.turns.get(r["turns"], 0) + 1
+        if "cards" in r:
+            cardstats.merge(self.by_card, r["cards"])
         winners = r["winners"]
         if not winners:
             if len(r["lost"]) == r["n"]:
@@ -191,6 +243,9 @@ class Totals:
         self.draws += o.draws
         self.nobody += o.nobody
         self.shared += o.shared
+        for t, c in o.turns.items():
+            self.turns[t] = self.turns.get(t, 0) + c
+        cardstats.merge(self.by_card, o.by_card)
         for msg, (count, seed) in o.errors.items():
             self._error(msg, count, seed)
         self.other_errors += o.other_errors
@@ -247,6 +302,9 @@ class Totals:
                 key: {"games": g, "draws": dr, "wins": wins}
                 for key, (g, dr, wins) in self.by_pairing.items()
             }
+        out["turn_counts"] = {str(t): c for t, c in sorted(self.turns.items())}
+        if self.by_card:
+            out["cards"] = cardstats.report(self.by_card)
         played = self.games - errors
         for key, (total, lo, hi) in self.stats.items():
             out[key] = {
@@ -313,7 +371,10 @@ def _results(tasks, futures, lost: list[int]):
 
 
 def _run_chunk(task) -> Totals:
-    ref, cards, options, free, combos, seats, seed, start, count, max_decisions, nplayers = task
+    ref, cards, options, free, combos, seats, seed, start, count, max_decisions, nplayers = task[
+        :11
+    ]
+    by_card = task[11]
     prog = load_program(ref, cards)
     totals = Totals(nplayers, free)
     for i in range(start, start + count):
@@ -321,7 +382,7 @@ def _run_chunk(task) -> Totals:
         opts = dict(options)
         for k, values in zip(free, combo):
             opts[k] = list(values)
-        totals.add(play_one(prog, opts, seed + i, seats, max_decisions), combo, seed + i)
+        totals.add(play_one(prog, opts, seed + i, seats, max_decisions, by_card), combo, seed + i)
     return totals
 
 
@@ -335,7 +396,8 @@ def _run_ray_chunk(task_and_ceiling) -> Totals:
 
 def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
              options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None,
-             backend: str = "local", address: str | None = None) -> dict:  # fmt: skip
+             backend: str = "local", address: str | None = None, gauntlet: tuple | None = None,
+             by_card: bool = False) -> dict:  # fmt: skip
     """Play `games` games and return the report (plain data; wall-clock figures under `timing`).
     `progress(done)` is called as games complete."""
     if games < 0:
@@ -352,7 +414,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
                 "simulate plays without people: seats may be random, first, greedy, mcts... or scripted:..."
             )
         make_agent(s)  # an unknown agent fails here, once, not in every game
-    free, combos = pairings(prog, options)
+    free, combos = pairings(prog, options, gauntlet)
     size = chunk_size(games)
     tasks = [
         (
@@ -367,6 +429,7 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
             min(size, games - start),
             max_decisions,
             nplayers,
+            by_card,
         )
         for start in range(0, games, size)
     ]

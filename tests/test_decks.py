@@ -1,0 +1,217 @@
+"""Deck files: checked against the ruleset's `rule`s at the card's line, given to seats with
+--deck, played in a gauntlet, and counted card by card."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from madang.language.diagnostics import Diagnostics
+from madang.runtime.api import GameState, MadangError, load_program, new_game
+from madang.runtime.loader import load_ruleset
+from madang.tools.cli import main
+
+HERE = Path(__file__).parent
+DECKS = HERE / "decks"
+EXAMPLES = HERE.parent / "docs" / "examples"
+CARDS = str(EXAMPLES / "my_cards.yaml")
+MY_DECK = str(EXAMPLES / "my_deck.yaml")
+
+
+def run_check(capsys, *paths: str) -> tuple[int, list[dict]]:
+    code = main(["check", "--format", "json", *paths])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def errors(diags: list[dict]) -> list[dict]:
+    return [d for d in diags if d["severity"] == "error"]
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, s in enumerate(path.read_text("utf-8").splitlines(), 1) if text in s)
+
+
+# -------------------------------------------------------- Nivel Arena 5.1.2: deck construction
+
+
+@pytest.mark.parametrize(
+    "deck, rule, card",
+    [
+        # 5.1.2: "덱 구성 조건을 만족한 40장의 카드로 이루어진 덱이 필요합니다."
+        ("nivel_bad_size.yaml", "5.1.2: a deck holds exactly 40 cards", None),
+        # 5.1.2.2: "같은 식별 번호를 가진 카드는 최대 3장까지 넣을 수 있습니다."
+        ("nivel_bad_copies.yaml", "5.1.2.2: at most 3 cards of one number", "ネオン"),
+        # 5.1.2.3: "트리거가 표시된 카드는 최대 8장까지 넣을 수 있습니다."
+        ("nivel_bad_triggers.yaml", "5.1.2.3: at most 8 trigger cards", "ミサイル"),
+        # 5.1.2.1: "덱을 구성하는 카드들은 리더 카드의 서약에 명시된 조건을 모두 만족해야 합니다."
+        ("nivel_bad_oath.yaml", "5.1.2.1: only cards of the attribute", "N102"),
+    ],
+)
+def test_nivel_deck_rules_refuse_a_broken_deck_at_the_card_line(capsys, deck, rule, card):
+    path = DECKS / deck
+    code, diags = run_check(capsys, str(path))
+    assert code == 1
+    found = [d for d in errors(diags) if rule in d["message"]]
+    assert found, diags
+    where = line_of(path, f'"{card}"') if card else line_of(path, "cards:")
+    assert any(d["line"] == where and d["file"].endswith(deck) for d in found), found
+    assert all("rules.madang" in (d.get("hint") or "") for d in found)
+
+
+def test_every_bundled_deck_passes_its_rules():
+    for name in ("nivel_arena", "clash_of_decks"):
+        diags = Diagnostics()
+        loaded = load_ruleset(name, diags)
+        assert not diags.has_errors(), diags.render()
+        assert loaded.decks and all(d.builtin for d in loaded.decks)
+        assert set(loaded.meta["data"]["decks"]) == {d.name for d in loaded.decks}
+
+
+def test_a_broken_deck_never_reaches_a_game():
+    with pytest.raises(MadangError) as e:
+        new_game("nivel_arena", {}, 1, cards=(str(DECKS / "nivel_bad_copies.yaml"),))
+    assert any("5.1.2.2" in d.message for d in e.value.diags.errors)
+
+
+# -------------------------------------------------------- deck files: shape and names
+
+
+def test_unknown_card_and_duplicate_name_are_located(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: clash_of_decks\nname: '1'\ncards:\n  BARRON: 2\n", encoding="utf-8")
+    code, diags = run_check(capsys, str(bad))
+    assert code == 1
+    msgs = {(d["line"], d["message"]) for d in errors(diags)}
+    assert (4, "no card named 'BARRON' in this ruleset or the card sets given") in msgs
+    assert any(line == 2 and "a deck named '1' is already given" in m for line, m in msgs)
+    hint = next(d["hint"] for d in errors(diags) if "BARRON" in d["message"])
+    assert "BARON" in hint
+
+
+def test_a_deck_for_a_ruleset_without_decks_is_refused(tmp_path, capsys):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("ruleset: game_of_thrones_2p\nname: x\ncards: {A: 1}\n", encoding="utf-8")
+    code, diags = run_check(capsys, str(deck))
+    assert code == 1 and any("takes no deck files" in d["message"] for d in errors(diags))
+
+
+def test_deck_with_its_card_set_checks_clean(capsys):
+    code, diags = run_check(capsys, CARDS, MY_DECK)
+    assert code == 0, diags
+    code, diags = run_check(capsys, MY_DECK)  # without the card set its new cards are unknown
+    assert code == 1 and any("GARGOYLE" in d["message"] for d in errors(diags))
+
+
+def test_deck_schema_matches_what_the_loader_accepts():
+    from madang.language.decks import deck_schema
+
+    schema = json.loads((HERE.parent / "docs/schemas/clash_of_decks.deck.json").read_text("utf-8"))
+    assert schema == deck_schema("clash_of_decks", {})
+    schema = json.loads((HERE.parent / "docs/schemas/nivel_arena.deck.json").read_text("utf-8"))
+    assert schema == deck_schema("nivel_arena", {"leader": "card"})
+
+
+# -------------------------------------------------------- --deck in play and simulate
+
+
+def test_deck_goes_to_its_seat_and_its_cards_are_dealt():
+    prog = load_program("clash_of_decks", (CARDS, MY_DECK))
+    game = new_game(prog, {"deck": "wardens,2"}, 3)
+    st = game.st
+    names = {
+        prog.cards[st.obj_card[o]].name for o in range(len(st.obj_card)) if st.obj_owner[o] == 0
+    }
+    assert {"GARGOYLE", "HYDRA", "BARON"} <= names
+
+
+def test_play_with_deck_saves_and_resumes(tmp_path, capsys):
+    save = tmp_path / "g.json"
+    code = main(["play", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--seed", "4",
+                 "--max-decisions", "3", "--save", str(save), "--format", "json"])  # fmt: skip
+    assert code == 0
+    capsys.readouterr()
+    game = GameState.from_json(save.read_text("utf-8"))
+    assert game.st.g.options["deck"][0] == "wardens"
+
+
+def test_seat_given_deck_and_conflicting_option(capsys):
+    assert main(["play", "clash_of_decks", "--cards", CARDS, "--deck", f"2={MY_DECK}",
+                 "--max-decisions", "1", "--format", "json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    code = main(["play", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK,
+                 "--option", "deck=1"])  # fmt: skip
+    assert code == 2 and "both choose decks" in capsys.readouterr().err
+
+
+def test_gauntlet_plays_the_deck_against_each_other_in_both_seats(capsys):
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "all", "--games", "80", "--seed", "1", "--jobs", "1", "--by-card",
+                 "--format", "json"])  # fmt: skip
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0
+    keys = set(r["pairings"])
+    assert keys == {f"deck=wardens,{d}" for d in "1234"} | {f"deck={d},wardens" for d in "1234"}
+    cards = {c["name"]: c for c in r["cards"]}
+    for new in ("GARGOYLE", "HYDRA", "WARDEN"):
+        assert cards[new]["in_deck"]["games"] == 80  # one seat of every game holds the deck
+        assert cards[new]["played"]["games"] > 0
+    assert all(set(c) >= {"name", "in_deck", "drawn", "played", "not_played"} for c in r["cards"])
+    rates = [c["played"]["rate"] or 0 for c in r["cards"]]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_against_a_list_and_unknown_deck(capsys):
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "2,3", "--games", "8", "--jobs", "1", "--format", "json"])  # fmt: skip
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0 and set(r["pairings"]) == {
+        "deck=wardens,2", "deck=2,wardens", "deck=wardens,3", "deck=3,wardens"
+    }  # fmt: skip
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "9", "--games", "8", "--jobs", "1"])  # fmt: skip
+    assert code == 1 and "--against 9: no such deck" in capsys.readouterr().err
+
+
+def test_cards_in_no_deck_are_a_warning_saying_how_to_use_them(capsys):
+    assert (
+        main(["simulate", "clash_of_decks", "--cards", CARDS, "--games", "4", "--jobs", "1"]) == 0
+    )
+    err = capsys.readouterr().err
+    assert "warning: 8 cards of" in err and "--deck FILE" in err
+    assert main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--games", "4",
+                 "--jobs", "1"]) == 0  # fmt: skip
+    err = capsys.readouterr().err
+    assert "1 cards of" in err and "PHOENIX" in err  # the one card the deck leaves out
+
+
+def test_by_card_counts_drawn_and_played_from_the_rulesets_events():
+    from madang.tools.simulate import simulate
+
+    r = simulate("nivel_arena", 4, seed=1, jobs=1, by_card=True, max_decisions=400)
+    rows = {c["name"]: c for c in r["cards"]}
+    played = sum(c["played"]["games"] for c in rows.values())
+    drawn = sum(c["drawn"]["games"] for c in rows.values())
+    held = sum(c["in_deck"]["games"] for c in rows.values())
+    assert 0 < played <= drawn <= held
+
+
+# -------------------------------------------------------- the report
+
+
+def test_report_is_one_self_contained_page(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "all", "--games", "40", "--jobs", "1", "--by-card", "--report", str(out)])  # fmt: skip
+    assert code == 0
+    page = out.read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    for section in ('id="settings"', 'id="pairings"', 'id="cards"', 'id="lengths"'):
+        assert section in page
+    assert page.count("<svg") == 3 and "GARGOYLE" in page
+    for fetch in ("<script", "src=", "<link", "@import", "url(http", 'href="http'):
+        assert fetch not in page  # nothing is fetched: the page works offline
+    again = tmp_path / "again.html"
+    main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+          "all", "--games", "40", "--jobs", "1", "--by-card", "--report", str(again)])  # fmt: skip
+    assert again.read_text("utf-8") == page  # the same run, the same page
