@@ -269,3 +269,42 @@ def test_a_condition_that_always_holds_is_flagged_and_a_plain_one_is_not(tmp_pat
     _, diags = run_check(capsys, str(cards))
     flagged = [d for d in diags if d["code"] == "constant-condition"]
     assert len(flagged) == 1 and "always true" in flagged[0]["message"] and flagged[0]["line"] == 3
+
+
+# -------------------------------------------------------- Nivel Arena: a new set in a deck
+
+NIVEL_SET = EXAMPLES / "nivel_set"
+
+
+def test_nivel_deck_from_a_new_set_plays_a_gauntlet_and_its_cards_are_counted(capsys):
+    code = main(["simulate", "nivel_arena", "--cards", str(NIVEL_SET), "--deck",
+                 str(NIVEL_SET / "deck.yaml"), "--against", "ST01,ST02", "--games", "8",
+                 "--seed", "1", "--jobs", "1", "--by-card", "--format", "json"])  # fmt: skip
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0 and r["finished"] == 8
+    assert set(r["pairings"]) == {"deck=blaze,ST01", "deck=ST01,blaze", "deck=blaze,ST02",
+                                  "deck=ST02,blaze"}  # fmt: skip
+    cards = {c["name"]: c for c in r["cards"]}
+    assert cards["ブレイズ"]["in_deck"]["games"] == 8 and cards["ブレイズ"]["drawn"]["games"] > 0
+
+
+def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
+    broken = NIVEL_SET / "deck_broken.yaml"
+    code = main(["simulate", "nivel_arena", "--cards", str(NIVEL_SET), "--deck", str(broken),
+                 "--against", "all", "--games", "4", "--jobs", "1"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1
+    line = line_of(broken, '"ブレイズ": 4')
+    assert f"deck_broken.yaml:{line}:3: error: ブレイズ: breaks the rule: 5.1.2.2" in err
+
+
+def test_the_per_card_table_lines_up_wide_names():
+    from madang.tools.cardstats import render
+    from rich.cells import cell_len
+
+    row = {"name": "ケブラープロテクター", "in_deck": {"games": 3}, "drawn": {"games": 2},
+           "played": {"games": 1, "rate": 1.0, "ci95": [0.2, 1.0]},
+           "not_played": {"rate": 0.5}, "games_for_2pct": 100}  # fmt: skip
+    ascii_row = {**row, "name": "BARON"}
+    a, b = render([row, ascii_row])[1:]
+    assert cell_len(a) == cell_len(b)

@@ -321,7 +321,7 @@ def cmd_check(args) -> int:
             continue  # checked above, with its ruleset
         elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
-            if name is not None:
+            if name is not None and name not in decks:  # else checked with the decks above
                 ruleset(name, [ref])
             judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
