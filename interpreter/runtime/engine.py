@@ -1193,6 +1193,11 @@ def resolve_found(st: State, found: list) -> None:
                 if not groups or groups[-1][0] != who:
                     groups.append((who, []))
                 groups[-1][1].append([lst.id, src, env])
+            prog = st.g.prog
+            if prog.batch_hold is not None and len({who for who, _ in groups}) > 1:
+                # `new_triggers_wait`: triggers fired while these resolve wait under them until
+                # the last owner's have resolved (a TCG's "the other player's effects first")
+                st.frames.append(Frame(prog.empty_block, {}, prog.batch_hold.id, SCOPE, [], 0))
             for who, items in reversed(groups):  # the first group ends on top of the stack
                 st.frames.append(
                     Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items, who)
