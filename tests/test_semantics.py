@@ -477,3 +477,27 @@ flow:
     waits = "settings: {trigger_order: by_owner, new_triggers_wait: true}\n"
     g = run(tmp_path / "b", rules, options=waits, cards=cards)
     assert g.st.counters["mark"] == 123
+
+
+def test_expire_ends_the_effects_of_a_scope_before_it_ends(tmp_path):
+    # language.md 7.7 `expire SCOPE`: the modifiers `until end of` SCOPE end at once, others stay.
+    rules = """
+setup:
+    create "Pawn" in first(players).field
+flow:
+    let u = first(first(players).field)
+    turn first(players):
+        modify u.power by 5 until end of turn
+        modify u.power by 10 until end of turn of first(players)
+        modify u.power by 100 until end of round
+        phase main:
+            modify u.power by 1000 until end of main
+            mark = u.power
+            expire turn
+            first(players).seen = u.power
+            expire phase
+            nth(players, 1).seen = u.power
+"""
+    g = run(tmp_path, rules)
+    assert g.st.counters["mark"] == 1116
+    assert seen(g) == [1101, 101]

@@ -713,6 +713,12 @@ class Compiler:
                 return E.Tie(sp)
             case n.End():
                 return E.End(sp, s.what)
+            case n.Expire():
+                names = {s.scope}
+                if s.scope not in ("turn", "round", "phase"):  # a phase: any of its spellings
+                    name = self.s.phase_names.get(s.scope, s.scope)
+                    names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
+                return E.Expire(sp, s.scope, names)
             case n.Pass():
                 return E.Pass(sp)
             case n.Return():

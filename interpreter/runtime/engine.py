@@ -833,6 +833,30 @@ class ScopeStmt(Stmt):
         return False
 
 
+class Expire(Stmt):
+    """`expire S`: the modifiers and grants `until end of S` end now, as they would when the
+    scope S ends (`expire turn` also those `until end of turn of` the active player; `expire
+    phase` those of the phase in progress); `once per` records are kept."""
+
+    __slots__ = ("scope", "names")
+
+    def __init__(self, span, scope, names):
+        super().__init__(span)
+        self.scope, self.names = scope, frozenset(names)
+        self.mutates = True
+
+    def exec(self, st, fr):
+        names = set(self.names)
+        if self.scope == "turn":
+            names.add(turn_of(st.active))
+        elif self.scope == "phase" and st.phase:
+            names.add(st.phase)
+        if st.mods:
+            st.mods = [m for m in st.mods if m[3] not in names]
+        if st.grants:
+            st.grants = [m for m in st.grants if m[2] not in names]
+
+
 # ---------------------------------------------------------------- decisions
 
 
