@@ -79,8 +79,8 @@ def test_a_name_clash_with_the_ruleset_is_reported_at_both_places(tmp_path):
     assert len(got) == 2, got
     # the ruleset's file is shown where it is: the checkout, or site-packages when installed
     assert got[0].startswith("hoard.madang:2:1: 'mana' is already defined (at ")
-    assert "clash_of_decks/rules.madang:26:1)" in got[0]
-    assert got[1].startswith("rules.madang:26:1: 'mana' is defined again (at ")
+    assert "clash_of_decks/rules.madang:27:1)" in got[0]
+    assert got[1].startswith("rules.madang:27:1: 'mana' is defined again (at ")
 
 
 def test_check_and_cards_take_the_folder(tmp_path, capsys):
@@ -157,7 +157,7 @@ def test_a_field_added_by_a_set_needs_a_default_and_may_not_clash(tmp_path):
         in got
     )
     assert "hoard.madang:4:5: field 'damage' is declared twice" in got
-    assert any(m.startswith("rules.madang:8:5: field 'damage' is declared again") for m in got), got
+    assert any(m.startswith("rules.madang:9:5: field 'damage' is declared again") for m in got), got
 
 
 def test_a_set_given_as_a_ruleset_says_how_to_use_it(tmp_path):

@@ -103,13 +103,15 @@ def test_deck_with_its_card_set_checks_clean(capsys):
     assert code == 1 and any("GARGOYLE" in d["message"] for d in errors(diags))
 
 
-def test_deck_schema_matches_what_the_loader_accepts():
-    from madang.language.decks import deck_schema
-
-    schema = json.loads((HERE.parent / "docs/schemas/clash_of_decks.deck.json").read_text("utf-8"))
-    assert schema == deck_schema("clash_of_decks", {})
-    schema = json.loads((HERE.parent / "docs/schemas/nivel_arena.deck.json").read_text("utf-8"))
-    assert schema == deck_schema("nivel_arena", {"leader": "card"})
+@pytest.mark.parametrize("ruleset", ["clash_of_decks", "nivel_arena"])
+def test_published_deck_schema_is_current(capsys, ruleset):
+    assert main(["schema", ruleset, "--deck"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    published = HERE.parent / f"docs/schemas/{ruleset}.deck.json"
+    assert printed == json.loads(published.read_text("utf-8")), (
+        f"regenerate with: madang schema {ruleset} --deck > {published.relative_to(HERE.parent)}"
+    )
+    assert "leader" in printed["required"] if ruleset == "nivel_arena" else True
 
 
 # -------------------------------------------------------- --deck in play and simulate
@@ -215,3 +217,94 @@ def test_report_is_one_self_contained_page(tmp_path, capsys):
     main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
           "all", "--games", "40", "--jobs", "1", "--by-card", "--report", str(again)])  # fmt: skip
     assert again.read_text("utf-8") == page  # the same run, the same page
+
+
+# -------------------------------------------------------- card lint
+
+
+def test_values_out_of_the_declared_range_are_errors_at_the_value(capsys):
+    path = DECKS / "clash_lint_ranges.yaml"
+    code, diags = run_check(capsys, str(path))
+    assert code == 1
+    got = {(d["line"], d["message"]) for d in errors(diags)}
+    assert (line_of(path, "cost: -2"), "'cost' must be at least 0, got -2") in got
+    assert (line_of(path, "cost: 99"), "'cost' must be at most 10, got 99") in got
+    assert (line_of(path, "health: 0"), "'health' must be at least 1, got 0") in got
+
+
+@pytest.mark.parametrize(
+    "needle, message",
+    [
+        ("text: 분노", "'분노' does nothing on a spell: the rules give it to creature"),
+        ("아우라[아우라]", "'아우라' is given itself"),
+        ("질주, 질주", "'질주' is listed twice on RUNNER"),
+        ("c == this and c != this", "this condition is always false"),
+        ("name: TOWER2", "2 cards of kind 'tower': the rules allow 1"),
+    ],
+)
+def test_cards_that_cannot_work_get_a_located_warning(capsys, needle, message):
+    path = DECKS / "clash_lint_cards.yaml"
+    code, diags = run_check(capsys, str(path))
+    assert code == 0  # warnings: the set still loads
+    assert any(
+        d["severity"] == "warning"
+        and message in d["message"]
+        and d["line"] == line_of(path, needle)
+        for d in diags
+    ), diags
+    assert main(["check", "--strict", str(path)]) == 1
+    capsys.readouterr()
+
+
+def test_a_condition_that_always_holds_is_flagged_and_a_plain_one_is_not(tmp_path, capsys):
+    cards = tmp_path / "c.yaml"
+    cards.write_text(
+        "ruleset: clash_of_decks\ncards:\n"
+        '  - {name: A, type: creature, cost: 1, attack: 1, health: 1, text: "after place(c, l)'
+        ' if c.cost == c.cost or c.cost > 2:\\n    pass\\n"}\n'
+        '  - {name: B, type: creature, cost: 1, attack: 1, health: 1, text: "after place(c, l)'
+        ' if c == this and c.cost != 2:\\n    pass\\n"}\n',
+        encoding="utf-8",
+    )
+    _, diags = run_check(capsys, str(cards))
+    flagged = [d for d in diags if d["code"] == "constant-condition"]
+    assert len(flagged) == 1 and "always true" in flagged[0]["message"] and flagged[0]["line"] == 3
+
+
+# -------------------------------------------------------- Nivel Arena: a new set in a deck
+
+NIVEL_SET = EXAMPLES / "nivel_set"
+
+
+def test_nivel_deck_from_a_new_set_plays_a_gauntlet_and_its_cards_are_counted(capsys):
+    code = main(["simulate", "nivel_arena", "--cards", str(NIVEL_SET), "--deck",
+                 str(NIVEL_SET / "deck.yaml"), "--against", "ST01,ST02", "--games", "8",
+                 "--seed", "1", "--jobs", "1", "--by-card", "--format", "json"])  # fmt: skip
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0 and r["finished"] == 8
+    assert set(r["pairings"]) == {"deck=blaze,ST01", "deck=ST01,blaze", "deck=blaze,ST02",
+                                  "deck=ST02,blaze"}  # fmt: skip
+    cards = {c["name"]: c for c in r["cards"]}
+    assert cards["ブレイズ"]["in_deck"]["games"] == 8 and cards["ブレイズ"]["drawn"]["games"] > 0
+
+
+def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
+    broken = NIVEL_SET / "deck_broken.yaml"
+    code = main(["simulate", "nivel_arena", "--cards", str(NIVEL_SET), "--deck", str(broken),
+                 "--against", "all", "--games", "4", "--jobs", "1"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1
+    line = line_of(broken, '"ブレイズ": 4')
+    assert f"deck_broken.yaml:{line}:3: error: ブレイズ: breaks the rule: 5.1.2.2" in err
+
+
+def test_the_per_card_table_lines_up_wide_names():
+    from madang.tools.cardstats import render
+    from rich.cells import cell_len
+
+    row = {"name": "ケブラープロテクター", "in_deck": {"games": 3}, "drawn": {"games": 2},
+           "played": {"games": 1, "rate": 1.0, "ci95": [0.2, 1.0]},
+           "not_played": {"rate": 0.5}, "games_for_2pct": 100}  # fmt: skip
+    ascii_row = {**row, "name": "BARON"}
+    a, b = render([row, ascii_row])[1:]
+    assert cell_len(a) == cell_len(b)

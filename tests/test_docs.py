@@ -507,6 +507,38 @@ def test_tutorial_shows_real_outputs(tutorial, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=lambda p: p.name)
+def test_tutorial_shows_real_deck_checks_and_runs(tutorial, monkeypatch, capsys):
+    """Part 3: the deck checks print what the tutorial shows (lines elided with `...` aside),
+    and the gauntlet's first lines are those of the real run."""
+    blocks = {cmd: (want, line) for cmd, want, line in console_blocks(tutorial)}
+    runs = [c for c in blocks if c.startswith(("madang check my_deck", "madang check docs/"))]
+    runs += [c for c in blocks if c.startswith("madang simulate clash_of_decks --cards my_cards")]
+    assert len(runs) == 3, runs
+    if tutorial != TUTORIALS[0]:  # the same run in both languages: played once, compared here
+        english = {c: w for c, w, _ in console_blocks(TUTORIALS[0])}
+        assert blocks[runs[2]][0] == english[runs[2]]
+        runs = runs[:2]
+    for cmd in runs:
+        want, line = blocks[cmd]
+        here = EXAMPLES if "my_deck" in cmd else REPO
+        monkeypatch.chdir(here)
+        argv = [a for a in cmd.split()[1:]]
+        if "--report" in argv:
+            at = argv.index("--report")
+            del argv[at : at + 2]
+            argv += ["--jobs", "1"]
+        capsys.readouterr()
+        cli_main(argv)
+        got = capsys.readouterr()
+        shown = [x for x in want.splitlines() if x.strip() != "..."]
+        real = (got.err + got.out).splitlines()
+        kept = [x for x in real if x in shown or x.startswith("note: report written")]
+        assert [x for x in shown if not x.startswith(("note:", "  7.24 s"))] == [
+            x for x in kept if not x.startswith("note:")
+        ], f"{tutorial.name}:{line}: `{cmd}` prints\n" + "\n".join(real)
+
+
+@pytest.mark.parametrize("tutorial", TUTORIALS, ids=lambda p: p.name)
 def test_tutorial_shows_the_real_failure_of_a_scenario(tutorial, tmp_path, monkeypatch, capsys):
     """The failing run shown is that of the example scenario without PHOENIX's ability."""
     shown = [

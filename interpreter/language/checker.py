@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..runtime.builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
+from . import lint, templates
 from . import nodes as n
-from . import templates
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import (
     ANY,
@@ -92,6 +92,14 @@ class Checker:
                 for problem in templates.problems(v.decl.narration, {p.name for p in v.params}):
                     self.d.error(f"narration: {problem}", v.decl.span, code="narration")
         for kw in s.unique(s.keywords):
+            for kind in getattr(kw.decl, "kinds", ()):  # `keyword K for KIND`
+                if kind not in s.kinds:
+                    self.d.error(
+                        f"unknown kind '{kind}' after `for` of keyword '{kw.name}'",
+                        kw.span,
+                        did_you_mean(kind, s.kinds),
+                        code="unknown-kind",
+                    )
             for item in kw.decl.items:
                 if isinstance(item, n.KeywordUse):
                     self.keyword_use(item)
@@ -123,8 +131,17 @@ class Checker:
                 for item in card.text.items:
                     if isinstance(item, n.KeywordUse):
                         self.keyword_use(item)
+        lint.lint_cards(s, self.d)
         self._unused()
         return self.r
+
+    def _constant(self, e, value: bool | None) -> None:
+        if value is not None:
+            self.d.warning(
+                f"this condition is always {'true' if value else 'false'}, whatever the game state",
+                e.span,
+                code="constant-condition",
+            )
 
     def _unused(self) -> None:
         s = self.s
@@ -593,6 +610,7 @@ class Checker:
             case n.BinOp():
                 lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
                 self.r.types[id(e)] = (lt, rt)
+                self._constant(e, lint.constant_comparison(e))
                 if e.op in NUMERIC_OPS:
                     if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
                         if isinstance(lt, tuple) and isinstance(rt, tuple) and lt[1] == ANY:
@@ -626,6 +644,7 @@ class Checker:
             case n.BoolOp():
                 for i in e.items:
                     self.expect(i, sc, BOOL)
+                self._constant(e, lint.constant_condition(e))
                 return BOOL
             case n.Not():
                 self.expect(e.expr, sc, BOOL)

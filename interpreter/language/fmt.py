@@ -435,12 +435,18 @@ class _Printer:
     def decl(self, d, level: int, sep: bool = False) -> None:
         x, k = self.expr, self.kw
         match d:
-            case n.KindDecl(names=names, fields=flds):
+            case n.KindDecl(names=names, fields=flds, cards=cards):
                 if not flds:
                     raise FormatError("a kind needs at least one property")
-                self.emit(level, f"{k('KIND')} {self.names(names)}:", d, header=True, sep=sep)
+                head = f"{k('KIND')} {self.names(names)}"
+                if cards is not None:
+                    lo, hi = cards
+                    head += f"[{lo}]" if lo == hi else f"[{lo}..{hi}]"
+                self.emit(level, head + ":", d, header=True, sep=sep)
                 for f in flds:
                     text = f"{self.name(f.name)}: {self.type_ref(f.type)}"
+                    if f.limits is not None:
+                        text += f" {f.limits[0]}..{f.limits[1]}"
                     if f.default is not None:
                         text += f" = {x(f.default)}"
                     self.emit(level + 1, text, f)
@@ -464,8 +470,10 @@ class _Printer:
             case n.DefineDecl(names=names, params=params, body=body):
                 text = f"{k('DEFINE')} {self.names(names)}{self.params(params)} = {x(body)}"
                 self.emit(level, text, d, sep=sep)
-            case n.KeywordDecl(names=names, params=params, items=items, cond=cond):
+            case n.KeywordDecl(names=names, params=params, items=items, cond=cond, kinds=kinds):
                 text = f"{k('KEYWORD')} {self.names(names)}{self.params(params, '[]')}"
+                if kinds:
+                    text += f" {k('FOR')} " + ", ".join(self.name(x) for x in kinds)
                 if cond is not None:
                     text += f" {k('WHILE')} {x(cond)}"
                 if not items:

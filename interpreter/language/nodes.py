@@ -388,12 +388,14 @@ class Field(Node):
     name: str
     type: TypeRef
     default: Expr | None
+    limits: tuple[int, int] | None = None  # `cost: number 0..10`: what a card may hold
 
 
 @dataclass(frozen=True, slots=True)
 class KindDecl(Decl):
     names: tuple[str, ...]
     fields: tuple[Field, ...]
+    cards: tuple[int, int] | None = None  # `kind K[1]:`: how many cards of K a game may have
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +471,7 @@ class KeywordDecl(Decl):
     params: tuple[Param, ...]
     items: tuple[Decl | KeywordUse, ...]
     cond: Expr | None = None  # `keyword K[...] while COND`: a condition keyword
+    kinds: tuple[str, ...] = ()  # `keyword K for KIND`: the kinds of card it belongs on
 
 
 @dataclass(frozen=True, slots=True)

@@ -332,12 +332,26 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def kind_decl(self, meta, items):
-        return n.KindDecl(items[1], tuple(items[2:]), span=self._span(meta))
+        return n.KindDecl(items[1], tuple(items[3:]), items[2], span=self._span(meta))
+
+    def card_count(self, items):
+        lo, hi = items
+        return (lo, hi if hi is not None else lo)
 
     @v_args(meta=True)
     def field_decl(self, meta, items):
-        name, type_, default = items
-        return n.Field(str(name), type_, default, span=self._span(meta))
+        name, type_, limits, default = items
+        return n.Field(str(name), type_, default, limits, span=self._span(meta))
+
+    def value_range(self, items):
+        return (items[0], items[1])
+
+    def int_lit(self, items):
+        minus, digits = items
+        return -int(digits) if minus is not None and str(minus) == "-" else int(digits)
+
+    def kw_kinds(self, items):
+        return tuple(str(t) for t in items[1:])
 
     def attrs(self, items):
         return tuple(items)
@@ -376,11 +390,12 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def keyword_decl(self, meta, items):
-        _, names, params, _while, cond, *rest = items
+        _, names, params, kinds, _while, cond, *rest = items
         body = rest[0] if rest else None
         return n.KeywordDecl(
-            names, params or (), tuple(_flatten(body or ())), cond, span=self._span(meta)
-        )
+            names, params or (), tuple(_flatten(body or ())), cond, kinds or (),
+            span=self._span(meta),
+        )  # fmt: skip
 
     @v_args(meta=True)
     def keyword_prefix(self, meta, items):

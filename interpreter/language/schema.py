@@ -291,10 +291,11 @@ _CARD_COMMON: dict[str, dict] = {
 _TRANSLATION = r"[a-z]{2}(-[A-Za-z]{2,4})?"
 
 
-def card_schema(ruleset_name: str, kinds: dict[str, dict[str, tuple[str, bool]]]) -> dict:
+def card_schema(ruleset_name: str, kinds: dict[str, dict[str, tuple]]) -> dict:
     """The schema of a card file for a ruleset whose card kinds (and their aliases) are `kinds`.
 
-    `kinds` maps each kind name to {field: (type, required)}; aliases map to the same dict.
+    `kinds` maps each kind name to {field: (type, required[, limits])}; aliases map to the same
+    dict.
     """
     names = list(kinds)
     by_fields: dict[int, list[str]] = {}
@@ -334,16 +335,19 @@ def card_schema(ruleset_name: str, kinds: dict[str, dict[str, tuple[str, bool]]]
     }
 
 
-def _kind_schema(fields: dict[str, tuple[str, bool]]) -> dict:
+def _kind_schema(fields: dict[str, tuple]) -> dict:
     props: dict[str, Any] = {"name": True, "type": True, **_CARD_COMMON}
-    for field, (ftype, _) in fields.items():
-        props[field] = _FIELD_TYPES.get(ftype, {})
+    for field, (ftype, _, *limits) in fields.items():
+        props[field] = dict(_FIELD_TYPES.get(ftype, {}))
+        if limits and limits[0] is not None:  # `cost: number 0..10`
+            props[field]["minimum"], props[field]["maximum"] = limits[0]
+            props[field]["description"] = f"{limits[0][0]} to {limits[0][1]}"
     # Two-letter keys (ja, en-US) hold translations, unless the kind names such a field.
     taken = "|".join(re.escape(k) for k in sorted(props) if re.fullmatch(_TRANSLATION, k))
     pattern = f"^(?!({taken})$){_TRANSLATION}$" if taken else f"^{_TRANSLATION}$"
     allowed = sorted(props)
     return {
-        "required": [f for f, (_, required) in fields.items() if required],
+        "required": [f for f, (_, required, *_) in fields.items() if required],
         "properties": props,
         "patternProperties": {
             pattern: {"type": "object", "x-translation": True, "x-allowed": allowed},

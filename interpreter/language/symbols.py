@@ -75,12 +75,14 @@ class FieldSym(Sym):
     type: object = ANY
     default: n.Expr | None = None
     kinds: list[str] = field(default_factory=list)
+    limits: tuple[int, int] | None = None  # the values a card may hold (`number 0..10`)
 
 
 @dataclass
 class KindSym(Sym):
     names: tuple[str, ...] = ()
     fields: dict[str, FieldSym] = field(default_factory=dict)
+    cards: tuple[int, int] | None = None  # how many cards of this kind a game may have
 
 
 @dataclass
@@ -245,7 +247,8 @@ class Collector:
                         code="duplicate",
                     )
                 continue
-            fs = FieldSym(f.name, f.span, type=_type_of(f.type, self.d), default=f.default)
+            fs = FieldSym(f.name, f.span, type=_type_of(f.type, self.d), default=f.default,
+                          limits=f.limits)  # fmt: skip
             k.fields[f.name] = fs
             prev = s.fields.get(f.name)
             if prev is not None and prev.type != fs.type:
@@ -281,7 +284,7 @@ class Collector:
         s = self.s
         match d:
             case n.KindDecl():
-                k = KindSym(d.names[0], d.span, names=d.names)
+                k = KindSym(d.names[0], d.span, names=d.names, cards=d.cards)
                 self._fields(k, d.fields)
                 self._claim(d.names, d.span, "kind", s.kinds, k)
             case n.ZoneDecl():

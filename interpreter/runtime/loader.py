@@ -246,7 +246,8 @@ def _check_options(meta: dict, doc, diags: Diagnostics) -> None:
                 )
 
 
-def kinds_spec(syms: Symbols) -> dict[str, dict[str, tuple[str, bool]]]:
+def kinds_spec(syms: Symbols) -> dict[str, dict[str, tuple]]:
+    """Each kind's fields as (type, required, limits) for the card schema."""
     out = {}
     for kname, k in syms.kinds.items():
         fields = {}
@@ -257,6 +258,7 @@ def kinds_spec(syms: Symbols) -> dict[str, dict[str, tuple[str, bool]]]:
                     t, t if t == "list of text" else "any"
                 ),
                 f.default is None,
+                f.limits,
             )
         out[kname] = fields
     return out

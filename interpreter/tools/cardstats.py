@@ -124,6 +124,13 @@ def report(by_card: dict[str, list[int]], kinds: dict[str, str] | None = None) -
     return out
 
 
+def _cell(text: str, width: int) -> str:
+    """`text` cut and padded to `width` terminal columns (a CJK letter takes two)."""
+    from rich.cells import cell_len, set_cell_size
+
+    return set_cell_size(text, width) if cell_len(text) != width else text
+
+
 def render(rows: list[dict], limit: int | None = None) -> list[str]:
     """The per-card table as text lines."""
 
@@ -139,7 +146,7 @@ def render(rows: list[dict], limit: int | None = None) -> list[str]:
         lo, hi = p["ci95"]
         ci = f"{100 * lo:4.1f}–{100 * hi:4.1f}%" if p["games"] else "–"
         lines.append(
-            f"  {row['name'][:24]:<24} {row['in_deck']['games']:>8} {row['drawn']['games']:>7} "
+            f"  {_cell(row['name'], 24)} {row['in_deck']['games']:>8} {row['drawn']['games']:>7} "
             f"{p['games']:>7} {pct(p['rate']):>11} {pct(q['rate']):>11} {ci:>16} "
             f"{row['games_for_2pct'] or '–':>14}"
         )

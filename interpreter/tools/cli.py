@@ -321,7 +321,7 @@ def cmd_check(args) -> int:
             continue  # checked above, with its ruleset
         elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
-            if name is not None:
+            if name is not None and name not in decks:  # else checked with the decks above
                 ruleset(name, [ref])
             judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
@@ -364,11 +364,16 @@ def cmd_schema(args) -> int:
     if loaded is None or diags.has_errors():
         sys.stderr.write(diags.render(color=color_ok(sys.stderr)))
         return 1
-    print(
-        json.dumps(
-            card_schema(loaded.meta["name"], kinds_spec(loaded.syms)), ensure_ascii=False, indent=2
-        )
-    )
+    if args.deck:
+        from ..language.decks import deck_schema
+
+        if not loaded.meta.get("decks"):
+            sys.stderr.write(f"madang schema: {loaded.meta['name']} takes no deck files\n")
+            return 1
+        schema = deck_schema(loaded.meta["name"], loaded.meta["decks"].get("fields") or {})
+    else:
+        schema = card_schema(loaded.meta["name"], kinds_spec(loaded.syms))
+    print(json.dumps(schema, ensure_ascii=False, indent=2))
     return 0
 
 
@@ -1031,8 +1036,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_check)
 
-    p = command("schema", "print the JSON Schema of a ruleset's card files")
+    p = command("schema", "print the JSON Schema of a ruleset's card files (or deck files)")
     p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--deck", action="store_true", help="the schema of its deck files")
     p.set_defaults(run=cmd_schema)
 
     p = command("parse", "print the syntax tree of a language file")
