@@ -349,3 +349,25 @@ def test_a_damaged_local_value_is_blamed_on_the_save_not_on_madang(bad):
         except RulesError:
             pass  # the rules themselves noticed the value: a located rules error
     assert places and blamed
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_simulation_cleanly_with_its_workers():
+    """Ctrl-C in a terminal sends SIGINT to the whole process group: the run stops with exit
+    130 and one line, no traceback from the parent or any worker, and no worker left behind."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "madang.tools.cli", "simulate", "clash_of_decks", "--games",
+         "200000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    time.sleep(4)  # let the workers start (not a timed assertion: the run lasts minutes)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    time.sleep(1)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # nobody of the run's process group is left

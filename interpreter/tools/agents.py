@@ -244,12 +244,23 @@ class HumanAgent(Agent):
 
     name = "human"
 
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, words=None):
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, words=None,
+                 table=None):  # fmt: skip
         self.stdin = stdin
         self.stdout = stdout
         self.words = words or (lambda s: s)
+        # `table`, when given (tools/table.py through the CLI), draws the board and answers the
+        # `board`, `show NAME` and `log` commands: board(game, seat, out), info(game, seat, name)
+        # -> text or None, history(seat) -> recent lines of the seat's narration
+        self.table = table
 
     def show(self, d: Decision, out: TextIO) -> None:
+        if self.table is not None:
+            out.write(f"\n— P{d.seat + 1} to decide\n")
+            out.flush()
+            self.table.board(d._game, d.seat, out)
+            self.options(d, out)
+            return
         w = self.words
         obs = d.observation
         phase = w(str(obs.get("phase"))) if obs.get("phase") else "-"
@@ -292,6 +303,11 @@ class HumanAgent(Agent):
             if answer in ("?", "help") and answer not in d.labels and answer not in shown:
                 self.options(d, out)
                 out.write("  type an option's number or its text; 'quit' stops the game\n")
+                if self.table is not None:
+                    out.write("  'board' shows the table again, 'show NAME' a card's stats and"
+                              " text, 'log' what happened lately\n")  # fmt: skip
+                continue
+            if self.table is not None and self._command(d, answer, shown, out):
                 continue
             if answer in ("quit", "exit", "q") and answer not in d.labels and answer not in shown:
                 raise InputEnded("the player quit")
@@ -308,6 +324,24 @@ class HumanAgent(Agent):
                 f"  {got}: type a number from 0 to {d.count - 1}, or an option's text ('?' lists them)\n"
             )
 
+    def _command(self, d: Decision, answer: str, shown: list[str], out: TextIO) -> bool:
+        """`board`, `show NAME`, `log`: True when the answer was one of them (not an option)."""
+        word, _, rest = answer.partition(" ")
+        if answer in d.labels or answer in shown or word not in ("board", "show", "log"):
+            return False
+        if word == "board":
+            self.table.board(d._game, d.seat, out)
+        elif word == "log":
+            lines = self.table.history(d.seat)
+            out.write("\n".join(lines[-20:]) + "\n" if lines else "  nothing yet\n")
+        elif not rest.strip():
+            out.write("  show which card? e.g. 'show " + (shown[0] if shown else "NAME") + "'\n")
+        else:
+            info = self.table.info(d._game, d.seat, rest.strip())
+            out.write(("  " + info.replace("\n", "\n  ") if info else f"  no card '{rest}' in sight")
+                      + "\n")  # fmt: skip
+        return True
+
 
 def _isatty(stream) -> bool:
     try:
@@ -316,7 +350,7 @@ def _isatty(stream) -> bool:
         return False
 
 
-def make_agent(spec: str, words=None) -> Agent:
+def make_agent(spec: str, words=None, table=None) -> Agent:
     """An agent from its command-line name: random, first, human, scripted:A|B, scripted:@FILE.
     `words` respells names shown to a human (see HumanAgent)."""
     name, _, arg = spec.strip().partition(":")
@@ -329,7 +363,7 @@ def make_agent(spec: str, words=None) -> Agent:
     if name == "mcts":
         return parse_mcts(arg, spec)
     if name == "human" and not arg:
-        return HumanAgent(words=words)
+        return HumanAgent(words=words, table=table)
     if name == "scripted":
         if arg.startswith("@"):
             try:

@@ -64,14 +64,23 @@ def _warn_unused_cards(ruleset, extra, cards, options, gauntlet) -> None:
         playing = set(decks)  # simulate gives the seats every deck in turn
     used = {c for name in playing for c in (decks.get(name) or {}).get("cards", [])}
     for path in cards:
-        shown = str(Path(path).resolve())
-        new = [c.name for c in prog.syms.cards.values()
-               if str(Path(c.span.file).resolve()) == shown and c.name not in used]  # fmt: skip
+        new = [name for name in _card_names(path) if name not in used]
         if new:
             listed = ", ".join(sorted(set(new))[:6]) + (", ..." if len(set(new)) > 6 else "")
             warn(f"{len(set(new))} cards of {path} are in no deck of this run ({listed}): "
                  "they are never dealt; write a deck file that holds them and give it with "
                  "--deck FILE (docs/authoring.md)")  # fmt: skip
+
+
+def _card_names(path: str) -> list[str]:
+    """The names a card file (or card set) defines; it has loaded already, so it is well formed."""
+    from ..language.yamlsrc import load_yaml
+    from ..runtime.loader import card_set_file
+
+    file = card_set_file(path)
+    doc = load_yaml(Path(file).read_text(encoding="utf-8"), file, Diagnostics())
+    entries = (doc.data or {}).get("cards") if doc is not None else None
+    return [str(e["name"]) for e in entries or [] if isinstance(e, dict) and "name" in e]
 
 
 def _deck_files(decks: list[str] | None) -> list[str]:
@@ -607,6 +616,27 @@ class _BetweenSteps:
             raise KeyboardInterrupt
 
 
+class _TerminalTable:
+    """What a human at the terminal may ask for besides the options (tools/table.py)."""
+
+    def __init__(self, lang: str, recent: list[str]):
+        self.lang = lang
+        self.recent = recent
+
+    def board(self, game, seat: int, out) -> None:
+        from .table import print_board
+
+        print_board(game, seat, out, self.lang)
+
+    def info(self, game, seat: int, name: str) -> str | None:
+        from .table import card_info
+
+        return card_info(game, seat, name, self.lang)
+
+    def history(self, seat: int) -> list[str]:
+        return list(self.recent)
+
+
 def cmd_play(args) -> int:
     from .agents import Decision, InputEnded, make_agent
     from .narration import Narrator
@@ -648,7 +678,9 @@ def cmd_play(args) -> int:
     narrator = Narrator(
         prog, lang, seat=None if not humans else humans[0] if len(humans) == 1 else -1
     )
-    agents = [make_agent(s, words=narrator.text) for s in seats]
+    recent: list[str] = []  # the narration a human has seen, for the `log` command
+    table = _TerminalTable(lang, recent) if args.format == "text" else None
+    agents = [make_agent(s, words=narrator.text, table=table) for s in seats]
     narrate_on = args.format == "text" and (args.verbose or "human" in seats)
     start = st.decisions
     log_file = None
@@ -668,6 +700,8 @@ def cmd_play(args) -> int:
         if narrate_on:
             for line in narrator.lines(st.log):
                 print(line)
+                recent.append(line)
+            del recent[:-200]
         st.log.clear()
 
     stopped = False
