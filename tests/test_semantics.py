@@ -449,3 +449,55 @@ def test_by_owner_each_player_orders_their_own_triggers(tmp_path):
     g = GameState.from_json(g.to_json())
     g.apply_label("Drum: after bell")
     assert seen(g) == [21, 12]
+
+
+def test_new_triggers_wait_until_every_owners_triggers_have_resolved(tmp_path):
+    # language.md 11.3 `new_triggers_wait` (Nivel Arena 8.4.2): P1's Drum and P2's Horn fire
+    # together; Drum's chime meets P1's Gong, which waits until P2's Horn has resolved.
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    mark = mark * 10 + 1\\n    emit chime()\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell:\\n    mark = mark * 10 + 2\\n"}\n'
+        '  - {name: Gong, type: unit, power: 3, text: "after chime:\\n    mark = mark * 10 + 3\\n"}\n'
+    )
+    rules = """
+event bell
+event chime
+setup:
+    create "Drum" in first(players).field
+    create "Gong" in first(players).field
+    create "Horn" in nth(players, 1).field
+flow:
+    turn first(players):
+        emit bell()
+"""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plain = run(tmp_path / "a", rules, options="settings: {trigger_order: by_owner}\n", cards=cards)
+    assert plain.st.counters["mark"] == 132  # without the setting Gong resolves at once
+    waits = "settings: {trigger_order: by_owner, new_triggers_wait: true}\n"
+    g = run(tmp_path / "b", rules, options=waits, cards=cards)
+    assert g.st.counters["mark"] == 123
+
+
+def test_expire_ends_the_effects_of_a_scope_before_it_ends(tmp_path):
+    # language.md 7.7 `expire SCOPE`: the modifiers `until end of` SCOPE end at once, others stay.
+    rules = """
+setup:
+    create "Pawn" in first(players).field
+flow:
+    let u = first(first(players).field)
+    turn first(players):
+        modify u.power by 5 until end of turn
+        modify u.power by 10 until end of turn of first(players)
+        modify u.power by 100 until end of round
+        phase main:
+            modify u.power by 1000 until end of main
+            mark = u.power
+            expire turn
+            first(players).seen = u.power
+            expire phase
+            nth(players, 1).seen = u.power
+"""
+    g = run(tmp_path, rules)
+    assert g.st.counters["mark"] == 1116
+    assert seen(g) == [1101, 101]

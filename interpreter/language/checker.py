@@ -378,7 +378,7 @@ class Checker:
                         st.who.span,
                         code="type",
                     )
-            case n.DrawGame() | n.End() | n.Pass() | n.Return() | n.Break():
+            case n.DrawGame() | n.End() | n.Expire() | n.Pass() | n.Return() | n.Break():
                 pass
             case n.Modify() | n.Grant():
                 self.effect(st, sc)

@@ -363,6 +363,8 @@ class _Printer:
                 if what not in ("turn", "phase", "game"):
                     raise FormatError(f"cannot end {what!r}")
                 return f"{k('END')} {self.words[what.upper()]}"
+            case n.Expire(scope=scope):
+                return f"{k('EXPIRE')} {self.scope_word(scope)}"
             case n.Pass():
                 return k("PASS")
             case n.Return():

@@ -58,6 +58,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "LOSE": ("lose", "패배", "a player (or list) loses"),
     "TIE": ("tie", "무승부", "the game ends in a draw"),
     "END": ("end", "종료", "`end turn`, `end phase`, `end game`, `until end of`"),
+    "EXPIRE": ("expire", "만료", "`expire turn`: the effects `until end of` a scope end now"),
     "TURN": ("turn", "턴", "a player's turn (scope)"),
     "ROUND": ("round", "라운드", "a round (scope)"),
     "PHASE": ("phase", "단계", "a named phase (scope)"),

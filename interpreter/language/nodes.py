@@ -251,6 +251,14 @@ class End(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Expire(Stmt):
+    """End now the modifiers and grants that last `until end of` a scope (a rulebook's
+    end-of-turn step that ends them before the turn's last steps)."""
+
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pass(Stmt):
     pass
 

@@ -614,6 +614,12 @@ class ToAst(Transformer):
         return n.End(items[1].type.lower(), span=self._span(meta))
 
     @v_args(meta=True)
+    def expire_stmt(self, meta, items):
+        tok = items[1]
+        scope = str(tok) if tok.type == "NAME" else tok.type.lower()
+        return n.Expire(scope, span=self._span(meta))
+
+    @v_args(meta=True)
     def pass_stmt(self, meta, items):
         return n.Pass(span=self._span(meta))
 

@@ -219,6 +219,11 @@ RULESET_SCHEMA: dict = {
                     "description": "With trigger_order chosen: a definition without parameters "
                     "giving the player who orders simultaneous triggers (default: first_player).",
                 },
+                "new_triggers_wait": {
+                    "type": "boolean",
+                    "description": "With trigger_order by_owner: the triggers met while several "
+                    "players' simultaneous triggers resolve wait until all of those have resolved.",
+                },
                 "max_steps": {"type": "integer", "minimum": 1},
                 "map_option": _IDENT,
                 "evaluation": {

@@ -198,6 +198,7 @@ class Program:
         self.checks: list = []
         self.deck_rules: list[DeckRule] = []
         self.holds = False  # some `hold:` block exists: triggers look for one on the stack
+        self.batch_hold = None  # settings.new_triggers_wait: the Hold of a batch's waiting frame
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
@@ -458,6 +459,11 @@ class Compiler:
             f = _call_define(self._define_body(s.defines[chooser]), [], [])
             p.trigger_chooser = lambda st: f(st, {})
         p.order_triggers = p.add_stmt(E.OrderTriggers(None))
+        # `new_triggers_wait`: the triggers met while several owners' triggers resolve wait in a
+        # frame owned by this `hold:` until all of those have resolved (resolve_found)
+        if p.settings.get("new_triggers_wait"):
+            p.batch_hold = p.add_stmt(E.Hold(None, ()))
+            p.holds = True
         E.mark_inline(p)
         p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
@@ -707,6 +713,12 @@ class Compiler:
                 return E.Tie(sp)
             case n.End():
                 return E.End(sp, s.what)
+            case n.Expire():
+                names = {s.scope}
+                if s.scope not in ("turn", "round", "phase"):  # a phase: any of its spellings
+                    name = self.s.phase_names.get(s.scope, s.scope)
+                    names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
+                return E.Expire(sp, s.scope, names)
             case n.Pass():
                 return E.Pass(sp)
             case n.Return():

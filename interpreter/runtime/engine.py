@@ -833,6 +833,30 @@ class ScopeStmt(Stmt):
         return False
 
 
+class Expire(Stmt):
+    """`expire S`: the modifiers and grants `until end of S` end now, as they would when the
+    scope S ends (`expire turn` also those `until end of turn of` the active player; `expire
+    phase` those of the phase in progress); `once per` records are kept."""
+
+    __slots__ = ("scope", "names")
+
+    def __init__(self, span, scope, names):
+        super().__init__(span)
+        self.scope, self.names = scope, frozenset(names)
+        self.mutates = True
+
+    def exec(self, st, fr):
+        names = set(self.names)
+        if self.scope == "turn":
+            names.add(turn_of(st.active))
+        elif self.scope == "phase" and st.phase:
+            names.add(st.phase)
+        if st.mods:
+            st.mods = [m for m in st.mods if m[3] not in names]
+        if st.grants:
+            st.grants = [m for m in st.grants if m[2] not in names]
+
+
 # ---------------------------------------------------------------- decisions
 
 
@@ -1193,6 +1217,11 @@ def resolve_found(st: State, found: list) -> None:
                 if not groups or groups[-1][0] != who:
                     groups.append((who, []))
                 groups[-1][1].append([lst.id, src, env])
+            prog = st.g.prog
+            if prog.batch_hold is not None and len({who for who, _ in groups}) > 1:
+                # `new_triggers_wait`: triggers fired while these resolve wait under them until
+                # the last owner's have resolved (a TCG's "the other player's effects first")
+                st.frames.append(Frame(prog.empty_block, {}, prog.batch_hold.id, SCOPE, [], 0))
             for who, items in reversed(groups):  # the first group ends on top of the stack
                 st.frames.append(
                     Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items, who)
