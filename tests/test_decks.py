@@ -60,7 +60,7 @@ def test_nivel_deck_rules_refuse_a_broken_deck_at_the_card_line(capsys, deck, ru
 
 
 def test_every_bundled_deck_passes_its_rules():
-    for name in ("nivel_arena", "clash_of_decks"):
+    for name in ("nivel_arena", "clash_of_decks", "game_of_thrones_2p"):
         diags = Diagnostics()
         loaded = load_ruleset(name, diags)
         assert not diags.has_errors(), diags.render()
@@ -91,7 +91,7 @@ def test_unknown_card_and_duplicate_name_are_located(tmp_path, capsys):
 
 def test_a_deck_for_a_ruleset_without_decks_is_refused(tmp_path, capsys):
     deck = tmp_path / "d.yaml"
-    deck.write_text("ruleset: game_of_thrones_2p\nname: x\ncards: {A: 1}\n", encoding="utf-8")
+    deck.write_text("ruleset: cthulhu_wars\nname: x\ncards: {A: 1}\n", encoding="utf-8")
     code, diags = run_check(capsys, str(deck))
     assert code == 1 and any("takes no deck files" in d["message"] for d in errors(diags))
 
@@ -103,7 +103,7 @@ def test_deck_with_its_card_set_checks_clean(capsys):
     assert code == 1 and any("GARGOYLE" in d["message"] for d in errors(diags))
 
 
-@pytest.mark.parametrize("ruleset", ["clash_of_decks", "nivel_arena"])
+@pytest.mark.parametrize("ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p"])
 def test_published_deck_schema_is_current(capsys, ruleset):
     assert main(["schema", ruleset, "--deck"]) == 0
     printed = json.loads(capsys.readouterr().out)
@@ -308,3 +308,22 @@ def test_the_per_card_table_lines_up_wide_names():
     ascii_row = {**row, "name": "BARON"}
     a, b = render([row, ascii_row])[1:]
     assert cell_len(a) == cell_len(b)
+
+
+def test_a_second_list_of_cards_in_a_deck_game_of_thrones_plots(tmp_path, capsys):
+    """Game of Thrones: a house deck names its 7 plots beside its 50 cards (`plots: cards`)."""
+    stark = (HERE.parent / "rulesets/game_of_thrones_2p/decks/stark.yaml").read_text("utf-8")
+    mine = tmp_path / "wolves.yaml"
+    mine.write_text(stark.replace("name: stark", "name: wolves").replace('"매복": 1', '"매복": 1\n  "매보크": 1'),
+                    encoding="utf-8")  # fmt: skip
+    code, diags = run_check(capsys, str(mine))
+    assert code == 1
+    bad = [d for d in errors(diags) if "매보크" in d["message"]]
+    assert bad and bad[0]["line"] == line_of(mine, '"매보크"')
+    mine.write_text(stark.replace("name: stark", "name: wolves"), encoding="utf-8")
+    game = new_game("game_of_thrones_2p", {"houses": "wolves,lannister"}, 2, cards=(str(mine),))
+    st = game.st
+    plots = [
+        game.st.g.prog.cards[st.obj_card[o]].name for o in st.zones[st.g.zone_base["plot_deck"]]
+    ]
+    assert len(plots) == 7 and "매복" in plots

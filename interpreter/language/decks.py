@@ -17,9 +17,15 @@ from .schema import DRAFT, validate
 from .sources import read_text
 from .yamlsrc import YamlDoc, load_yaml
 
-# The types a deck field may have; a card field names a card of the ruleset.
+_COPIES = {
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 1000},
+}
+# The types a deck field may have: a card names a card of the ruleset; cards are a second list
+# of cards with copies, like `cards:` (a plot deck beside the draw deck).
 FIELD_TYPES = {"card": {"type": "string", "minLength": 1}, "text": {"type": "string"},
-               "number": {"type": "integer"}}  # fmt: skip
+               "number": {"type": "integer"}, "cards": _COPIES}  # fmt: skip
 
 
 @dataclass
@@ -72,9 +78,7 @@ def deck_schema(ruleset: str, fields: dict[str, str]) -> dict:
             "name": {"type": "string", "minLength": 1, "description": "The deck's name."},
             "description": {"type": "string"},
             "cards": {
-                "type": "object",
-                "minProperties": 1,
-                "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 1000},
+                **_COPIES,
                 "description": "Each card's name and how many copies the deck holds.",
             },
             **own,
@@ -153,6 +157,13 @@ def read_deck(
         if kind == "card" and value not in cards:
             hint = did_you_mean(str(value), sorted(cards))
             diags.error(f"no card named '{value}'", doc.span((name,)), hint, code="deck-card")
+        if kind == "cards":
+            for card in value:
+                if str(card) not in cards:
+                    hint = did_you_mean(str(card), sorted(cards))
+                    diags.error(f"no card named '{card}' in this ruleset or the card sets given",
+                                doc.key_span((name, card)), hint, code="deck-card")  # fmt: skip
+            value = [str(card) for card, copies in value.items() for _ in range(int(copies))]
         deck.fields[name] = value
     return deck
 

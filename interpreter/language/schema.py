@@ -196,8 +196,9 @@ RULESET_SCHEMA: dict = {
                 "files": {"type": "array", "items": _REL_PATH},
                 "fields": {
                     "type": "object",
-                    "additionalProperties": {"enum": ["card", "text", "number"]},
-                    "description": "What else a deck file names: a card, a text or a number.",
+                    "additionalProperties": {"enum": ["card", "cards", "text", "number"]},
+                    "description": "What else a deck file names: a card, cards with copies, a "
+                    "text or a number.",
                 },
                 "drawn": {**_NAMES, "description": "Zones: a card seen in its owner's is drawn."},
                 "played": {

@@ -7,7 +7,7 @@ A ruleset declares in ruleset.yaml
       option: deck            # the per-seat option whose value names a seat's deck
       zone: deck              # where a deck's cards lie while its rules are checked
       files: [decks/a.yaml]   # its own decks
-      fields: {head: card}    # what else a deck file names (card, text or number)
+      fields: {head: card}    # what else a deck file names (card, cards, text or number)
 
 and its setup reads `data.decks[nth(option.deck, p)]`. Every deck is checked when the ruleset
 loads, so a broken deck never reaches a game and `madang check deck.yaml` reports every broken
@@ -20,10 +20,10 @@ from pathlib import Path
 
 from ..language.decks import DeckFile, read_deck
 from ..language.diagnostics import Diagnostics, Span
-from ..language.symbols import NUMBER, OBJECT, TEXT, Symbols
+from ..language.symbols import NUMBER, OBJECT, TEXT, Symbols, list_of
 from .builtins import RulesError
 
-_FIELD_TYPES = {"card": OBJECT, "text": TEXT, "number": NUMBER}
+_FIELD_TYPES = {"card": OBJECT, "text": TEXT, "number": NUMBER, "cards": list_of(OBJECT)}
 
 
 def _show(path: Path) -> str:
@@ -106,7 +106,14 @@ def check_deck_rules(prog, decks: list[DeckFile], diags: Diagnostics) -> None:
                     objects[o] = card
         for name, kind in (prog.meta["decks"].get("fields") or {}).items():
             value = deck.fields.get(name)
-            env[name] = _create(st, prog, value, zone) if kind == "card" else value
+            if kind == "card":
+                env[name] = _create(st, prog, value, zone)
+            elif kind == "cards":
+                env[name] = [
+                    o for o in (_create(st, prog, c, zone) for c in value) if o is not None
+                ]
+            else:
+                env[name] = value
         for rule in prog.deck_rules:
             _check(st, rule, env, deck, objects, diags)
 
