@@ -572,6 +572,33 @@ def test_tutorial_card_entry_checks_clean(tutorial, tmp_path):
         assert not diags.errors, diags.render()
 
 
+def test_tutorial_part1_runs_are_the_real_ones(tmp_path, monkeypatch, capsys):
+    """Part 1: the card added to the bundled cards, deck 4 changed as shown, and the two
+    simulations before and after print what the tutorial shows (the timing line aside)."""
+    import yaml
+
+    tutorial = TUTORIALS[0]
+    blocks = {cmd: want for cmd, want, _ in console_blocks(tutorial)}
+    before = "madang simulate clash_of_decks --games 1000 --seed 1"
+    after = "madang simulate rulesets/clash_of_decks --games 1000 --seed 1"
+    folder = tmp_path / "rulesets" / "clash_of_decks"
+    shutil.copytree(REPO / "rulesets" / "clash_of_decks", folder)
+    (card,) = [b[1] for b in code_blocks(tutorial) if "<!-- new card -->" in b[3]]
+    with (folder / "cards.yaml").open("a", encoding="utf-8") as f:
+        f.write(card)
+    (deck,) = [b[1] for b in code_blocks(tutorial) if b[0] == "yaml" and 'name: "4"' in b[1]]
+    (folder / "decks" / "4.yaml").write_text(deck, encoding="utf-8")
+    assert yaml.safe_load(deck)["cards"].get("GOLEM") == 1
+    monkeypatch.chdir(tmp_path)
+    for cmd in (before, after):
+        capsys.readouterr()
+        assert cli_main([*cmd.split()[1:], "--jobs", "2"]) == 0
+        got = capsys.readouterr().out.splitlines()[:-1]  # the last line is the timing
+        assert got == blocks[cmd].splitlines()[:-1], f"`{cmd}` prints\n" + "\n".join(got)
+    ko = {cmd: want for cmd, want, _ in console_blocks(TUTORIALS[1])}
+    assert ko[before] == blocks[before] and ko[after] == blocks[after]
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--update"]:
         old = LANGUAGE.read_text(encoding="utf-8")
