@@ -76,3 +76,13 @@ def test_show_names_a_card_in_sight_with_its_text():
     ]
     info = card_info(game, game.current_player(), seen[0]["name"])
     assert info and info.startswith(seen[0]["title"])
+
+
+def test_view_labels_name_choices_and_phases_in_the_players_language(capsys, monkeypatch):
+    """A choice written as a text (유지) and a phase without an English alias (메인) are shown
+    with the ruleset's `view: labels: en:` words; an answer may use either spelling."""
+    out = play_text(capsys, monkeypatch, "keep\nquit\n", "nivel_arena", "--seats",
+                    "human,random", "--seed", "1", "--lang", "en")  # fmt: skip
+    assert "0) keep" in out and "1) mulligan" in out and "유지" not in out
+    assert "P1 chooses (mulligan): keep" in out
+    assert "[main]" in out and "[메인]" not in out

@@ -100,6 +100,11 @@ class Narrator:
             local = extra.get(self.lang)
             if isinstance(local, dict) and isinstance(local.get("name"), str):
                 self.words.setdefault(card.name, local["name"])
+        # the view's labels in this language name what has no spelling of its own (a choice
+        # written as a text, a phase without an alias) (docs/views.md)
+        view = (getattr(prog, "meta", None) or {}).get("view") or {}
+        for k, v in ((view.get("labels") or {}).get(self.lang) or {}).items():
+            self.words.setdefault(str(k), str(v))
         language = (getattr(prog, "meta", None) or {}).get("language") or "en"
         self.templates = str(language).split("-")[0] == self.lang
 
