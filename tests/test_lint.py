@@ -1,0 +1,19 @@
+"""CI keeps the code as `ruff check` and `ruff format` want it (pyproject.toml [tool.ruff]), and
+every bundled language file in `madang fmt`'s canonical layout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("command", [["check"], ["format", "--check"]], ids=["check", "format"])
+def test_ruff_is_clean(command):
+    r = subprocess.run([sys.executable, "-m", "ruff", *command, "interpreter", "tests"],
+                       cwd=REPO, capture_output=True, text=True)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
