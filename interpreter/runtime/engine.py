@@ -116,19 +116,10 @@ def mark_inline(prog) -> None:
             elif isinstance(s, For):
                 ok = imm(s.body)
             else:
-                ok = (
-                    not s.verb.listened
-                    and s.verb.body is not None
-                    and imm(s.verb.body)
-                    and st_log_free(s)
-                )
+                ok = not s.verb.listened and s.verb.body is not None and imm(s.verb.body)
             if ok:
                 s.immediate = s.inline = True
                 changed = True
-
-
-def st_log_free(s) -> bool:
-    return True
 
 
 def run_checks(st: State) -> None:
