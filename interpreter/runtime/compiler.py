@@ -68,6 +68,9 @@ class ListenerRT:
                 env[name] = v
 
 
+_MISSING = object()
+
+
 class StaticRT:
     """A continuous effect of an ability: while its source is in an active zone."""
 
@@ -105,9 +108,22 @@ class StaticRT:
         return env
 
     def hits(self, st, env, o) -> bool:
-        if self.cond is not None and not self.cond(st, env):
-            return False
-        t = self.target(st, env)
+        cache = self.prog.read_cache
+        if cache is not None:  # one state, read many times: each target computed once
+            key = (self.id, env.get("this"))
+            t = cache.get(key, _MISSING)
+            if t is _MISSING:
+                t = cache[key] = (
+                    False
+                    if self.cond is not None and not self.cond(st, env)
+                    else self.target(st, env)
+                )
+            if t is False:
+                return False
+        else:
+            if self.cond is not None and not self.cond(st, env):
+                return False
+            t = self.target(st, env)
         return o in t if isinstance(t, list) else o == t
 
 
@@ -204,6 +220,9 @@ class Program:
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
         self._reading: set = set()  # (object, property) values being computed: cycle guard
+        # While the state cannot change (the conditions of the state checks are evaluated one
+        # after another), modified values and the targets of continuous effects are kept here.
+        self.read_cache: dict | None = None
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
@@ -341,6 +360,16 @@ class Program:
         return out
 
     def read_prop(self, st, o, name):
+        cache = self.read_cache
+        if cache is not None and name in self.modified_props:
+            key = (o, name)
+            v = cache.get(key, _MISSING)
+            if v is _MISSING:
+                v = cache[key] = self._read_prop(st, o, name)
+            return v
+        return self._read_prop(st, o, name)
+
+    def _read_prop(self, st, o, name):
         d = st.props.get(name)
         if d is not None and o in d:
             v = d[o]

@@ -123,9 +123,17 @@ def mark_inline(prog) -> None:
 
 
 def run_checks(st: State) -> None:
+    """Each check's condition, on one state: evaluating them changes nothing (their blocks run
+    later, as frames), so what they read is computed once for all of them."""
     prog = st.g.prog
-    for chk in prog.checks:
-        chk.fire(st)
+    outer = prog.read_cache
+    if outer is None:
+        prog.read_cache = {}
+    try:
+        for chk in prog.checks:
+            chk.fire(st)
+    finally:
+        prog.read_cache = outer
 
 
 def ask(
