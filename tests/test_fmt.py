@@ -604,9 +604,10 @@ def test_generated_card_texts_roundtrip(its):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena"])
-def test_bundled_rules_in_canonical_spelling_pass_their_scenarios(name, tmp_path):
-    """The spelling `madang fmt` writes means the same: every language file of the ruleset
-    formatted (self-bound triggers, `x.zone`, `first(l, k)`, `after`), its scenarios pass."""
+def test_bundled_rules_in_korean_spelling_pass_their_scenarios(name, tmp_path):
+    """The spelling `madang fmt --lang ko` writes means the same: every language file of the
+    ruleset (already in the canonical English layout, tests/test_lint.py) rewritten with the
+    Korean keywords, its scenarios pass."""
     import shutil
 
     from madang.tools.scenario import run_paths
@@ -616,7 +617,7 @@ def test_bundled_rules_in_canonical_spelling_pass_their_scenarios(name, tmp_path
     changed = 0
     for path in folder.glob("*.madang"):
         text = path.read_text(encoding="utf-8")
-        out = format_source(text, str(path), Diagnostics())
+        out = format_source(text, str(path), Diagnostics(), lang="ko")
         changed += out != text
         path.write_text(out, encoding="utf-8")
     for sc in (folder / "scenarios").glob("*.yaml"):
