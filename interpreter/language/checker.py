@@ -482,8 +482,24 @@ class Checker:
             self.expect(st.amount, sc, NUMBER)
             del t
         else:
-            kt = self.expr(st.keyword, sc)
-            self.compat(kt, KEYWORD, st.keyword, "granted keyword")
+            k = st.keyword
+            if (
+                isinstance(k, n.Index)
+                and isinstance(k.obj, n.Name)
+                and k.obj.name in self.s.keywords
+            ):
+                # `grant K[1] to x` used to pass and grant nothing: say so where it is written
+                self.d.error(
+                    f"a granted keyword cannot carry arguments: '{k.obj.name}[...]' would be "
+                    "granted without them",
+                    k.span,
+                    f"grant '{k.obj.name}' itself; what reads its argument (keyword_arg) sees "
+                    "only the arguments printed on a card",
+                    code="type",
+                )
+                return
+            kt = self.expr(k, sc)
+            self.compat(kt, KEYWORD, k, "granted keyword")
             self.expr(st.to, sc)
 
     def args(self, sym: CallableSym, args, node, sc: Scope) -> None:
