@@ -211,3 +211,22 @@ def test_an_unrelated_yaml_file_gets_no_diagnostics(tmp_path):
     other = tmp_path / "docker-compose.yaml"
     other.write_text("services:\n  web: {image: nginx}\n", encoding="utf-8")
     assert Workspace().analyse(other).diagnostics == []
+
+
+def test_a_deck_file_is_checked_as_typed_with_its_cards_and_rules(tmp_path):
+    """Deck files (#13): the cards beside the deck count, and a broken deck rule is reported
+    at the card's line while the buffer is unsaved."""
+    import shutil
+
+    from madang.tools.lsp import Workspace
+
+    for name in ("cards.yaml", "deck.yaml"):
+        shutil.copy(REPO / "docs" / "examples" / "nivel_set" / name, tmp_path / name)
+    deck = tmp_path / "deck.yaml"
+    ws = Workspace()
+    assert [d for d in ws.analyse(deck).diagnostics if d.severity == "error"] == []
+    typed = deck.read_text(encoding="utf-8").replace('"ブレイズ": 3', '"ブレイズ": 4')
+    ws.open(deck, typed)
+    errors = [d for d in ws.analyse(deck).diagnostics if d.severity == "error"]
+    line = next(i for i, s in enumerate(typed.splitlines(), 1) if '"ブレイズ": 4' in s)
+    assert any("5.1.2.2" in d.message and d.span.line == line for d in errors), errors

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from ..language.decks import is_deck, looks_like_deck
 from ..language.diagnostics import Diagnostic, Diagnostics, Span
 from ..language.keywords import CORE
 from ..language.sources import overlay
@@ -103,7 +104,10 @@ class Workspace:
                 pass  # a YAML file that is not madang's: nothing to say
             else:
                 ref, extra = target
-                loaded = load_ruleset(ref, diags, extra, compile=False)
+                decks = [f for f in extra if looks_like_deck(f)]
+                cards = [f for f in extra if f not in decks]
+                # a deck's rules run on the compiled program; other files need only the check
+                loaded = load_ruleset(ref, diags, cards, compile=bool(decks), extra_decks=decks)
         out = Analysis(list(diags.items), files={path})
         if loaded is not None:
             out.symbols = symbol_table(loaded.syms)
@@ -130,8 +134,24 @@ class Workspace:
         if isinstance(data, dict) and isinstance(data.get("ruleset"), str):
             name = data["ruleset"]
             ref = name if name in bundled_names() or folder is None else str(folder)
+            if is_deck(data):  # checked with the card files beside it that name its ruleset
+                return ref, [*self._card_files_beside(path, name), str(path)]
             return ref, [str(path)]
         return (str(folder), []) if folder is not None else None
+
+    def _card_files_beside(self, path: Path, ruleset: str) -> list[str]:
+        out = []
+        for other in sorted(path.parent.glob("*.y*ml")):
+            if other.resolve() == path or other.suffix not in (".yaml", ".yml"):
+                continue
+            try:
+                data = yaml.safe_load(self.text(other.resolve()))
+            except (yaml.YAMLError, OSError, UnicodeDecodeError):
+                continue
+            if isinstance(data, dict) and data.get("ruleset") == ruleset and not is_deck(data):
+                if isinstance(data.get("cards"), list):
+                    out.append(str(other))
+        return out
 
     def _listed(self, folder: Path, path: Path) -> bool:
         try:
