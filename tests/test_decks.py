@@ -144,6 +144,8 @@ def test_seat_given_deck_and_conflicting_option(capsys):
     code = main(["play", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK,
                  "--option", "deck=1"])  # fmt: skip
     assert code == 2 and "both choose decks" in capsys.readouterr().err
+    code = main(["play", "clash_of_decks", "--cards", CARDS, "--deck", f"3={MY_DECK}"])
+    assert code == 2 and "at most 2 seats" in capsys.readouterr().err
 
 
 def test_gauntlet_plays_the_deck_against_each_other_in_both_seats(capsys):

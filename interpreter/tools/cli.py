@@ -59,7 +59,8 @@ def _warn_unused_cards(ruleset, extra, cards, options, gauntlet) -> None:
     if gauntlet is not None:
         playing = set(decks) if gauntlet[1] is None else {gauntlet[0], *gauntlet[1]}
     elif spec["option"] in options:
-        playing = set(str(options[spec["option"]]).split(","))
+        given = options[spec["option"]]
+        playing = set(given if isinstance(given, list) else str(given).split(","))
     else:
         playing = set(decks)  # simulate gives the seats every deck in turn
     used = {c for name in playing for c in (decks.get(name) or {}).get("cards", [])}
@@ -129,8 +130,11 @@ def deck_args(ruleset: str, decks: list[str] | None, cards: list[str] | None, op
         return tuple(files), names[0]
     spec = (prog.meta.get("options") or {}).get(option) or {}
     players = prog.meta.get("players", 2)
-    n = max(players if isinstance(players, int) else players["max"], max(seats) + 1)
-    options[option] = ",".join(seats.get(k, str(spec.get("default"))) for k in range(n))
+    n = players if isinstance(players, int) else players["max"]
+    if max(seats) >= n:
+        raise UsageError(f"--deck {max(seats) + 1}=...: this game has at most {n} seats")
+    # a list, not "a,b": a deck's name may hold a comma
+    options[option] = [seats.get(k, str(spec.get("default"))) for k in range(n)]
     return tuple(files), None
 
 
