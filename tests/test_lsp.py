@@ -230,3 +230,20 @@ def test_a_deck_file_is_checked_as_typed_with_its_cards_and_rules(tmp_path):
     errors = [d for d in ws.analyse(deck).diagnostics if d.severity == "error"]
     line = next(i for i, s in enumerate(typed.splitlines(), 1) if '"ブレイズ": 4' in s)
     assert any("5.1.2.2" in d.message and d.span.line == line for d in errors), errors
+
+
+def test_completion_and_hover_know_the_cards_of_a_deck_file(tmp_path):
+    """In a deck file the server completes card names (the set's beside it and the ruleset's)
+    and hovers a card with its kind, numbers and text."""
+    import shutil
+
+    from madang.tools.lsp import Workspace, completions, hover_text
+
+    for name in ("cards.yaml", "deck.yaml"):
+        shutil.copy(REPO / "docs" / "examples" / "nivel_set" / name, tmp_path / name)
+    ws = Workspace()
+    analysis = ws.analyse(tmp_path / "deck.yaml")
+    labels = {c[0] for c in completions(analysis)}
+    assert {"ブレイズ", "ノイズ"} <= labels  # a new card of the set and a card of the ruleset
+    text = hover_text(ws, analysis, "フレア") or ""
+    assert "card" in text and "파워 4000" in text and "어태커" in text
