@@ -180,8 +180,13 @@ class Checker:
                         "write the ability in a keyword or a card text, or bind a name",
                         code="scope",
                     )
-                ev = self._event(d.event, d.event_span or d.span)
-                if ev is not None:
+                if d.timing == "cost":
+                    ev = self._cost_of(d)
+                else:
+                    ev = self._event(d.event, d.event_span or d.span)
+                if ev is None:
+                    scope.names.update((name, ANY) for name in d.binds)
+                else:
                     if d.binds and len(d.binds) > len(ev.params):
                         self.d.error(
                             f"'{ev.name}' has {len(ev.params)} argument(s); the pattern binds {len(d.binds)}",
@@ -210,6 +215,19 @@ class Checker:
         sc = Scope(names, ctx="ability")
         sc.has_this = ab.origin != "global"
         return sc
+
+    def _cost_of(self, d: n.Trigger):
+        """`cost ACTION(...)`: the action whose cost it adds to."""
+        sym = self.s.actions.get(d.event)
+        if sym is None:
+            self.d.error(
+                f"unknown action '{d.event}'",
+                d.event_span or d.span,
+                did_you_mean(d.event, self.s.actions),
+                code="unknown-action",
+            )
+            return None
+        return sym
 
     def _event(self, name: str, span) -> CallableSym | None:
         sym = self.s.events.get(name) or self.s.verbs.get(name)

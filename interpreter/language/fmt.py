@@ -520,6 +520,8 @@ class _Printer:
             case n.Trigger(timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body):
                 if timing == "instead":
                     text = k("INSTEAD", "OF")
+                elif timing == "cost":
+                    text = k("COST")
                 elif timing in ("when", "after", "before"):  # `when` is printed `after`
                     text = k("BEFORE" if timing == "before" else "AFTER")
                 else:

@@ -70,6 +70,11 @@ CORE: dict[str, tuple[str, str, str]] = {
     "GRANT": ("grant", "부여", "a modifier giving a keyword"),
     "WINDOW": ("window", "기회", "offer the actions of a window"),
     "LOG": ("log", "기록", "write a line to the game log"),
+    "COST": (
+        "cost",
+        "비용",
+        "`cost ACTION(x):` an additional cost of an action (a line word only)",
+    ),
     "REVEAL": (
         "reveal",
         "공개",
@@ -103,6 +108,6 @@ for _w in KO_COMPARISONS:
 # Soft keywords are keywords only where a statement begins with them and is not a call or an
 # assignment (`reveal c to p`): elsewhere they stay names, so that a zone, action or attribute
 # may still be called `reveal` or `공개`.
-SOFT = frozenset({"REVEAL"})
+SOFT = frozenset({"REVEAL", "COST"})
 
 RESERVED = frozenset(w for w, t in KEYWORDS.items() if t not in SOFT)

@@ -452,7 +452,7 @@ class KeywordUse(Node):
 
 @dataclass(frozen=True, slots=True)
 class Trigger(Decl):
-    timing: str  # 'when' | 'after' | 'before' | 'instead'
+    timing: str  # 'when' | 'after' | 'before' | 'instead' | 'cost' (event: an action's name)
     event: str
     binds: tuple[str, ...]
     cond: Expr | None

@@ -499,6 +499,12 @@ class ToAst(Transformer):
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
         )
 
+    @v_args(meta=True)
+    def cost_decl(self, meta, items):
+        _, (action, binds, espan), _if, cond, body = items
+        cond = self._self_bound(binds, cond, espan)
+        return n.Trigger("cost", action, binds, cond, None, body, espan, span=self._span(meta))
+
     def optional(self, items):
         # `optional [by PLAYER] ["PROMPT"]` -> (prompt, player): prompt "" when none is written
         _, _by, who, prompt = items

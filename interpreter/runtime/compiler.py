@@ -54,6 +54,7 @@ class ListenerRT:
         "optional",
         "optional_by",
         "short",
+        "requires",
     )
 
     def applies_to(self, st, o):
@@ -155,6 +156,7 @@ class ActionRT:
         "prog",
         "limit",
         "fast_enum",
+        "costs",
     )
 
     def used_key(self, st, player, src):
@@ -181,11 +183,54 @@ class ActionRT:
         if self.limit is not None and st.used:
             sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
         fast = self.fast_enum
+        start = len(values)
         for src in sources:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
             fast(st, env, src, values, cache if src is None else None)
+        if self.costs and len(values) > start:
+            values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
+
+    def costs_on(self, st, args, player) -> list:
+        """The additional costs (`cost ACTION(...)`) that apply to taking this action with
+        `args`: (ability, environment) pairs. A cost on a card applies while the card is in an
+        active zone or is one of the action's arguments (a card's cost to be played)."""
+        out = []
+        prog = self.prog
+        for lst in self.costs:
+            if lst.origin == "global":
+                sources = [None]
+            else:
+                if lst.origin == "card":
+                    sources = [o for o in E.objects_by_card(st).get(lst.card_index, ())]
+                    for a in args:
+                        if type(a) is int and a < len(st.obj_card) and a not in sources:
+                            if st.obj_card[a] == lst.card_index:
+                                sources.append(a)
+                else:
+                    sources = [
+                        o
+                        for z in st.g.active_zones
+                        for o in st.zones[z]
+                        if prog.has(st, o, lst.owner)
+                    ]
+            for src in sources:
+                env = {b: a for b, a in zip(lst.binds, args)}
+                if src is None:
+                    env["you"] = player
+                else:
+                    env["this"] = src
+                    env["you"] = st.obj_owner[src]
+                    lst.bind_params(st, src, env)
+                if lst.cond is None or lst.cond(st, env):
+                    out.append((lst, env))
+        return out
+
+    def payable(self, st, args, player) -> bool:
+        return all(
+            all(r(st, env) for r in lst.requires) for lst, env in self.costs_on(st, args, player)
+        )
 
 
 class CardRT:
@@ -240,6 +285,7 @@ class Program:
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
         self.conditions: list = []  # compiled condition arguments of keywords
+        self.costs: dict[str, list] = {}  # action name -> its additional costs (`cost A(...)`)
         self.settings = meta.get("settings") or {}
         # an object's triggered ability needs its source where it was when it triggered
         self.source_must_remain = bool(self.settings.get("source_must_remain"))
@@ -561,6 +607,8 @@ class Compiler:
         if p.settings.get("new_triggers_wait"):
             p.batch_hold = p.add_stmt(E.Hold(None, ()))
             p.holds = True
+        for a in p.actions:
+            a.costs = p.costs.get(a.name, [])
         E.mark_inline(p)
         p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
@@ -661,7 +709,9 @@ class Compiler:
             kw_params = [q.name for q in self.s.keywords[ab.owner].params]
         elif ab.origin == "card":
             card_index = p.card_index.get(ab.owner, -1)
-        if isinstance(d, n.Trigger):
+        if isinstance(d, n.Trigger) and d.timing == "cost":
+            self.cost(ab, d, kw_params, card_index)
+        elif isinstance(d, n.Trigger):
             ev_sym = self.s.events.get(d.event) or self.s.verbs.get(d.event)
             if ev_sym is None:
                 return
@@ -727,6 +777,7 @@ class Compiler:
 
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()
+            a.costs = []
             a.id = len(p.actions)
             a.name = d.names[0]
             a.param_names = [q.name for q in params]
@@ -762,6 +813,34 @@ class Compiler:
             p.actions.append(a)
             for w in d.windows or ("",):
                 p.window_actions.setdefault(w, []).append(a)
+
+    def cost(self, ab: Ability, d: n.Trigger, kw_params: list, card_index: int) -> None:
+        """`cost ACTION(...)`: a ListenerRT whose leading `require`s are kept apart, for the
+        action's enumeration to test (ActionRT.payable)."""
+        p = self.p
+        sym = self.s.actions.get(d.event)
+        if sym is None:
+            return
+        lst = ListenerRT()
+        lst.id = ab.id
+        lst.origin, lst.owner, lst.card_index, lst.prog = ab.origin, ab.owner, card_index, p
+        lst.binds = list(d.binds)
+        lst.param_names = [q.name for q in sym.params]
+        lst.cond = self.expr(d.cond) if d.cond is not None else None
+        lst.kw_params = kw_params
+        lst.limit = lst.optional = lst.optional_by = None
+        where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
+        lst.rule = f"{where}: cost {sym.name} ({d.span})"
+        lst.short = f"cost {sym.name}"
+        heads = []
+        for s in d.body.body:
+            if not isinstance(s, n.Require):
+                break
+            heads.append(self.expr(s.cond))
+        lst.requires = heads
+        lst.body = self.block(d.body)
+        p.listener_by_id[lst.id] = lst
+        p.costs.setdefault(sym.name, []).append(lst)
 
     # ---------------------------------------------------------------- statements
     def block(self, b: n.Block) -> int:

@@ -1133,6 +1133,9 @@ def start_action(st: State, value, player: int) -> None:
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     st.frames.append(Frame(act.body, env, -1, FUNC))
+    if act.costs:  # additional costs are paid first, in the order they were written
+        for lst, cenv in reversed(act.costs_on(st, value[1], player)):
+            st.frames.append(Frame(lst.body, cenv, -1, FUNC))
 
 
 # ---------------------------------------------------------------- verbs, events, triggers
