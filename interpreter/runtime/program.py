@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..language.symbols import Symbols
+from ..language.symbols import OBJECT, Symbols
 from . import engine as E
 from .effects import ContinuousEffects, StaticRT
 
@@ -126,11 +126,7 @@ class ActionRT:
                 sources = [None]
             else:
                 if lst.origin == "card":
-                    sources = [o for o in E.objects_by_card(st).get(lst.card_index, ())]
-                    for a in args:
-                        if type(a) is int and a < len(st.obj_card) and a not in sources:
-                            if st.obj_card[a] == lst.card_index:
-                                sources.append(a)
+                    sources = list(E.objects_by_card(st).get(lst.card_index, ()))
                 else:
                     sources = [
                         o
@@ -138,6 +134,9 @@ class ActionRT:
                         for o in st.zones[z]
                         if prog.has(st, o, lst.owner)
                     ]
+                for a, t in zip(args, self.param_types):  # the objects the action acts on
+                    if t == OBJECT and a is not None and a not in sources and lst.applies_to(st, a):
+                        sources.append(a)
             for src in sources:
                 env = {b: a for b, a in zip(lst.binds, args)}
                 if src is None:
