@@ -218,3 +218,21 @@ def test_the_example_expansion_checks_clean():
     loaded = load_ruleset("nivel_arena", diags, [str(EXPANSION)])
     assert loaded.program is not None and not diags.has_errors(), diags.render()
     assert len(loaded.program.cards) > 85  # the starter cards and the expansion's
+
+
+def test_a_keyword_granted_without_its_arguments_is_a_warning(tmp_path):
+    """#19: `grant 관통 to u` granted a 관통 whose argument read none, silently."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "cards.yaml").write_text(
+        "ruleset: nivel_arena\ncards:\n  - name: 시험\n    id: T-1\n    type: 유닛\n"
+        "    코스트: 1\n    파워: 1000\n    히트: 1\n    속성: 炎\n    소속: []\n"
+        "    text: |\n      after entered(this):\n          grant 관통 to this\n",
+        encoding="utf-8",
+    )
+    diags = Diagnostics()
+    load_ruleset("nivel_arena", diags, [str(folder)])
+    mine = [d for d in diags.items if d.span.file.endswith("cards.yaml") and "set" in d.span.file]
+    assert [(d.severity, d.span.line, d.hint) for d in mine] == [
+        ("warning", 13, "grant 관통[n] to ...")
+    ]

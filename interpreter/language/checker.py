@@ -526,6 +526,17 @@ class Checker:
             else:
                 kt = self.expr(k, sc)
                 self.compat(kt, KEYWORD, k, "granted keyword")
+                res = self.r.names.get(id(k))
+                kw = self.s.keywords.get(res[1]) if res and res[0] == "keyword" else None
+                if kw is not None and kw.params:
+                    sig = ", ".join(p.name for p in kw.params)
+                    self.d.warning(
+                        f"'{k.name}' is granted without its argument{'s' if len(kw.params) > 1 else ''}"
+                        f" ({sig}): they read none",
+                        k.span,
+                        f"grant {k.name}[{sig}] to ...",
+                        code="arity",
+                    )
             self.expr(st.to, sc)
 
     def granted_args(self, st: n.Grant, sc: Scope) -> None:
