@@ -1,6 +1,7 @@
 """pytest plugin: every scenario file is a test item.
 
-Collected from `rulesets/*/scenarios/` (beside each ruleset) and `tests/scenarios/`, searched
+Collected from `rulesets/*/scenarios/` (beside each ruleset), `docs/examples/*/scenarios/` (the
+example card sets) and `tests/scenarios/`, searched
 recursively; a YAML file there is a scenario when its top level has `steps:` or `rule:`. Items are
 named `<ruleset>/<file stem>`; a failure shows the rule the scenario checks and what differed.
 Run them alone with `pytest tests/scenarios` (or `madang test PATH...` without pytest).
@@ -55,8 +56,10 @@ SCENARIOS = TESTS / "scenarios"
 
 
 def scenario_files() -> list[Path]:
-    """The scenario files of the repository: each ruleset's, then the tests' own examples."""
+    """The scenario files of the repository: each ruleset's, the example card sets' in the
+    docs, then the tests' own examples."""
     folders = sorted(p for p in (REPO / "rulesets").glob("*/scenarios") if p.is_dir())
+    folders += sorted(p for p in (REPO / "docs" / "examples").glob("*/scenarios") if p.is_dir())
     if SCENARIOS.is_dir():
         folders.append(SCENARIOS)
     return find_scenarios(folders)

@@ -329,13 +329,3 @@ def test_a_second_list_of_cards_in_a_deck_game_of_thrones_plots(tmp_path, capsys
         game.st.g.prog.cards[st.obj_card[o]].name for o in st.zones[st.g.zone_base["plot_deck"]]
     ]
     assert len(plots) == 7 and "매복" in plots
-
-
-def test_a_keyword_granted_with_arguments_is_an_error_where_it_is_written(capsys):
-    """#19: `grant 관통[1] to this` passed the checker and granted nothing."""
-    path = DECKS / "nivel_grant_with_args.yaml"
-    code, diags = run_check(capsys, str(path))
-    assert code == 1
-    (err,) = errors(diags)
-    assert "a granted keyword cannot carry arguments" in err["message"]
-    assert err["line"] == line_of(path, "grant 관통[1]")

@@ -99,6 +99,8 @@ def table_zone_attributes() -> str:
         "owner": "only its player sees its contents; the others see how many",
         "hidden": "nobody sees its contents, only how many",
         "active": "abilities of the objects in it are in force",
+        "renews": "an object arriving from another zone is a new object: its fields, "
+        "modifiers, grants and `once per` uses start afresh",
     }
     rows = ["| attribute | 한국어 | meaning |", "|---|---|---|"]
     for table in (ZONE_SCOPES, ZONE_FLAGS):

@@ -180,8 +180,13 @@ class Checker:
                         "write the ability in a keyword or a card text, or bind a name",
                         code="scope",
                     )
-                ev = self._event(d.event, d.event_span or d.span)
-                if ev is not None:
+                if d.timing == "cost":
+                    ev = self._cost_of(d)
+                else:
+                    ev = self._event(d.event, d.event_span or d.span)
+                if ev is None:
+                    scope.names.update((name, ANY) for name in d.binds)
+                else:
                     if d.binds and len(d.binds) > len(ev.params):
                         self.d.error(
                             f"'{ev.name}' has {len(ev.params)} argument(s); the pattern binds {len(d.binds)}",
@@ -210,6 +215,19 @@ class Checker:
         sc = Scope(names, ctx="ability")
         sc.has_this = ab.origin != "global"
         return sc
+
+    def _cost_of(self, d: n.Trigger):
+        """`cost ACTION(...)`: the action whose cost it adds to."""
+        sym = self.s.actions.get(d.event)
+        if sym is None:
+            self.d.error(
+                f"unknown action '{d.event}'",
+                d.event_span or d.span,
+                did_you_mean(d.event, self.s.actions),
+                code="unknown-action",
+            )
+            return None
+        return sym
 
     def _event(self, name: str, span) -> CallableSym | None:
         sym = self.s.events.get(name) or self.s.verbs.get(name)
@@ -410,6 +428,21 @@ class Checker:
                     self.expect(st.pass_if, sc, BOOL)
             case n.Log():
                 self.r.types[id(st)] = self.expr(st.value, sc)
+            case n.Reveal():
+                t = self.expr(st.what, sc)
+                if t not in (OBJECT, ANY) and not (isinstance(t, tuple) and t[1] in (OBJECT, ANY)):
+                    self.d.error(
+                        f"'reveal' shows an object or a list of objects, got {type_name(t)}",
+                        st.what.span,
+                        code="type",
+                    )
+                t = self.expr(st.to, sc)
+                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
+                    self.d.error(
+                        f"'reveal ... to' needs a player or a list of players, got {type_name(t)}",
+                        st.to.span,
+                        code="type",
+                    )
             case n.Require():
                 self.expect(st.cond, sc, BOOL)
             case n.If():
@@ -473,34 +506,77 @@ class Checker:
                     did_you_mean(st.prop, self.s.fields),
                     code="unknown-property",
                 )
+            elif st.op == "set":  # "becomes": any property, a value of its type
+                self.compat(self.expr(st.amount, sc), f.type, st.amount, f"new '{st.prop}'")
+                return
             elif f.type != NUMBER:
                 self.d.error(
-                    f"only number properties can be modified; '{st.prop}' is {type_name(f.type)}",
+                    f"only number properties can be modified by an amount; '{st.prop}' is "
+                    f"{type_name(f.type)}",
                     st.span,
+                    f"`modify x.{st.prop} to VALUE` makes it a value",
                     code="type",
                 )
             self.expect(st.amount, sc, NUMBER)
             del t
         else:
             k = st.keyword
-            if (
-                isinstance(k, n.Index)
-                and isinstance(k.obj, n.Name)
-                and k.obj.name in self.s.keywords
-            ):
-                # `grant K[1] to x` used to pass and grant nothing: say so where it is written
-                self.d.error(
-                    f"a granted keyword cannot carry arguments: '{k.obj.name}[...]' would be "
-                    "granted without them",
-                    k.span,
-                    f"grant '{k.obj.name}' itself; what reads its argument (keyword_arg) sees "
-                    "only the arguments printed on a card",
-                    code="type",
-                )
-                return
-            kt = self.expr(k, sc)
-            self.compat(kt, KEYWORD, k, "granted keyword")
+            if st.args:
+                self.granted_args(st, sc)
+            else:
+                kt = self.expr(k, sc)
+                self.compat(kt, KEYWORD, k, "granted keyword")
+                res = self.r.names.get(id(k))
+                kw = self.s.keywords.get(res[1]) if res and res[0] == "keyword" else None
+                if kw is not None and kw.params:
+                    sig = ", ".join(p.name for p in kw.params)
+                    self.d.warning(
+                        f"'{k.name}' is granted without its argument{'s' if len(kw.params) > 1 else ''}"
+                        f" ({sig}): they read none",
+                        k.span,
+                        f"grant {k.name}[{sig}] to ...",
+                        code="arity",
+                    )
             self.expr(st.to, sc)
+
+    def granted_args(self, st: n.Grant, sc: Scope) -> None:
+        """`grant K[a, b] to x`: K must be a keyword by name; its arguments are computed when
+        the grant is made, in the granting ability's scope."""
+        k = st.keyword
+        kw = self.s.keywords.get(k.name) if isinstance(k, n.Name) else None
+        if kw is None:
+            self.d.error(
+                f"'{getattr(k, 'name', '?')}[...]' after grant must be a keyword with its arguments",
+                k.span,
+                did_you_mean(getattr(k, "name", None), self.s.keywords)
+                or "to grant a keyword held in a list, write `let k = l[i]` then `grant k to x`",
+                code="unknown-keyword",
+            )
+            return
+        kw.used = True
+        self.r.names[id(k)] = ("keyword", self.s.canonical[k.name])
+        if len(st.args) != len(kw.params):
+            sig = ", ".join(f"{p.name}: {type_name(p.type)}" for p in kw.params)
+            self.d.error(
+                f"keyword '{k.name}' takes {len(kw.params)} argument"
+                f"{'s' if len(kw.params) != 1 else ''}, got {len(st.args)}",
+                k.span,
+                f"write it as {k.name}[{sig}]" if kw.params else f"grant {k.name} itself",
+                code="arity",
+            )
+            return
+        for arg, p in zip(st.args, kw.params):
+            if p.type == KEYWORD:
+                if isinstance(arg, n.Name) and arg.name in self.s.keywords:
+                    self.s.keywords[arg.name].used = True
+                    self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
+                else:
+                    self.compat(self.expr(arg, sc), KEYWORD, arg, f"argument '{p.name}'")
+            elif p.type == CONDITION:
+                self.expect(arg, Scope({"it": OBJECT}, where=True, ctx="condition"), BOOL)
+            else:
+                t = self.expr(arg, sc)
+                self.compat(t, p.type, arg, f"argument '{p.name}' of '{k.name}'")
 
     def args(self, sym: CallableSym, args, node, sc: Scope) -> None:
         if len(args) != len(sym.params):
@@ -619,6 +695,13 @@ class Checker:
             case n.Index():
                 t = self.expr(e.obj, sc)
                 self.expr(e.index, sc)
+                if e.rest:
+                    self.d.error(
+                        "an index takes one value: several are written only after `grant`, as "
+                        "a keyword's arguments",
+                        e.rest[0].span,
+                        code="syntax",
+                    )
                 return elem_type(t) if isinstance(t, tuple) or t == ZONE else ANY
             case n.ListExpr():
                 ts = [self.expr(i, sc) for i in e.items]

@@ -215,8 +215,8 @@ class _Printer:
                 return f"{x(o, POSTFIX)}.{self.attr_name(s)}", POSTFIX
             case n.Call(func=f, args=args):
                 return f"{self.name(f)}({self.exprs(args)})", POSTFIX
-            case n.Index(obj=o, index=i):
-                return f"{x(o, POSTFIX)}[{x(i)}]", POSTFIX
+            case n.Index(obj=o, index=i, rest=rest):
+                return f"{x(o, POSTFIX)}[{', '.join(x(a) for a in (i, *rest))}]", POSTFIX
             case n.Neg(expr=inner):
                 return f"-{x(inner, UNARY)}", UNARY
             case n.BinOp(op=op, left=a, right=b) if op in SUM_OPS:
@@ -384,6 +384,8 @@ class _Printer:
                 )
             case n.Log(value=e):
                 return f"{k('LOG')} {x(e)}"
+            case n.Reveal(what=w, to=p):
+                return f"{k('REVEAL')} {x(w)} {k('TO')} {x(p)}"
             case n.Require(cond=e):
                 return f"{k('REQUIRE')} {x(e)}"
         raise FormatError(f"not a statement: {type(s).__name__}")
@@ -395,8 +397,10 @@ class _Printer:
     def effect(self, e: n.Modify | n.Grant) -> str:
         x, k = self.expr, self.kw
         if isinstance(e, n.Modify):
-            return f"{k('MODIFY')} {x(e.obj, POSTFIX)}.{self.attr_name(e.prop)} {k('BY')} {x(e.amount)}"
-        return f"{k('GRANT')} {x(e.keyword)} {k('TO')} {x(e.to)}"
+            by = k("TO") if e.op == "set" else k("BY")
+            return f"{k('MODIFY')} {x(e.obj, POSTFIX)}.{self.attr_name(e.prop)} {by} {x(e.amount)}"
+        args = f"[{', '.join(x(a) for a in e.args)}]" if e.args else ""
+        return f"{k('GRANT')} {x(e.keyword)}{args} {k('TO')} {x(e.to)}"
 
     def until(self, until: str | None) -> str:
         if until is None:
@@ -516,6 +520,8 @@ class _Printer:
             case n.Trigger(timing=timing, event=ev, binds=binds, cond=cond, limit=limit, body=body):
                 if timing == "instead":
                     text = k("INSTEAD", "OF")
+                elif timing == "cost":
+                    text = k("COST")
                 elif timing in ("when", "after", "before"):  # `when` is printed `after`
                     text = k("BEFORE" if timing == "before" else "AFTER")
                 else:

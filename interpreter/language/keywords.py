@@ -70,6 +70,16 @@ CORE: dict[str, tuple[str, str, str]] = {
     "GRANT": ("grant", "부여", "a modifier giving a keyword"),
     "WINDOW": ("window", "기회", "offer the actions of a window"),
     "LOG": ("log", "기록", "write a line to the game log"),
+    "COST": (
+        "cost",
+        "비용",
+        "`cost ACTION(x):` an additional cost of an action (a line word only)",
+    ),
+    "REVEAL": (
+        "reveal",
+        "공개",
+        "`reveal x to p`: show objects to players (a statement word only)",
+    ),
     "REQUIRE": ("require", "요구", "legality condition of an action"),
     "WHERE": ("where", "조건", "filter a list (`it` is each item)"),
     "AND": ("and", "그리고", "logical and"),
@@ -95,4 +105,9 @@ KO_COMPARISONS = {"이하": "<=", "이상": ">=", "미만": "<", "초과": ">"}
 for _w in KO_COMPARISONS:
     KEYWORDS[_w] = "KO_COMP"
 
-RESERVED = frozenset(KEYWORDS)
+# Soft keywords are keywords only where a statement begins with them and is not a call or an
+# assignment (`reveal c to p`): elsewhere they stay names, so that a zone, action or attribute
+# may still be called `reveal` or `공개`.
+SOFT = frozenset({"REVEAL", "COST"})
+
+RESERVED = frozenset(w for w, t in KEYWORDS.items() if t not in SOFT)

@@ -72,6 +72,7 @@ class Call(Expr):
 class Index(Expr):
     obj: Expr
     index: Expr
+    rest: tuple[Expr, ...] = ()  # `K[a, b]`: only a granted keyword takes several (checker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +276,9 @@ class Break(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Modify(Stmt):
-    """Add `amount` to `obj.prop` while the modifier lasts (a static ability: while its source is
-    in play; a statement: until the end of `until`, or for good)."""
+    """Add `amount` to `obj.prop` (`by`), or make it `amount` (`to`), while the modifier lasts
+    (a static ability: while its source is in play; a statement: until the end of `until`, or
+    for good)."""
 
     obj: Expr
     prop: str
@@ -284,6 +286,7 @@ class Modify(Stmt):
     until: str | None = None
     cond: Expr | None = None
     until_of: Expr | None = None  # `until end of turn of P`: the end of P's (next) turn
+    op: str = "add"  # "add" (`by`) or "set" (`to`: "becomes"; set-effects apply first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +296,7 @@ class Grant(Stmt):
     until: str | None = None
     cond: Expr | None = None
     until_of: Expr | None = None
+    args: tuple[Expr, ...] = ()  # `grant K[1] to x`: the granted keyword's arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +313,14 @@ class Window(Stmt):
 @dataclass(frozen=True, slots=True)
 class Log(Stmt):
     value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Stmt):
+    """Show objects to players: they see them until the objects next change zones."""
+
+    what: Expr
+    to: Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,7 +452,7 @@ class KeywordUse(Node):
 
 @dataclass(frozen=True, slots=True)
 class Trigger(Decl):
-    timing: str  # 'when' | 'after' | 'before' | 'instead'
+    timing: str  # 'when' | 'after' | 'before' | 'instead' | 'cost' (event: an action's name)
     event: str
     binds: tuple[str, ...]
     cond: Expr | None

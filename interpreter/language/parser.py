@@ -14,7 +14,7 @@ from lark.indenter import Indenter
 from . import nodes as n
 from . import syntax_errors
 from .diagnostics import Abort, Diagnostics, Span
-from .keywords import KEYWORDS
+from .keywords import KEYWORDS, SOFT
 
 MAX_TEXT = 2_000_000  # characters in one language file or card text
 MAX_OPERATORS = 120  # Python compiles generated code nested about 200 deep at most
@@ -28,6 +28,12 @@ def grammar_dir() -> Path:
         if (cand / "madang.lark").is_file():
             return cand
     raise FileNotFoundError("madang grammar not found")
+
+
+# A soft keyword counts only at the start of a statement, and not before these (a call, an
+# attribute, an index or an assignment of something of that name).
+_LINE_START = (None, "_NL", "_INDENT", "_DEDENT")
+_NOT_AFTER_SOFT = frozenset({"(", ".", "[", "=", "+=", "-=", ":"})
 
 
 class MadangIndenter(Indenter):
@@ -90,14 +96,26 @@ class MadangIndenter(Indenter):
     @staticmethod
     def _keywords(stream):
         prev = None
+        soft = None  # a soft keyword waiting for the token after it (keywords.SOFT)
         for tok in stream:
+            if soft is not None:
+                if tok.value not in _NOT_AFTER_SOFT:
+                    soft = Token.new_borrow_pos(KEYWORDS[soft.value], soft.value, soft)
+                yield soft
+                soft = None
             # After a dot a word is an attribute (`c.zone`), never a keyword.
             if tok.type == "NAME" and prev != "DOT":
                 kind = KEYWORDS.get(tok.value)
-                if kind is not None:
+                if kind in SOFT:
+                    if prev in _LINE_START:
+                        prev, soft = tok.type, tok
+                        continue
+                elif kind is not None:
                     tok = Token.new_borrow_pos(kind, tok.value, tok)
             prev = tok.type
             yield tok
+        if soft is not None:
+            yield soft
 
     @property
     def always_accept(self):
@@ -517,6 +535,12 @@ class ToAst(Transformer):
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
         )
 
+    @v_args(meta=True)
+    def cost_decl(self, meta, items):
+        _, (action, binds, espan), _if, cond, body = items
+        cond = self._self_bound(binds, cond, espan)
+        return n.Trigger("cost", action, binds, cond, None, body, espan, span=self._span(meta))
+
     def optional(self, items):
         # `optional [by PLAYER] ["PROMPT"]` -> (prompt, player): prompt "" when none is written
         _, _by, who, prompt = items
@@ -669,23 +693,31 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def modify_effect(self, meta, items):
-        _, obj, prop, _by, amount = items
-        return n.Modify(obj, str(prop), amount, span=self._span(meta))
+        _, obj, prop, by, amount = items
+        op = "set" if by.type == "TO" else "add"
+        return n.Modify(obj, str(prop), amount, op=op, span=self._span(meta))
 
     @v_args(meta=True)
     def grant_effect(self, meta, items):
         _, kw, _to, to = items
+        if isinstance(kw, n.Index) and isinstance(kw.obj, n.Name):
+            # `grant K[1, 2] to x`: a keyword with its arguments, as on a card
+            return n.Grant(kw.obj, to, args=(kw.index, *kw.rest), span=self._span(meta))
         return n.Grant(kw, to, span=self._span(meta))
 
     @v_args(meta=True)
     def modify_stmt(self, meta, items):
         eff, (until, of) = items[0], items[1] or (None, None)
-        return n.Modify(eff.obj, eff.prop, eff.amount, until, until_of=of, span=self._span(meta))
+        return n.Modify(
+            eff.obj, eff.prop, eff.amount, until, until_of=of, op=eff.op, span=self._span(meta)
+        )
 
     @v_args(meta=True)
     def grant_stmt(self, meta, items):
         eff, (until, of) = items[0], items[1] or (None, None)
-        return n.Grant(eff.keyword, eff.to, until, until_of=of, span=self._span(meta))
+        return n.Grant(
+            eff.keyword, eff.to, until, until_of=of, args=eff.args, span=self._span(meta)
+        )
 
     def duration(self, items):
         # `until end of S` -> (S, None); `until end of turn of P` -> ("turn", P)
@@ -696,6 +728,10 @@ class ToAst(Transformer):
     def window_stmt(self, meta, items):
         _, name, _by, by, once, _pass, _if, pass_if = items
         return n.Window(str(name), by, once is not None, pass_if, span=self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, items):
+        return n.Reveal(items[1], items[3], span=self._span(meta))
 
     @v_args(meta=True)
     def log_stmt(self, meta, items):
@@ -829,7 +865,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def index(self, meta, items):
-        return n.Index(items[0], items[1], span=self._span(meta))
+        return n.Index(items[0], items[1], tuple(items[2:]), span=self._span(meta))
 
     @v_args(meta=True)
     def number(self, meta, items):

@@ -225,6 +225,11 @@ RULESET_SCHEMA: dict = {
                     "description": "With trigger_order by_owner: the triggers met while several "
                     "players' simultaneous triggers resolve wait until all of those have resolved.",
                 },
+                "source_must_remain": {
+                    "type": "boolean",
+                    "description": "An object's triggered ability does nothing if its source "
+                    "changed zones between triggering and resolving.",
+                },
                 "max_steps": {"type": "integer", "minimum": 1},
                 "map_option": _IDENT,
                 "evaluation": {

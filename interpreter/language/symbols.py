@@ -60,6 +60,7 @@ ZONE_FLAGS = {
     "owner sees": "owner", "소유자공개": "owner",
     "hidden": "hidden", "비공개": "hidden",
     "active": "active", "활성": "active",
+    "new objects": "renews", "새개체": "renews",
 }  # fmt: skip
 
 
@@ -92,6 +93,7 @@ class ZoneSym(Sym):
     ordered: bool = False
     visibility: str = "public"
     active: bool = False
+    renews: bool = False  # an object entering it from another zone is a new object
     index: int = 0
 
 
@@ -298,6 +300,8 @@ class Collector:
                             z.ordered = True
                         elif flag == "active":
                             z.active = True
+                        elif flag == "renews":
+                            z.renews = True
                         else:
                             z.visibility = flag
                     else:
@@ -305,7 +309,8 @@ class Collector:
                             f"unknown zone attribute '{attr}'",
                             span,
                             did_you_mean(attr, list(ZONE_SCOPES) + list(ZONE_FLAGS))
-                            or "attributes: per player, per area, shared, ordered, public, owner sees, hidden, active",
+                            or "attributes: per player, per area, shared, ordered, public, owner sees, hidden, "
+                            "active, new objects",
                             code="unknown-attribute",
                         )
                 self._claim(d.names, d.span, "zone", s.zones, z)

@@ -202,6 +202,10 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
             g.zone_info.append((z.name, k if z.scope != "global" else -1))
             if z.active:
                 g.active_zones.append(inst)
+    g.active_set = frozenset(g.active_zones)
+    g.renewing = frozenset(
+        z for z, (name, _owner) in enumerate(g.zone_info) if prog.zones[name].renews
+    )
     for alias, canon in prog.syms.canonical.items():
         if canon in g.zone_base and alias not in g.zone_base:
             g.zone_base[alias] = g.zone_base[canon]
@@ -338,6 +342,14 @@ class GameState:
                 zones[label] = [prog.cards[st.obj_card[o]].name for o in st.zones[z]]
             else:
                 zones[label] = {"count": len(st.zones[z])}
+                if st.shown:  # what was revealed to this player: [index, card] pairs
+                    known = [
+                        [i, prog.cards[st.obj_card[o]].name]
+                        for i, o in enumerate(st.zones[z])
+                        if player in seen.known_to(st, o)
+                    ]
+                    if known:
+                        zones[label]["known"] = known
         out = {
             "player": player,
             "turn": st.turn,

@@ -245,8 +245,15 @@ def _unique(st, v):
 def _keyword_arg(st, o, kw, i=0):
     if o is None:
         return None
-    args = st.g.prog.cards[st.obj_card[o]].keywords.get(kw)
+    args = st.g.prog.keyword_args(st, o, kw)
     return args[i] if args and i < len(args) else None
+
+
+def _from_zone(st, o):
+    if o is None:
+        return None
+    z = st.obj_from[o]
+    return None if z < 0 else z
 
 
 def _matches(st, o, cond):
@@ -341,6 +348,9 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     "all": Builtin(_all, 1, 1, BOOL, "whether every item of a list of booleans is true"),
     "zone_of": Builtin(_zone_of, 1, 1, ZONE, "the zone an object is in"),
     "owner": Builtin(_owner, 1, 1, PLAYER, "the owner of an object"),
+    "from_zone": Builtin(
+        _from_zone, 1, 1, ZONE, "the zone an object was in before its last move (none: created)"
+    ),
     "adjacent": Builtin(_adjacent, 1, 1, list_of(AREA), "the areas adjacent to an area"),
     "area": Builtin(_area_named, 1, 1, AREA, "the area with a name"),
     "sorted_by": Builtin(
@@ -352,7 +362,11 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
     ),
     "unique": Builtin(_unique, 1, 1, _same, "items without repeats, first occurrence kept"),
     "keyword_arg": Builtin(
-        _keyword_arg, 2, 3, ANY, "the argument of a keyword on an object's card (none for none)"
+        _keyword_arg,
+        2,
+        3,
+        ANY,
+        "the argument of a keyword on an object, printed or granted (none for none)",
     ),
     "matches": Builtin(
         _matches,

@@ -493,8 +493,10 @@ class StmtGen:
                 | n.DrawGame()
             ):
                 return True
-            case n.Modify() | n.Grant():
+            case n.Modify():
                 return True
+            case n.Grant():
+                return not s.args  # arguments: compiled by the compiler (engine.AddModifier)
             case n.Assign():
                 if isinstance(s.target, n.Name):
                     return True
@@ -578,7 +580,7 @@ class StmtGen:
             case n.Remove():
                 out.append(f"{pad}_E.Remove.run(st, {x(s.what)})")
             case n.Shuffle():
-                out.append(f"{pad}st.shuffle(st.zones[{x(s.zone)}])")
+                out.append(f"{pad}_E.shuffle_zone(st, {x(s.zone)})")
             case n.Pass():
                 out.append(f"{pad}pass")
             case n.Log():
@@ -588,7 +590,7 @@ class StmtGen:
                 )
             case n.Modify():
                 out.append(
-                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {until(s)}, False)"
+                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {until(s)}, False, None, {s.op!r})"
                 )
             case n.Grant():
                 out.append(

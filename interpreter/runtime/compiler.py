@@ -54,6 +54,7 @@ class ListenerRT:
         "optional",
         "optional_by",
         "short",
+        "requires",
     )
 
     def applies_to(self, st, o):
@@ -63,7 +64,7 @@ class ListenerRT:
 
     def bind_params(self, st, src, env):
         if self.kw_params:
-            args = self.prog.cards[st.obj_card[src]].keywords.get(self.owner, ())
+            args = self.prog.keyword_args(st, src, self.owner)
             for name, v in zip(self.kw_params, args):
                 env[name] = v
 
@@ -85,6 +86,8 @@ class StaticRT:
         "cond",
         "prop",
         "grant",
+        "args",
+        "op",
         "prog",
         "card_set",
     )
@@ -95,17 +98,28 @@ class StaticRT:
             return [None]
         cards = self.card_set
         obj_card = st.obj_card
-        return [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+        out = [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+        if self.origin == "keyword" and st.grants:
+            out += self.prog.granted_holders(st, self.owner, cards)
+        return out
 
     def env_for(self, st, src):
         if src is None:
             return {"you": st.active}
         env = {"this": src, "you": st.obj_owner[src]}
         if self.kw_params:
-            args = self.prog.cards[st.obj_card[src]].keywords.get(self.owner, ())
+            args = self.prog.keyword_args(st, src, self.owner)
             for name, v in zip(self.kw_params, args):
                 env[name] = v
         return env
+
+    def grants_to(self, st, o, kw):
+        """The arguments with which this continuous `grant` gives `kw` to `o`, or None."""
+        for src in self.sources(st):
+            env = self.env_for(st, src)
+            if self.value(st, env) == kw and self.hits(st, env, o):
+                return [a(st, env) for a in self.args] if self.args else []
+        return None
 
     def hits(self, st, env, o) -> bool:
         cache = self.prog.read_cache
@@ -142,6 +156,7 @@ class ActionRT:
         "prog",
         "limit",
         "fast_enum",
+        "costs",
     )
 
     def used_key(self, st, player, src):
@@ -168,11 +183,54 @@ class ActionRT:
         if self.limit is not None and st.used:
             sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
         fast = self.fast_enum
+        start = len(values)
         for src in sources:
             env = {"you": player}
             if src is not None:
                 env["this"] = src
             fast(st, env, src, values, cache if src is None else None)
+        if self.costs and len(values) > start:
+            values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
+
+    def costs_on(self, st, args, player) -> list:
+        """The additional costs (`cost ACTION(...)`) that apply to taking this action with
+        `args`: (ability, environment) pairs. A cost on a card applies while the card is in an
+        active zone or is one of the action's arguments (a card's cost to be played)."""
+        out = []
+        prog = self.prog
+        for lst in self.costs:
+            if lst.origin == "global":
+                sources = [None]
+            else:
+                if lst.origin == "card":
+                    sources = [o for o in E.objects_by_card(st).get(lst.card_index, ())]
+                    for a in args:
+                        if type(a) is int and a < len(st.obj_card) and a not in sources:
+                            if st.obj_card[a] == lst.card_index:
+                                sources.append(a)
+                else:
+                    sources = [
+                        o
+                        for z in st.g.active_zones
+                        for o in st.zones[z]
+                        if prog.has(st, o, lst.owner)
+                    ]
+            for src in sources:
+                env = {b: a for b, a in zip(lst.binds, args)}
+                if src is None:
+                    env["you"] = player
+                else:
+                    env["this"] = src
+                    env["you"] = st.obj_owner[src]
+                    lst.bind_params(st, src, env)
+                if lst.cond is None or lst.cond(st, env):
+                    out.append((lst, env))
+        return out
+
+    def payable(self, st, args, player) -> bool:
+        return all(
+            all(r(st, env) for r in lst.requires) for lst, env in self.costs_on(st, args, player)
+        )
 
 
 class CardRT:
@@ -227,7 +285,10 @@ class Program:
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
         self.conditions: list = []  # compiled condition arguments of keywords
+        self.costs: dict[str, list] = {}  # action name -> its additional costs (`cost A(...)`)
         self.settings = meta.get("settings") or {}
+        # an object's triggered ability needs its source where it was when it triggered
+        self.source_must_remain = bool(self.settings.get("source_must_remain"))
         self.listener_by_id: dict[int, ListenerRT] = {}
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
@@ -272,23 +333,53 @@ class Program:
         z = st.obj_zone[o]
         return (z, st.zones[z].index(o) if z >= 0 else -1)
 
+    def object_ability(self, key) -> bool:
+        """Whether the `once per` key of `st.used` belongs to an object's ability (not to the
+        rules' own, whose uses are counted per player)."""
+        if isinstance(key, str):
+            return self.actions[int(key[1:])].origin != "global"
+        lst = self.listener_by_id.get(key)
+        return lst is not None and lst.origin != "global"
+
     def has(self, st, o, kw) -> bool:
         if kw in self.cards[st.obj_card[o]].keywords:
             return True
-        for gr in st.grants:
+        return self.granted_args(st, o, kw) is not None
+
+    def keyword_args(self, st, o, kw) -> tuple:
+        """The arguments of keyword `kw` on `o`: as printed on its card, else as granted (the
+        latest grant first), else none."""
+        args = self.cards[st.obj_card[o]].keywords.get(kw)
+        if args is None:
+            args = self.granted_args(st, o, kw)
+        return args or ()
+
+    def granted_args(self, st, o, kw):
+        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None."""
+        for gr in reversed(st.grants):
             if gr[0] == o and gr[1] == kw:
-                return True
+                return gr[4] if len(gr) > 4 else []
         for sa in self.grant_index.get(kw, ()) or ():
-            for src in sa.sources(st):
-                env = sa.env_for(st, src)
-                if sa.value(st, env) == kw and sa.hits(st, env, o):
-                    return True
+            args = sa.grants_to(st, o, kw)
+            if args is not None:
+                return args
         for sa in self.grant_any:
-            for src in sa.sources(st):
-                env = sa.env_for(st, src)
-                if sa.value(st, env) == kw and sa.hits(st, env, o):
-                    return True
-        return False
+            args = sa.grants_to(st, o, kw)
+            if args is not None:
+                return args
+        return None
+
+    def granted_holders(self, st, kw, printed: frozenset) -> list:
+        """Objects in active zones granted `kw` by a statement whose card does not print it:
+        a granted keyword brings its continuous effects too."""
+        active = st.g.active_set
+        out = []
+        for gr in st.grants:
+            o = gr[0]
+            if gr[1] == kw and st.obj_zone[o] in active and st.obj_card[o] not in printed:
+                if o not in out:
+                    out.append(o)
+        return out
 
     def index_statics(self) -> None:
         """Which cards carry each static ability, and which keywords each can grant: `has`
@@ -375,43 +466,66 @@ class Program:
             v = d[o]
         else:
             v = self.cards[st.obj_card[o]].props.get(name)
-        if name in self.modified_props:
-            for m in st.mods:
-                if m[0] == o and m[1] == name:
-                    v += m[2]
-            statics = self.statics_prop.get(name)
-            if statics:
-                key = (o, name)
-                reading = self._reading
-                if key in reading:
-                    reading.clear()
-                    raise RulesError(
-                        f"the value of {self.cards[st.obj_card[o]].name}.{name} depends on "
-                        f"itself through a continuous 'modify ... {name}'"
-                    )
-                reading.add(key)
-                try:
-                    present = self._present(st, self.static_cards[name])  # index_statics
-                    for sa in self.statics_shared[name]:
-                        if sa.origin == "global":
-                            srcs = (None,)
-                        else:
-                            cs = sa.card_set
-                            srcs = [x for c, xs in present.items() if c in cs for x in xs]
-                        for src in srcs:
-                            env = sa.env_for(st, src)
-                            if sa.hits(st, env, o):
-                                v += sa.value(st, env)
-                    by_card = self.statics_by_card[name]
-                    for c, srcs in present.items():
-                        for sa in by_card.get(c, ()):
-                            for src in srcs:
-                                env = sa.env_for(st, src)
-                                if sa.hits(st, env, o):
-                                    v += sa.value(st, env)
-                finally:
-                    reading.discard(key)
+        if name not in self.modified_props:
+            return v
+        # Layers: "becomes" (set) effects first, continuous ones and then the statements' in
+        # timestamp order, the latest winning; then every "by" (add) effect.
+        adds = []
+        for op, value in self._statics_on(st, o, name):
+            if op == "set":
+                v = value
+            else:
+                adds.append(value)
+        for m in st.mods:
+            if m[0] == o and m[1] == name:
+                if len(m) > 5 and m[5] == "set":
+                    v = m[2]
+                else:
+                    adds.append(m[2])
+        for a in adds:
+            v += a
         return v
+
+    def _statics_on(self, st, o, name) -> list:
+        """The continuous modifiers of property `name` in force on `o`: (op, value) pairs,
+        computed under the guard against a value that depends on itself."""
+        statics = self.statics_prop.get(name)
+        if not statics:
+            return []
+        key = (o, name)
+        reading = self._reading
+        if key in reading:
+            reading.clear()
+            raise RulesError(
+                f"the value of {self.cards[st.obj_card[o]].name}.{name} depends on "
+                f"itself through a continuous 'modify ... {name}'"
+            )
+        reading.add(key)
+        out = []
+        try:
+            present = self._present(st, self.static_cards[name])  # index_statics
+            for sa in self.statics_shared[name]:
+                if sa.origin == "global":
+                    srcs = (None,)
+                else:
+                    cs = sa.card_set
+                    srcs = [x for c, xs in present.items() if c in cs for x in xs]
+                    if sa.origin == "keyword" and st.grants:
+                        srcs += self.granted_holders(st, sa.owner, cs)
+                for src in srcs:
+                    env = sa.env_for(st, src)
+                    if sa.hits(st, env, o):
+                        out.append((sa.op, sa.value(st, env)))
+            by_card = self.statics_by_card[name]
+            for c, srcs in present.items():
+                for sa in by_card.get(c, ()):
+                    for src in srcs:
+                        env = sa.env_for(st, src)
+                        if sa.hits(st, env, o):
+                            out.append((sa.op, sa.value(st, env)))
+        finally:
+            reading.discard(key)
+        return out
 
 
 class SnippetError(Exception):
@@ -493,6 +607,8 @@ class Compiler:
         if p.settings.get("new_triggers_wait"):
             p.batch_hold = p.add_stmt(E.Hold(None, ()))
             p.holds = True
+        for a in p.actions:
+            a.costs = p.costs.get(a.name, [])
         E.mark_inline(p)
         p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
@@ -543,6 +659,21 @@ class Compiler:
                                 tuple(self._kw_arg(a) for a in u.args),  # constants only
                             )
 
+    def granted_args(self, g: n.Grant) -> list | None:
+        """`grant K[a, b]`: a closure per argument, computed when the grant is made (a
+        condition argument is compiled once, as on a card)."""
+        if not g.args:
+            return None
+        kw = self.s.keywords[self.s.canonical.get(g.keyword.name, g.keyword.name)]
+        out = []
+        for a, q in zip(g.args, kw.params):
+            if q.type == CONDITION or self.r.names.get(id(a), ("",))[0] == "keyword":
+                v = self._kw_arg(a, q)
+                out.append(lambda st, env, v=v: v)
+            else:
+                out.append(self.expr(a))
+        return out
+
     def _kw_arg(self, a, param=None):
         if param is not None and param.type == CONDITION:
             # A condition on `it` (`K[cost 2 이하]`): compiled once, referred to by number so
@@ -578,7 +709,9 @@ class Compiler:
             kw_params = [q.name for q in self.s.keywords[ab.owner].params]
         elif ab.origin == "card":
             card_index = p.card_index.get(ab.owner, -1)
-        if isinstance(d, n.Trigger):
+        if isinstance(d, n.Trigger) and d.timing == "cost":
+            self.cost(ab, d, kw_params, card_index)
+        elif isinstance(d, n.Trigger):
             ev_sym = self.s.events.get(d.event) or self.s.verbs.get(d.event)
             if ev_sym is None:
                 return
@@ -601,6 +734,9 @@ class Compiler:
                 # "you may": the block starts by asking its player (engine.AskOptional)
                 ask = p.add_stmt(E.AskOptional(d.span, lst))
                 lst.body = p.add_block((ask,) + p.blocks[lst.body])
+            if p.source_must_remain and ab.origin != "global" and d.timing != "instead":
+                stays = p.add_stmt(E.SourceStays(d.span))
+                lst.body = p.add_block((stays,) + p.blocks[lst.body])
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
         elif isinstance(d, n.Static):
@@ -617,12 +753,16 @@ class Compiler:
             sa.cond = self.expr(eff.cond) if eff.cond is not None else None
             if isinstance(eff, n.Grant):
                 sa.grant = True
+                sa.op = "add"
                 sa.value = self.expr(eff.keyword)
+                sa.args = self.granted_args(eff)
                 sa.target = self.expr(eff.to)
                 sa.prop = None
                 p.statics_grant.append(sa)
             else:
                 sa.grant = False
+                sa.args = None
+                sa.op = eff.op
                 sa.value = self.expr(eff.amount)
                 sa.target = self.expr(eff.obj)
                 sa.prop = eff.prop
@@ -637,6 +777,7 @@ class Compiler:
 
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()
+            a.costs = []
             a.id = len(p.actions)
             a.name = d.names[0]
             a.param_names = [q.name for q in params]
@@ -672,6 +813,34 @@ class Compiler:
             p.actions.append(a)
             for w in d.windows or ("",):
                 p.window_actions.setdefault(w, []).append(a)
+
+    def cost(self, ab: Ability, d: n.Trigger, kw_params: list, card_index: int) -> None:
+        """`cost ACTION(...)`: a ListenerRT whose leading `require`s are kept apart, for the
+        action's enumeration to test (ActionRT.payable)."""
+        p = self.p
+        sym = self.s.actions.get(d.event)
+        if sym is None:
+            return
+        lst = ListenerRT()
+        lst.id = ab.id
+        lst.origin, lst.owner, lst.card_index, lst.prog = ab.origin, ab.owner, card_index, p
+        lst.binds = list(d.binds)
+        lst.param_names = [q.name for q in sym.params]
+        lst.cond = self.expr(d.cond) if d.cond is not None else None
+        lst.kw_params = kw_params
+        lst.limit = lst.optional = lst.optional_by = None
+        where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
+        lst.rule = f"{where}: cost {sym.name} ({d.span})"
+        lst.short = f"cost {sym.name}"
+        heads = []
+        for s in d.body.body:
+            if not isinstance(s, n.Require):
+                break
+            heads.append(self.expr(s.cond))
+        lst.requires = heads
+        lst.body = self.block(d.body)
+        p.listener_by_id[lst.id] = lst
+        p.costs.setdefault(sym.name, []).append(lst)
 
     # ---------------------------------------------------------------- statements
     def block(self, b: n.Block) -> int:
@@ -758,12 +927,12 @@ class Compiler:
                 self.p.modified_props.add(s.prop)
                 return E.AddModifier(
                     sp, ex(s.obj), s.prop, ex(s.amount), s.until, False,
-                    ex(s.until_of) if s.until_of is not None else None,
+                    ex(s.until_of) if s.until_of is not None else None, None, s.op,
                 )  # fmt: skip
             case n.Grant():
                 return E.AddModifier(
                     sp, ex(s.to), None, ex(s.keyword), s.until, True,
-                    ex(s.until_of) if s.until_of is not None else None,
+                    ex(s.until_of) if s.until_of is not None else None, self.granted_args(s),
                 )  # fmt: skip
             case n.Window():
                 return E.Window(
@@ -772,6 +941,8 @@ class Compiler:
                 )  # fmt: skip
             case n.Log():
                 return E.Log(sp, ex(s.value), self.r.types.get(id(s), ANY))
+            case n.Reveal():
+                return E.Reveal(sp, ex(s.what), ex(s.to))
             case n.Require():
                 return E.Require(sp, ex(s.cond))
             case n.If():

@@ -8,14 +8,16 @@ re-seeded, so future shuffles and dice are unknown too. The sample depends only 
 seat may see and on `rng`: the same observation and the same `rng` give the same sample,
 whatever the hidden cards really are.
 
-Limits: knowledge that is not in the state (a card seen earlier, then shuffled away) is not
-remembered; kinds count as visible backs.
+Objects revealed to the seat (`reveal`) stay put while they stay where they were. Limits:
+knowledge that is not in the state (a card seen earlier, then shuffled away) is not remembered;
+kinds count as visible backs.
 """
 
 from __future__ import annotations
 
 import random
 
+from .seen import known_to
 from .state import MASK64, State
 
 
@@ -30,6 +32,8 @@ def hidden_slots(st: State, seat: int) -> dict[tuple, list[tuple[int, int]]]:
         if vis == "public" or (vis == "owner" and owner == seat):
             continue
         for i, o in enumerate(st.zones[z]):
+            if st.shown and seat in known_to(st, o):
+                continue  # revealed to this seat: it stays where it is
             key = (st.obj_owner[o], cards[st.obj_card[o]].kind)
             groups.setdefault(key, []).append((z, i))
     return groups

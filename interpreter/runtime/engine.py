@@ -351,6 +351,11 @@ class SetDict(Stmt):
 
 def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     old = st.obj_zone[o]
+    if old != z:
+        st.obj_from[o] = old
+        st.obj_moves[o] += 1
+        if z in st.g.renewing:
+            renew(st, o)
     if old >= 0:
         st.zones[old].remove(o)
     dest = st.zones[z]
@@ -400,11 +405,28 @@ def note_move(st, what, z, was=None):
         note(st, seen.moved(st, entry, objs, z, was))
 
 
+def renew(st: State, o: int) -> None:
+    """`o` came into a zone declared `new objects`: it is a new object, with no memory of what
+    happened to it before: its fields go back to its card's, and its modifiers, grants
+    (whatever their duration) and `once per` uses end."""
+    if st.mods:
+        st.mods = [m for m in st.mods if m[0] != o]
+    if st.grants:
+        st.grants = [m for m in st.grants if m[0] != o]
+    for d in st.props.values():
+        d.pop(o, None)
+    if st.used:
+        prog = st.g.prog
+        st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
+
+
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     o = len(st.obj_card)
     st.obj_card.append(card_index)
     st.obj_zone.append(z)
     st.obj_owner.append(owner)
+    st.obj_from.append(-1)
+    st.obj_moves.append(0)
     st.zones[z].append(o)
     return o
 
@@ -456,6 +478,8 @@ class Remove(Stmt):
             z = st.obj_zone[o]
             if z >= 0:
                 st.zones[z].remove(o)
+                st.obj_from[o] = z
+                st.obj_moves[o] += 1
             st.obj_zone[o] = -1
 
 
@@ -469,7 +493,45 @@ class Shuffle(Stmt):
         self.mutates = True
 
     def exec(self, st, fr):
-        st.shuffle(st.zones[self.zone(st, fr.env)])
+        shuffle_zone(st, self.zone(st, fr.env))
+
+
+def shuffle_zone(st: State, z: int) -> None:
+    """Shuffle a zone: what was revealed of its order is not known any more."""
+    objs = st.zones[z]
+    if st.shown:
+        st.shown = [s for s in st.shown if s[0] not in objs]
+    st.shuffle(objs)
+
+
+class Reveal(Stmt):
+    """`reveal x to p`: the players see the objects until those next change zones (a shuffle
+    of their zone hides them again). Logged for those players only."""
+
+    IMMEDIATE = True
+    __slots__ = ("what", "to")
+
+    def __init__(self, span, what, to):
+        super().__init__(span)
+        self.what, self.to = what, to
+        self.mutates = True
+
+    def exec(self, st, fr):
+        Reveal.run(st, self.what(st, fr.env), self.to(st, fr.env))
+
+    @staticmethod
+    def run(st, what, to) -> None:
+        objs = [o for o in (what if isinstance(what, list) else [what]) if o is not None]
+        players = [p for p in (to if isinstance(to, list) else [to]) if p is not None]
+        if not objs or not players:
+            return
+        shown = st.shown = [s for s in st.shown if not (s[0] in objs and s[1] in players)]
+        for o in objs:
+            for p in players:
+                shown.append((o, p, st.obj_moves[o]))
+        if st.log is not None:
+            entry = {"reveal": [label(st, o, "object") for o in objs], "to": players}
+            note(st, seen.mark(entry, [seen.object_seers(st, o) for o in objs]))
 
 
 class Log(Stmt):
@@ -596,11 +658,15 @@ class Break(Stmt):
 
 class AddModifier(Stmt):
     IMMEDIATE = True
-    """`modify x.prop by n [until end of S]` and `grant kw to x [until end of S]`."""
+    """`modify x.prop by n` / `modify x.prop to n` and `grant K[args] to x`, each
+    `[until end of S]`. A modifier is `(target, prop, amount, until, ts, op)` (op "set" for
+    `to`); a grant is `(target, keyword, until, ts, args)`."""
 
-    __slots__ = ("target", "prop", "amount", "until", "grant", "until_of")
+    __slots__ = ("target", "prop", "amount", "until", "grant", "until_of", "args", "op")
 
-    def __init__(self, span, target, prop, amount, until, grant, until_of=None):
+    def __init__(
+        self, span, target, prop, amount, until, grant, until_of=None, args=None, op="add"
+    ):
         super().__init__(span)
         self.target, self.prop, self.amount, self.until, self.grant = (
             target,
@@ -610,6 +676,7 @@ class AddModifier(Stmt):
             grant,
         )
         self.until_of = until_of  # `until end of turn of P`
+        self.args, self.op = args, op
         self.mutates = True
 
     def exec(self, st, fr):
@@ -617,20 +684,23 @@ class AddModifier(Stmt):
         until = self.until
         if self.until_of is not None:
             until = turn_of(self.until_of(st, env))
+        args = [a(st, env) for a in self.args] if self.args else None
         AddModifier.run(
-            st, self.target(st, env), self.prop, self.amount(st, env), until, self.grant
-        )
+            st, self.target(st, env), self.prop, self.amount(st, env), until, self.grant, args,
+            self.op,
+        )  # fmt: skip
 
     @staticmethod
-    def run(st, targets, prop, amount, until, grant) -> None:
+    def run(st, targets, prop, amount, until, grant, args=None, op="add") -> None:
         targets = targets if isinstance(targets, list) else [targets]
         if until == "phase":
             until = scope_name(st, until)
         st.ts += 1
         if grant:
-            st.grants.extend((o, amount, until, st.ts) for o in targets if o is not None)
+            args = list(args) if args else []
+            st.grants.extend((o, amount, until, st.ts, args) for o in targets if o is not None)
         else:
-            st.mods.extend((o, prop, amount, until, st.ts) for o in targets if o is not None)
+            st.mods.extend((o, prop, amount, until, st.ts, op) for o in targets if o is not None)
 
 
 def scope_name(st, until):
@@ -1063,6 +1133,9 @@ def start_action(st: State, value, player: int) -> None:
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     st.frames.append(Frame(act.body, env, -1, FUNC))
+    if act.costs:  # additional costs are paid first, in the order they were written
+        for lst, cenv in reversed(act.costs_on(st, value[1], player)):
+            st.frames.append(Frame(lst.body, cenv, -1, FUNC))
 
 
 # ---------------------------------------------------------------- verbs, events, triggers
@@ -1252,6 +1325,26 @@ def optional_prompt(st: State, lst, src) -> str:
     return (label(st, src, "object") + ": " if src is not None else "") + lst.short
 
 
+class SourceStays(Stmt):
+    """The head of an object's triggered ability when the ruleset says `source_must_remain`:
+    the ability does nothing if its source changed zones after it triggered."""
+
+    IMMEDIATE = True
+    __slots__ = ()
+
+    def exec(self, st, fr):
+        at = fr.env.get("@at")
+        if at is None:
+            return
+        src = fr.env.get("this")
+        if st.obj_zone[src] != at[0] or st.obj_moves[src] != at[1]:
+            if st.log is not None:
+                entry = {"fizzled": label(st, src, "object")}
+                note(st, seen.mark(entry, [seen.object_seers(st, src)]))
+            unwind(st, (FUNC,), inclusive=True)
+            recount_checks(st)
+
+
 class AskOptional(Stmt):
     """The head of an optional trigger's block: its player may use it or decline it. The
     trigger's condition is tested again first: an earlier trigger may have made it false."""
@@ -1396,6 +1489,8 @@ def collect(st: State, lsts, args: dict) -> list:
                 env["this"] = src
                 env["you"] = st.obj_owner[src]
                 lst.bind_params(st, src, env)
+                if prog.source_must_remain:  # where it was when it triggered (SourceStays)
+                    env["@at"] = [st.obj_zone[src], st.obj_moves[src]]
             else:
                 env["you"] = active
             if (

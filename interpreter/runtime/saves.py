@@ -56,7 +56,13 @@ STATE_SCHEMA = {
         "objects": {
             "type": "object",
             "required": ["card", "zone", "owner"],
-            "properties": {"card": _INTS, "zone": _INTS, "owner": _INTS},
+            "properties": {
+                "card": _INTS,
+                "zone": _INTS,
+                "owner": _INTS,
+                "from": _INTS,
+                "moves": _INTS,
+            },
         },
         "props": {"type": "object", "additionalProperties": {"type": "array"}},
         "counters": {"type": "object"},
@@ -64,6 +70,7 @@ STATE_SCHEMA = {
         "area_counters": {"type": "object", "additionalProperties": {"type": "array"}},
         "mods": {"type": "array", "items": {"type": "array"}},
         "grants": {"type": "array", "items": {"type": "array"}},
+        "shown": {"type": "array", "items": {"type": "array", "minItems": 3, "maxItems": 3}},
         "envs": {"type": "array", "items": {"type": "object"}},
         "frames": {"type": "array", "items": {"type": "array", "minItems": 8, "maxItems": 8}},
         "pending": {
@@ -156,6 +163,12 @@ def _check_invariants(d: dict, g) -> None:  # noqa: C901 - one check after anoth
     cards, where, owners = objs["card"], objs["zone"], objs["owner"]
     if not len(cards) == len(where) == len(owners):
         _fail("state.objects", "card, zone and owner lists differ in length")
+    for key in ("from", "moves"):
+        if key in objs and len(objs[key]) != len(cards):
+            _fail(f"state.objects.{key}", "differs in length from the card list")
+    for i, s in enumerate(d.get("shown") or ()):
+        if not (0 <= s[0] < len(cards) and 0 <= s[1] < n_players):
+            _fail(f"state.shown[{i}]", f"no object {s[0]} or no player {s[1]}")
     n_objs = len(cards)
     for i, c in enumerate(cards):
         if not 0 <= c < n_cards:

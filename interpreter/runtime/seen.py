@@ -25,8 +25,16 @@ def object_seers(st, o) -> frozenset[int] | None:
     if vis == "public":
         return EVERYONE
     if vis == "owner" and owner >= 0 and g.prog.zones[name].scope == "player":
-        return frozenset((owner,))
-    return frozenset()
+        return frozenset((owner,)) | known_to(st, o)
+    return known_to(st, o)
+
+
+def known_to(st, o: int) -> frozenset[int]:
+    """The players `o` was revealed to since it last changed zones (`reveal`)."""
+    if not st.shown:
+        return frozenset()
+    moves = st.obj_moves[o]
+    return frozenset(s[1] for s in st.shown if s[0] == o and s[2] == moves)
 
 
 def value_seers(st, v, t) -> frozenset[int] | None:

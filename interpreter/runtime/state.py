@@ -71,6 +71,8 @@ class Game:
     zone_base: dict[str, int] = field(default_factory=dict)  # zone name -> first instance id
     zone_info: list[tuple[str, int]] = field(default_factory=list)  # instance -> (zone, owner)
     active_zones: list[int] = field(default_factory=list)
+    active_set: frozenset = frozenset()  # the same, for membership tests
+    renewing: frozenset = frozenset()  # zones declared `new objects` (engine.renew)
     areas: list[str] = field(default_factory=list)
     area_index: dict[str, int] = field(default_factory=dict)
     adjacency: list[list[int]] = field(default_factory=list)
@@ -88,7 +90,7 @@ class Game:
 
 class State:
     __slots__ = (
-        "g", "zones", "obj_card", "obj_zone", "obj_owner", "props", "counters", "pcounters",
+        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "props", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "steps", "decisions", "log", "ts", "work", "work_limit",
@@ -100,6 +102,9 @@ class State:
         self.obj_card: list[int] = []
         self.obj_zone: list[int] = []
         self.obj_owner: list[int] = []
+        self.obj_from: list[int] = []  # the zone each object was in before its last move
+        self.obj_moves: list[int] = []  # how many times each object changed zones
+        self.shown: list[tuple] = []  # (object, player, moves): revealed while it stays put
         self.props: dict[str, dict[int, object]] = {}
         self.counters: dict[str, object] = {}
         self.pcounters: dict[str, list] = {}
@@ -152,6 +157,9 @@ class State:
         c.obj_card = self.obj_card[:]
         c.obj_zone = self.obj_zone[:]
         c.obj_owner = self.obj_owner[:]
+        c.obj_from = self.obj_from[:]
+        c.obj_moves = self.obj_moves[:]
+        c.shown = self.shown[:]
         c.props = {k: v.copy() for k, v in self.props.items()}
         c.counters = self.counters.copy()
         c.pcounters = {k: v[:] for k, v in self.pcounters.items()}
@@ -209,7 +217,14 @@ class State:
             frames.append([f.block, f.pc, k, f.ctl, f.kind, f.items, f.i, f.extra])
         return {
             "zones": self.zones,
-            "objects": {"card": self.obj_card, "zone": self.obj_zone, "owner": self.obj_owner},
+            "objects": {
+                "card": self.obj_card,
+                "zone": self.obj_zone,
+                "owner": self.obj_owner,
+                "from": self.obj_from,
+                "moves": self.obj_moves,
+            },
+            "shown": [list(s) for s in self.shown],
             "props": {
                 k: sorted([o, v] for o, v in d.items()) for k, d in sorted(self.props.items())
             },
@@ -247,6 +262,10 @@ class State:
         st.obj_card = list(d["objects"]["card"])
         st.obj_zone = list(d["objects"]["zone"])
         st.obj_owner = list(d["objects"]["owner"])
+        n = len(st.obj_card)
+        st.obj_from = list(d["objects"].get("from") or [-1] * n)
+        st.obj_moves = list(d["objects"].get("moves") or [0] * n)
+        st.shown = [tuple(s) for s in d.get("shown") or ()]
         st.props = {k: {o: v for o, v in pairs} for k, pairs in d["props"].items()}
         st.counters = dict(d["counters"])
         st.pcounters = {k: list(v) for k, v in d["player_counters"].items()}

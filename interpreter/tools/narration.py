@@ -29,12 +29,14 @@ WORDS = {
            "secret": "  P{p} 선택 ({q}): (비공개)", "hidden": "(비공개 카드)",
            "action": "  P{p}: {choice}", "game_over": "게임 종료 — 승자: {who}", "nobody": "없음",
            "lost": "  탈락: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ 대체: {name}",
-           "source": "  ↳ {source} 발동", "move": "    {what} → {to}", "round": "라운드 {n}"},
+           "source": "  ↳ {source} 발동", "move": "    {what} → {to}", "round": "라운드 {n}",
+           "reveal": "  공개 ({who}에게): {what}", "fizzled": "  ↳ {source}: 영역을 옮겨 무효"},
     "en": {"turn": "turn {n}: P{p}", "phase": "  [{name}]", "decision": "  P{p} chooses ({q}): {choice}",
            "secret": "  P{p} chooses ({q}): (secret)", "hidden": "(a hidden card)",
            "action": "  P{p}: {choice}", "game_over": "game over — winners: {who}", "nobody": "none",
            "lost": "  out: {who}", "trigger": "  ↳ {rule}", "replaced": "  ↳ replaced: {name}",
-           "source": "  ↳ {source} triggers", "move": "    {what} → {to}", "round": "round {n}"},
+           "source": "  ↳ {source} triggers", "move": "    {what} → {to}", "round": "round {n}",
+           "reveal": "  revealed to {who}: {what}", "fizzled": "  ↳ {source}: moved away, no effect"},
 }  # fmt: skip
 
 
@@ -173,6 +175,12 @@ class Narrator:
             return w["source"].format(source=self.shown(entry, [source])[0])
         if "replaced" in entry:
             return w["replaced"].format(name=self.word(str(entry["replaced"])))
+        if "reveal" in entry:
+            who = ", ".join(f"P{p + 1}" for p in entry.get("to") or ())
+            what = ", ".join(self.shown(entry, entry["reveal"]))
+            return w["reveal"].format(who=who, what=what)
+        if "fizzled" in entry:
+            return w["fizzled"].format(source=self.shown(entry, [entry["fizzled"]])[0])
         if "log" in entry:
             return f"  {self.shown(entry, [entry['log']])[0]}"
         return None

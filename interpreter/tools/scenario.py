@@ -536,7 +536,8 @@ class _Structure:
                             (*p, "sees", who, label),
                             v,
                             (list, int),
-                            f"what {who} sees of '{label}' (card names, or a number: only a count)",
+                            f"what {who} sees of '{label}' (card names, '?' for a card seen "
+                            "from behind, or a number: only a count)",
                         )
         if "keywords" in e and self.want((*p, "keywords"), e["keywords"], (dict,), "'keywords'"):
             for ref, v in e["keywords"].items():
@@ -966,7 +967,8 @@ class _Runner:
             for label, v in zones.items():
                 self.zone((*p, "sees", who, label), label)
                 for j, c in enumerate(v if isinstance(v, list) else []):
-                    self.card((*p, "sees", who, label, j), c)
+                    if c != "?":
+                        self.card((*p, "sees", who, label, j), c)
         for ref, v in (e.get("keywords") or {}).items():
             self.objref_zone((*p, "keywords", ref), ref)
             for k2, names in _keyword_lists(v):
@@ -1250,9 +1252,19 @@ class _Runner:
                             f"{who} sees {label}: expected a count of {v}, got {got['count']}"
                         )
                 elif not isinstance(got, list):
-                    out.append(
-                        f"{who} sees {label}: expected {_show(v)}, sees only a count ({got['count']})"
-                    )
+                    # a hidden zone: '?' for each card seen from behind, names for revealed ones
+                    seen_now = ["?"] * got["count"]
+                    for i, name in got.get("known") or ():
+                        seen_now[i] = name
+                    if seen_now != list(v):
+                        out.append(
+                            f"{who} sees {label}: expected {_show(v)}, sees "
+                            + (
+                                _show(seen_now)
+                                if got.get("known")
+                                else f"only a count ({got['count']})"
+                            )
+                        )
                 elif got != list(v):
                     out.append(f"{who} sees {label}: expected {_show(v)}, got {_show(got)}")
 
