@@ -40,6 +40,13 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("quick")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With workers (-n), the slow tests go first: a worker always holds its next test, so a
+    long one handed out last kept the other worker idle for over a minute of the full suite."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def skips_slow(markexpr: str) -> bool:
     """Whether the mark expression leaves out the tests marked only `slow`."""
     try:
