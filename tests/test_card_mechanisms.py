@@ -236,3 +236,17 @@ def test_a_keyword_granted_without_its_arguments_is_a_warning(tmp_path):
     assert [(d.severity, d.span.line, d.hint) for d in mine] == [
         ("warning", 13, "grant 관통[n] to ...")
     ]
+
+
+def test_the_table_shows_a_seat_what_was_revealed_to_it(tmp_path):
+    from madang.tools.seatview import seat_view
+
+    st = run_until_end(write_reveal_scenario(tmp_path))
+    game = GameState(st)
+
+    def deck_of_p1(seat):
+        view = seat_view(game, seat)
+        return next(z for z in view["players"][0]["zones"] if z["name"] == "deck")
+
+    assert deck_of_p1(1)["known"] == [[1, "ミカ"]]
+    assert "known" not in deck_of_p1(0)

@@ -16,9 +16,9 @@ from pathlib import Path
 from ..language.diagnostics import Diagnostics
 from . import budget, engine, saves, seen
 from .builtins import RulesError
-from .compiler import Program
 from .fingerprint import differences
 from .loader import load_ruleset
+from .program import Program
 from .state import Game, State
 
 SAVE_FORMAT = "madang-save/1"

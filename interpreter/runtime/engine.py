@@ -1327,9 +1327,9 @@ def optional_prompt(st: State, lst, src) -> str:
 
 class SourceStays(Stmt):
     """The head of an object's triggered ability when the ruleset says `source_must_remain`:
-    the ability does nothing if its source changed zones after it triggered."""
+    the ability does nothing if its source changed zones after it triggered. Not immediate:
+    it may leave its frame."""
 
-    IMMEDIATE = True
     __slots__ = ()
 
     def exec(self, st, fr):

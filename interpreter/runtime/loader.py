@@ -19,10 +19,11 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
-from .compiler import Compiler, Program
+from .compiler import Compiler
 from .decks import check_deck_rules, load_decks
 from .evaluation import compile_evaluation, evaluation_name, find_definition
 from .fingerprint import fingerprints
+from .program import Program
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 

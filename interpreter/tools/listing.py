@@ -8,7 +8,7 @@ compiled template.
 
 from __future__ import annotations
 
-from ..runtime.compiler import Program
+from ..runtime.program import Program
 
 BLOCK_SLOTS = ("body", "orelse")  # statement fields holding a block index
 BLOCK_LISTS = ("blocks",)  # ... or a list of them

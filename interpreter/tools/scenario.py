@@ -26,8 +26,8 @@ from ..runtime import engine
 from ..runtime.api import GameState, MadangError, make_game
 from ..runtime.api import start as start_game
 from ..runtime.builtins import RulesError
-from ..runtime.compiler import Program, SnippetError
 from ..runtime.loader import bundled_dir, bundled_names, load_ruleset
+from ..runtime.program import Program, SnippetError
 from ..runtime.state import FUNC, Frame, State
 
 TOP_KEYS = ("ruleset", "rule", "name", "options", "seed", "cards", "setup", "start", "steps")

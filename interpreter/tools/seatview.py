@@ -44,6 +44,8 @@ def seat_view(
         zone = {"name": name, "label": view.label(name)}
         if isinstance(content, dict):
             zone["hidden"] = content["count"]
+            if content.get("known"):  # what was revealed to this seat: [position, card name]
+                zone["known"] = [[i + 1, view.card_name(c)] for i, c in content["known"]]
         else:
             zone["cards"] = [_card(game, view, o, objects, texts) for o in st.zones[z]]
         scope = prog.zones[name].scope

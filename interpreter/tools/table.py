@@ -41,7 +41,8 @@ def _zones(table: Table, zones: list[dict]) -> None:
     for z in zones:
         if "hidden" in z:
             if z["hidden"]:
-                table.add_row(z["label"], Text(f"{z['hidden']} hidden", style="dim"))
+                known = "".join(f", #{i} {name}" for i, name in z.get("known") or ())
+                table.add_row(z["label"], Text(f"{z['hidden']} hidden{known}", style="dim"))
             continue
         cards = z.get("cards") or []
         if not cards:

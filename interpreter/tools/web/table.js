@@ -49,7 +49,11 @@ function zone(z) {
       else groups.push({ key, c, n: 1 });
     }
     groups.forEach((g) => cards.append(card(g.c, g.n)));
-  } else cards.append(el("span", "hidden-cards", `${z.hidden} hidden`));
+  } else {
+    // cards revealed to this seat (`reveal`): their position and name
+    const known = (z.known || []).map(([i, name]) => `, #${i} ${name}`).join("");
+    cards.append(el("span", "hidden-cards", `${z.hidden} hidden${known}`));
+  }
   e.append(cards);
   return e;
 }

@@ -1,0 +1,277 @@
+"""Continuous effects: what a property and a keyword of an object are now. A value read is its
+base (the card's, or the last assigned) with the modifiers in force applied in layers (set-effects,
+then adds); a keyword is printed, or granted by a statement or a continuous `grant`, with its
+arguments. `Program` (program.py) inherits these lookups."""
+
+from __future__ import annotations
+
+from .builtins import RulesError
+
+_MISSING = object()
+
+
+class StaticRT:
+    """A continuous effect of an ability: while its source is in an active zone."""
+
+    __slots__ = (
+        "id",
+        "origin",
+        "owner",
+        "card_index",
+        "kw_params",
+        "target",
+        "value",
+        "cond",
+        "prop",
+        "grant",
+        "args",
+        "op",
+        "prog",
+        "card_set",
+    )
+
+    def sources(self, st):
+        """The objects whose copy of this ability is in force (None for the rules' own)."""
+        if self.origin == "global":
+            return [None]
+        cards = self.card_set
+        obj_card = st.obj_card
+        out = [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+        if self.origin == "keyword" and st.grants:
+            out += self.prog.granted_holders(st, self.owner, cards)
+        return out
+
+    def env_for(self, st, src):
+        if src is None:
+            return {"you": st.active}
+        env = {"this": src, "you": st.obj_owner[src]}
+        if self.kw_params:
+            args = self.prog.keyword_args(st, src, self.owner)
+            for name, v in zip(self.kw_params, args):
+                env[name] = v
+        return env
+
+    def grants_to(self, st, o, kw):
+        """The arguments with which this continuous `grant` gives `kw` to `o`, or None."""
+        for src in self.sources(st):
+            env = self.env_for(st, src)
+            if self.value(st, env) == kw and self.hits(st, env, o):
+                return [a(st, env) for a in self.args] if self.args else []
+        return None
+
+    def hits(self, st, env, o) -> bool:
+        cache = self.prog.read_cache
+        if cache is not None:  # one state, read many times: each target computed once
+            key = (self.id, env.get("this"))
+            t = cache.get(key, _MISSING)
+            if t is _MISSING:
+                t = cache[key] = (
+                    False
+                    if self.cond is not None and not self.cond(st, env)
+                    else self.target(st, env)
+                )
+            if t is False:
+                return False
+        else:
+            if self.cond is not None and not self.cond(st, env):
+                return False
+            t = self.target(st, env)
+        return o in t if isinstance(t, list) else o == t
+
+
+class ContinuousEffects:
+    """The lookups of continuous effects, for `Program`."""
+
+    def object_ability(self, key) -> bool:
+        """Whether the `once per` key of `st.used` belongs to an object's ability (not to the
+        rules' own, whose uses are counted per player)."""
+        if isinstance(key, str):
+            return self.actions[int(key[1:])].origin != "global"
+        lst = self.listener_by_id.get(key)
+        return lst is not None and lst.origin != "global"
+
+    def has(self, st, o, kw) -> bool:
+        if kw in self.cards[st.obj_card[o]].keywords:
+            return True
+        return self.granted_args(st, o, kw) is not None
+
+    def keyword_args(self, st, o, kw) -> tuple:
+        """The arguments of keyword `kw` on `o`: as printed on its card, else as granted (the
+        latest grant first), else none."""
+        args = self.cards[st.obj_card[o]].keywords.get(kw)
+        if args is None:
+            args = self.granted_args(st, o, kw)
+        return args or ()
+
+    def granted_args(self, st, o, kw):
+        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None."""
+        for gr in reversed(st.grants):
+            if gr[0] == o and gr[1] == kw:
+                return gr[4] if len(gr) > 4 else []
+        for sa in self.grant_index.get(kw, ()) or ():
+            args = sa.grants_to(st, o, kw)
+            if args is not None:
+                return args
+        for sa in self.grant_any:
+            args = sa.grants_to(st, o, kw)
+            if args is not None:
+                return args
+        return None
+
+    def granted_holders(self, st, kw, printed: frozenset) -> list:
+        """Objects in active zones granted `kw` by a statement whose card does not print it:
+        a granted keyword brings its continuous effects too."""
+        active = st.g.active_set
+        out = []
+        for gr in st.grants:
+            o = gr[0]
+            if gr[1] == kw and st.obj_zone[o] in active and st.obj_card[o] not in printed:
+                if o not in out:
+                    out.append(o)
+        return out
+
+    def index_statics(self) -> None:
+        """Which cards carry each static ability, and which keywords each can grant: `has`
+        then looks only at the abilities that could give the keyword asked about."""
+        self.grant_index = {}
+        self.grant_any = []
+        for sa in self.statics_grant + [x for v in self.statics_prop.values() for x in v]:
+            if sa.origin == "card":
+                sa.card_set = frozenset([sa.card_index])
+            elif sa.origin == "keyword":
+                sa.card_set = frozenset(c.index for c in self.cards if sa.owner in c.keywords)
+            else:
+                sa.card_set = frozenset()
+        self.static_cards = {
+            name: frozenset().union(*(sa.card_set for sa in lst))
+            for name, lst in self.statics_prop.items()
+        }
+        # A card's own modifiers are looked up from the cards present, so that cards loaded but
+        # never played cost nothing when a property is read.
+        self.statics_by_card = {}
+        self.statics_shared = {}
+        for name, lst in self.statics_prop.items():
+            by_card = self.statics_by_card[name] = {}
+            for sa in lst:
+                if sa.origin == "card":
+                    by_card.setdefault(sa.card_index, []).append(sa)
+            self.statics_shared[name] = [sa for sa in lst if sa.origin != "card"]
+        for sa in self.statics_grant:
+            kws = None
+            if sa.origin == "keyword":
+                try:
+                    kws = {
+                        sa.value(
+                            None, dict(zip(sa.kw_params, self.cards[c].keywords.get(sa.owner, ())))
+                        )
+                        for c in sa.card_set
+                    }
+                except Exception:
+                    kws = None
+            if kws is None:
+                self.grant_any.append(sa)
+            else:
+                for k in kws:
+                    self.grant_index.setdefault(k, []).append(sa)
+
+    def base_prop(self, st, o, name):
+        """The value without modifiers: what `x.p += n` adds to."""
+        d = st.props.get(name)
+        if d is not None and o in d:
+            return d[o]
+        return self.cards[st.obj_card[o]].props.get(name)
+
+    @staticmethod
+    def _present(st, cards: frozenset) -> dict:
+        """The objects in active zones whose card is one of `cards`, by card: one pass over
+        the active zones serves every continuous modifier of a property."""
+        out: dict = {}
+        obj_card = st.obj_card
+        zones = st.zones
+        for z in st.g.active_zones:
+            for x in zones[z]:
+                c = obj_card[x]
+                if c in cards:
+                    lst = out.get(c)
+                    if lst is None:
+                        out[c] = [x]
+                    else:
+                        lst.append(x)
+        return out
+
+    def read_prop(self, st, o, name):
+        cache = self.read_cache
+        if cache is not None and name in self.modified_props:
+            key = (o, name)
+            v = cache.get(key, _MISSING)
+            if v is _MISSING:
+                v = cache[key] = self._read_prop(st, o, name)
+            return v
+        return self._read_prop(st, o, name)
+
+    def _read_prop(self, st, o, name):
+        d = st.props.get(name)
+        if d is not None and o in d:
+            v = d[o]
+        else:
+            v = self.cards[st.obj_card[o]].props.get(name)
+        if name not in self.modified_props:
+            return v
+        # Layers: "becomes" (set) effects first, continuous ones and then the statements' in
+        # timestamp order, the latest winning; then every "by" (add) effect.
+        adds = []
+        for op, value in self._statics_on(st, o, name):
+            if op == "set":
+                v = value
+            else:
+                adds.append(value)
+        for m in st.mods:
+            if m[0] == o and m[1] == name:
+                if len(m) > 5 and m[5] == "set":
+                    v = m[2]
+                else:
+                    adds.append(m[2])
+        for a in adds:
+            v += a
+        return v
+
+    def _statics_on(self, st, o, name) -> list:
+        """The continuous modifiers of property `name` in force on `o`: (op, value) pairs,
+        computed under the guard against a value that depends on itself."""
+        statics = self.statics_prop.get(name)
+        if not statics:
+            return []
+        key = (o, name)
+        reading = self._reading
+        if key in reading:
+            reading.clear()
+            raise RulesError(
+                f"the value of {self.cards[st.obj_card[o]].name}.{name} depends on "
+                f"itself through a continuous 'modify ... {name}'"
+            )
+        reading.add(key)
+        out = []
+        try:
+            present = self._present(st, self.static_cards[name])  # index_statics
+            for sa in self.statics_shared[name]:
+                if sa.origin == "global":
+                    srcs = (None,)
+                else:
+                    cs = sa.card_set
+                    srcs = [x for c, xs in present.items() if c in cs for x in xs]
+                    if sa.origin == "keyword" and st.grants:
+                        srcs += self.granted_holders(st, sa.owner, cs)
+                for src in srcs:
+                    env = sa.env_for(st, src)
+                    if sa.hits(st, env, o):
+                        out.append((sa.op, sa.value(st, env)))
+            by_card = self.statics_by_card[name]
+            for c, srcs in present.items():
+                for sa in by_card.get(c, ()):
+                    for src in srcs:
+                        env = sa.env_for(st, src)
+                        if sa.hits(st, env, o):
+                            out.append((sa.op, sa.value(st, env)))
+        finally:
+            reading.discard(key)
+        return out

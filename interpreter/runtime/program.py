@@ -1,0 +1,261 @@
+"""The run-time objects a ruleset compiles to: a `Program` and the pieces it holds (verbs,
+listeners, actions, cards). They are data for the engine; nothing here reads the syntax tree.
+Continuous effects (what a property or a keyword is now) live in effects.py."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..language.symbols import OBJECT, Symbols
+from . import engine as E
+from .effects import ContinuousEffects, StaticRT
+
+
+class VerbRT:
+    """A verb or event at run time: parameters, body block, and who listens to it."""
+
+    __slots__ = ("name", "param_names", "param_types", "body", "listeners", "listened", "narration")
+
+    def __init__(self, name, params, body, narration=None):
+        self.name = name
+        self.param_names = [p.name for p in params]
+        self.param_types = [p.type for p in params]
+        self.body = body
+        self.listeners: dict[str, list] = {}
+        self.listened = False
+        self.narration = narration
+
+    def rule_names(self, st):
+        return [lst.rule for ls in self.listeners.values() for lst in ls]
+
+
+_PRESENT = ("objects by card",)  # the key of E.objects_by_card in an enumeration's cache
+
+
+class ListenerRT:
+    __slots__ = (
+        "id",
+        "origin",
+        "owner",
+        "binds",
+        "param_names",
+        "cond",
+        "body",
+        "limit",
+        "rule",
+        "kw_params",
+        "card_index",
+        "prog",
+        "optional",
+        "optional_by",
+        "short",
+        "requires",
+    )
+
+    def applies_to(self, st, o):
+        if self.origin == "card":
+            return st.obj_card[o] == self.card_index
+        return self.prog.has(st, o, self.owner)
+
+    def bind_params(self, st, src, env):
+        if self.kw_params:
+            args = self.prog.keyword_args(st, src, self.owner)
+            for name, v in zip(self.kw_params, args):
+                env[name] = v
+
+
+class ActionRT:
+    __slots__ = (
+        "dom_keys",
+        "id",
+        "name",
+        "param_names",
+        "param_types",
+        "domains",
+        "body",
+        "origin",
+        "owner",
+        "card_index",
+        "prog",
+        "limit",
+        "fast_enum",
+        "costs",
+    )
+
+    def used_key(self, st, player, src):
+        """`once per S`: per source object for a card's action, per player for the rules'."""
+        return (f"a{self.id}", player if src is None else src, E.scope_name(st, self.limit))
+
+    def enumerate(self, st, player, values, cache=None):
+        if self.origin == "global":
+            sources = [None]
+        elif self.origin == "card":
+            present = cache.get(_PRESENT) if cache is not None else None
+            if present is None:
+                present = E.objects_by_card(st)
+                if cache is not None:
+                    cache[_PRESENT] = present
+            owner = st.obj_owner
+            sources = [o for o in present.get(self.card_index, ()) if owner[o] == player]
+        else:
+            prog = self.prog
+            sources = [
+                o for z in st.g.active_zones for o in st.zones[z]
+                if st.obj_owner[o] == player and prog.has(st, o, self.owner)
+            ]  # fmt: skip
+        if self.limit is not None and st.used:
+            sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
+        fast = self.fast_enum
+        start = len(values)
+        for src in sources:
+            env = {"you": player}
+            if src is not None:
+                env["this"] = src
+            fast(st, env, src, values, cache if src is None else None)
+        if self.costs and len(values) > start:
+            values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
+
+    def costs_on(self, st, args, player) -> list:
+        """The additional costs (`cost ACTION(...)`) that apply to taking this action with
+        `args`: (ability, environment) pairs. A cost on a card applies while the card is in an
+        active zone or is one of the action's arguments (a card's cost to be played)."""
+        out = []
+        prog = self.prog
+        for lst in self.costs:
+            if lst.origin == "global":
+                sources = [None]
+            else:
+                if lst.origin == "card":
+                    sources = list(E.objects_by_card(st).get(lst.card_index, ()))
+                else:
+                    sources = [
+                        o
+                        for z in st.g.active_zones
+                        for o in st.zones[z]
+                        if prog.has(st, o, lst.owner)
+                    ]
+                for a, t in zip(args, self.param_types):  # the objects the action acts on
+                    if t == OBJECT and a is not None and a not in sources and lst.applies_to(st, a):
+                        sources.append(a)
+            for src in sources:
+                env = {b: a for b, a in zip(lst.binds, args)}
+                if src is None:
+                    env["you"] = player
+                else:
+                    env["this"] = src
+                    env["you"] = st.obj_owner[src]
+                    lst.bind_params(st, src, env)
+                if lst.cond is None or lst.cond(st, env):
+                    out.append((lst, env))
+        return out
+
+    def payable(self, st, args, player) -> bool:
+        return all(
+            all(r(st, env) for r in lst.requires) for lst, env in self.costs_on(st, args, player)
+        )
+
+
+class CardRT:
+    __slots__ = ("name", "kind", "props", "keywords", "index", "traits", "extra")
+
+    def __init__(self, name, kind, props, keywords, index, traits, extra):
+        self.name, self.kind, self.props, self.keywords = name, kind, props, keywords
+        self.index, self.traits, self.extra = index, traits, extra
+
+
+class DeckRule(NamedTuple):
+    """A compiled `rule`: `cond(st, env)` holds for a legal deck; `over` lists what `var` runs over."""
+
+    label: str
+    var: str | None
+    over: object
+    cond: object
+    span: object
+
+
+class Program(ContinuousEffects):
+    """A compiled ruleset: everything needed to run games of it."""
+
+    def __init__(self, syms: Symbols, meta: dict):
+        self.syms = syms
+        self.meta = meta
+        self.name = meta.get("name", "")
+        self.blocks: list[tuple] = []
+        self.stmts: list = []
+        self.empty_block = self.add_block(())
+        self.verbs: dict[str, VerbRT] = {}
+        self.actions: list[ActionRT] = []
+        self.window_actions: dict[str, list[ActionRT]] = {}
+        self.cards: list[CardRT] = []
+        self.card_index: dict[str, int] = {}
+        self.kinds: dict[str, str] = dict(syms.canonical)
+        self.zones = {z.name: z for z in syms.unique(syms.zones)}
+        self.counters = {c.name: c for c in syms.unique(syms.counters)}
+        self.checks: list = []
+        self.deck_rules: list[DeckRule] = []
+        self.holds = False  # some `hold:` block exists: triggers look for one on the stack
+        self.batch_hold = None  # settings.new_triggers_wait: the Hold of a batch's waiting frame
+        self.statics_prop: dict[str, list[StaticRT]] = {}
+        self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
+        self.statics_grant: list[StaticRT] = []
+        self.modified_props: set[str] = set()
+        self._reading: set = set()  # (object, property) values being computed: cycle guard
+        # While the state cannot change (the conditions of the state checks are evaluated one
+        # after another), modified values and the targets of continuous effects are kept here.
+        self.read_cache: dict | None = None
+        self.setup_block = self.empty_block
+        self.flow_block = self.empty_block
+        self.counter_defaults: dict[str, object] = {}
+        self.conditions: list = []  # compiled condition arguments of keywords
+        self.costs: dict[str, list] = {}  # action name -> its additional costs (`cost A(...)`)
+        self.settings = meta.get("settings") or {}
+        # an object's triggered ability needs its source where it was when it triggered
+        self.source_must_remain = bool(self.settings.get("source_must_remain"))
+        self.listener_by_id: dict[int, ListenerRT] = {}
+        # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
+        self.trigger_chooser = lambda st: st.first
+
+    def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
+        """Compile statements written in the language against this program (scenario tests
+        start games this way). Raises SnippetError with rendered diagnostics."""
+        from ..language.checker import Checker, Scope
+        from ..language.diagnostics import Diagnostics
+        from ..language.parser import Origin, parse_module
+        from .compiler import Compiler
+
+        diags = Diagnostics()
+        body_lines = text.strip("\n").splitlines() or ["pass"]
+        src = "flow:\n" + "\n".join("    " + ln for ln in body_lines) + "\n"
+        diags.add_source(file, "\n".join(body_lines) + "\n")
+        mod = parse_module(src, Origin(file, line=0, col=1, indent=-3), diags)
+        if mod is None or diags.has_errors():
+            raise SnippetError(diags.render())
+        body = mod.decls[0].body
+        checker = Checker(self.syms, diags)
+        checker.block(body, Scope(dict(local_types), ctx="flow"))
+        if diags.has_errors():
+            raise SnippetError(diags.render())
+        comp = Compiler(self.syms, checker.r, self.meta, program=self)
+        comp._defines = getattr(self, "_define_cache", {})
+        block = comp.block(body)
+        E.mark_inline(self)
+        return block
+
+    def add_block(self, stmts) -> int:
+        self.blocks.append(tuple(stmts))
+        return len(self.blocks) - 1
+
+    def add_stmt(self, s):
+        s.id = len(self.stmts)
+        self.stmts.append(s)
+        return s
+
+    def zone_order(self, st, o):
+        if o is None:
+            return (-1, -1)
+        z = st.obj_zone[o]
+        return (z, st.zones[z].index(o) if z >= 0 else -1)
+
+
+class SnippetError(Exception):
+    """A snippet (from a scenario) does not parse or check; the message holds the diagnostics."""
