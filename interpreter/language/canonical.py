@@ -100,12 +100,15 @@ def _self_bound(binds, cond, trig: n.Trigger):
 
 def _mentions(x, name: str) -> bool:
     """Whether `name` is read or bound anywhere in `x` (conservative: any use counts)."""
-    if isinstance(x, n.Name):
-        return x.name == name
     if isinstance(x, str):
         return x == name
     if isinstance(x, tuple | list):
         return any(_mentions(i, name) for i in x)
-    if is_dataclass(x) and isinstance(x, n.Node):
-        return any(_mentions(getattr(x, f.name), name) for f in fields(x) if f.name != "span")
+    if not isinstance(x, n.Node):
+        return False
+    for node in x.walk():
+        for f in fields(node):
+            v = getattr(node, f.name)
+            if v == name or (isinstance(v, tuple) and name in v):  # a name, or bound names
+                return True
     return False

@@ -5,7 +5,8 @@ Later stages (checker, compiler, formatter) see only these classes, never lark's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 
 from .diagnostics import Span
 
@@ -16,6 +17,30 @@ SELF = "(this)"
 @dataclass(frozen=True, slots=True)
 class Node:
     span: Span = field(compare=False, repr=False, kw_only=True)
+
+    def iter_child_nodes(self) -> Iterator[Node]:
+        """The nodes directly inside this one, in field order (looking into tuples, such as a
+        block's statements or an if's (condition, block) branches), as Jinja's nodes do."""
+        for f in fields(self):
+            if f.name != "span":
+                yield from _nodes_in(getattr(self, f.name))
+
+    def walk(self) -> Iterator[Node]:
+        """This node and every node inside it, depth first: the one tree walk that the
+        checker's helpers, the compiler and the formatter share."""
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(list(node.iter_child_nodes())))
+
+
+def _nodes_in(v) -> Iterator[Node]:
+    if isinstance(v, Node):
+        yield v
+    elif isinstance(v, tuple):
+        for x in v:
+            yield from _nodes_in(x)
 
 
 # ---------------------------------------------------------------- expressions

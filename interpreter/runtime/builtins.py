@@ -47,6 +47,11 @@ def _same(ts):
     return ts[0] if ts else ANY
 
 
+def _some(ts):
+    """`first(l, k)` / `last(l, k)`: a list like l (of a zone: of its objects)."""
+    return list_of(OBJECT) if ts[0] == ZONE else ts[0]
+
+
 def _count(st, v):
     return len(v) if isinstance(v, list) else len(st.zones[v])
 
@@ -249,6 +254,12 @@ def _keyword_arg(st, o, kw, i=0):
     return args[i] if args and i < len(args) else None
 
 
+def _keyword_values(st, o, kw, i=0):
+    if o is None:
+        return []
+    return [a[i] if i < len(a) else None for a in st.g.prog.keyword_instances(st, o, kw)]
+
+
 def _from_zone(st, o):
     if o is None:
         return None
@@ -290,14 +301,14 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
         _first,
         1,
         2,
-        lambda ts: ts[0] if len(ts) > 1 else _elem(ts),
+        lambda ts: _some(ts) if len(ts) > 1 else _elem(ts),
         "first item (none if empty); first(l, k): the first k",
     ),
     "last": Builtin(
         _last,
         1,
         2,
-        lambda ts: ts[0] if len(ts) > 1 else _elem(ts),
+        lambda ts: _some(ts) if len(ts) > 1 else _elem(ts),
         "last item (none if empty); last(l, k): the last k",
     ),
     "nth": Builtin(_at, 2, 2, _elem, "the item at an index counted from 0 (none if out of range)"),
@@ -367,6 +378,13 @@ BUILTIN_FUNCS: dict[str, Builtin] = {
         3,
         ANY,
         "the argument of a keyword on an object, printed or granted (none for none)",
+    ),
+    "keyword_values": Builtin(
+        _keyword_values,
+        2,
+        3,
+        list_of(ANY),
+        "the argument of every instance of a keyword on an object: printed, then granted",
     ),
     "matches": Builtin(
         _matches,

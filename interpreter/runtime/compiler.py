@@ -515,48 +515,11 @@ class Compiler:
 
 
 def _scan_modifies(syms: Symbols, out: set) -> None:
-    def walk(node):
-        if isinstance(node, n.Modify):
-            out.add(node.prop)
-        if isinstance(node, n.Block):
-            for s in node.body:
-                walk(s)
-        elif isinstance(node, n.Node):
-            for v in node.__slots__ if hasattr(node, "__slots__") else ():
-                walk_val(getattr(node, v, None))
-
-    def walk_val(v):
-        if isinstance(v, n.Node):
-            walk(v)
-        elif isinstance(v, tuple):
-            for x in v:
-                walk_val(x)
-
-    from dataclasses import fields
-
-    def walk_all(node):
-        if isinstance(node, n.Modify):
-            out.add(node.prop)
-        if isinstance(node, n.Node):
-            for f in fields(node):
-                val = getattr(node, f.name)
-                if isinstance(val, n.Node):
-                    walk_all(val)
-                elif isinstance(val, tuple):
-                    for x in val:
-                        if isinstance(x, n.Node):
-                            walk_all(x)
-                        elif isinstance(x, tuple):
-                            for y in x:
-                                if isinstance(y, n.Node):
-                                    walk_all(y)
-
-    for v in syms.unique(syms.verbs):
-        walk_all(v.decl.body)
-    for ab in syms.abilities:
-        walk_all(ab.decl)
-    for b in syms.setup + syms.flow:
-        walk_all(b)
+    """Every property some `modify` statement or ability of the rules may change."""
+    roots = [v.decl.body for v in syms.unique(syms.verbs)]
+    roots += [ab.decl for ab in syms.abilities] + list(syms.setup + syms.flow)
+    for root in roots:
+        out.update(x.prop for x in root.walk() if isinstance(x, n.Modify))
 
 
 def _conjuncts(e):
@@ -569,28 +532,14 @@ def _conjuncts(e):
 
 def _locals_used(e, res: Resolved) -> set[str]:
     """Local names an expression reads (for hoisting legality tests)."""
-    from dataclasses import fields
-
     out: set[str] = set()
-
-    def walk(x):
+    for x in e.walk():
         if isinstance(x, n.Name):
             r = res.names.get(id(x))
             if r is None or r[0] == "local":
                 out.add(x.name)
         elif isinstance(x, n.Has) and res.names.get(id(x), ("",))[0] == "local":
             out.add(x.keyword)
-        if isinstance(x, n.Node):
-            for f in fields(x):
-                v = getattr(x, f.name)
-                if isinstance(v, n.Node):
-                    walk(v)
-                elif isinstance(v, tuple):
-                    for y in v:
-                        if isinstance(y, n.Node):
-                            walk(y)
-
-    walk(e)
     return out
 
 

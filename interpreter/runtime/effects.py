@@ -118,6 +118,22 @@ class ContinuousEffects:
                 return args
         return None
 
+    def keyword_instances(self, st, o, kw) -> list:
+        """Every instance of `kw` on `o`, as its arguments: the printed one, then each grant of a
+        statement (oldest first), then each continuous grant. The rules read them all when
+        "only the highest counts" (`keyword_values`)."""
+        out = []
+        printed = self.cards[st.obj_card[o]].keywords.get(kw)
+        if printed is not None:
+            out.append(printed)
+        out.extend(gr[4] if len(gr) > 4 else [] for gr in st.grants if gr[0] == o and gr[1] == kw)
+        for sa in [*(self.grant_index.get(kw, ()) or ()), *self.grant_any]:
+            for src in sa.sources(st):
+                env = sa.env_for(st, src)
+                if sa.value(st, env) == kw and sa.hits(st, env, o):
+                    out.append([a(st, env) for a in sa.args] if sa.args else [])
+        return out
+
     def granted_holders(self, st, kw, printed: frozenset) -> list:
         """Objects in active zones granted `kw` by a statement whose card does not print it:
         a granted keyword brings its continuous effects too."""
