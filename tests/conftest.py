@@ -26,10 +26,36 @@ from madang.tools.scenario import (
 )
 
 # The property and fuzz tests draw the same examples on every run, so that CI and a fresh clone
-# agree; `HYPOTHESIS_PROFILE=explore python -m pytest` draws new ones to search for bugs.
+# agree; `HYPOTHESIS_PROFILE=explore python -m pytest` draws new ones to search for bugs. The
+# quick loop (`-m "not slow"`) draws a fifth as many (tests/quick.py scales explicit counts).
 settings.register_profile("repeatable", derandomize=True, deadline=None)
+settings.register_profile("quick", derandomize=True, deadline=None, max_examples=20)
 settings.register_profile("explore", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`-m "not slow"` is the quick loop: fewer hypothesis examples, unless a profile is named."""
+    if "HYPOTHESIS_PROFILE" not in os.environ and skips_slow(config.option.markexpr or ""):
+        settings.load_profile("quick")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With workers (-n), the slow tests go first: a worker always holds its next test, so a
+    long one handed out last kept the other worker idle for over a minute of the full suite."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def skips_slow(markexpr: str) -> bool:
+    """Whether the mark expression leaves out the tests marked only `slow`."""
+    try:
+        from _pytest.mark.expression import Expression  # pytest's own parser of -m
+
+        return not Expression.compile(markexpr).evaluate(lambda name, **_: name == "slow")
+    except Exception:  # a private API: fall back to reading the expression
+        return "not slow" in " ".join(markexpr.split())
+
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from madang.language.diagnostics import Diagnostics
 from madang.language.parser import Origin, parse_card_text, parse_module
 from madang.runtime.loader import load_ruleset
+from quick import examples
 
 HERE = Path(__file__).parent / "broken"
 EXPECTED = yaml.safe_load((HERE / "expected.yaml").read_text(encoding="utf-8"))
@@ -211,7 +212,7 @@ BUNDLED = [p for p in (Path(__file__).parents[1] / "rulesets").rglob("*.madang")
 SAMPLE = "\n".join(p.read_text(encoding="utf-8") for p in BUNDLED)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=400))
 def test_parser_never_crashes_on_random_bytes(data):
     text = data.decode("utf-8", "replace")
@@ -223,7 +224,7 @@ def test_parser_never_crashes_on_random_bytes(data):
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(SAMPLE) - 1), st.integers(0, 40), st.text(max_size=8))
 def test_parser_never_crashes_on_mutated_bundled_rules(at, cut, insert):
     text = SAMPLE[:at] + insert + SAMPLE[at + cut :]
@@ -233,7 +234,7 @@ def test_parser_never_crashes_on_mutated_bundled_rules(at, cut, insert):
 
 @pytest.mark.slow
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

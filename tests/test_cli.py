@@ -35,8 +35,27 @@ COMMANDS = [
 
 
 def run(*args, stdin: str | None = None, **kw) -> subprocess.CompletedProcess:
+    """`python -m madang ARGS` in a process of its own: for what only a process shows (its exit
+    status after a usage error, a signal)."""
     return subprocess.run([sys.executable, "-m", "madang", *map(str, args)], capture_output=True, text=True,
                           input=stdin, timeout=300, **kw)  # fmt: skip
+
+
+@pytest.fixture
+def madang(monkeypatch, capsys):
+    """`madang ARGS` run by main() in this process, as `run` would in a child (no interpreter to
+    start, no rules to load again): exit code, stdout and stderr, `stdin` as the input."""
+
+    def call(*args, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+
+    return call
 
 
 def out_json(capsys) -> dict:
@@ -288,11 +307,11 @@ def test_save_and_resume_in_the_middle_several_times(tmp_path, capsys):
     assert (r["winners"], r["digest"]) == (whole["winners"], whole["digest"])
 
 
-def test_the_exact_commands_of_the_issue(tmp_path):
-    whole = run(
+def test_the_exact_commands_of_the_issue(tmp_path, madang):
+    whole = madang(
         "play", CLASH, "--seats", "random,random", "--seed", "5", "--format", "json", cwd=tmp_path
     )
-    first = run(
+    first = madang(
         "play",
         CLASH,
         "--seats",
@@ -305,7 +324,7 @@ def test_the_exact_commands_of_the_issue(tmp_path):
         "s.json",
         cwd=tmp_path,
     )
-    resumed = run(
+    resumed = madang(
         "play", "--load", "s.json", "--seats", "random,random", "--format", "json", cwd=tmp_path
     )
     assert whole.returncode == first.returncode == resumed.returncode == 0
@@ -396,8 +415,8 @@ def test_load_note_about_ignored_arguments(tmp_path, capsys):
 # ---------------------------------------------------------------- the human at the terminal
 
 
-def test_human_is_asked_again_on_nonsense_then_plays():
-    r = run(
+def test_human_is_asked_again_on_nonsense_then_plays(madang):
+    r = madang(
         "play",
         CLASH,
         "--seats",
@@ -415,17 +434,17 @@ def test_human_is_asked_again_on_nonsense_then_plays():
     assert "Traceback" not in r.stderr
 
 
-def test_human_at_end_of_input_stops_cleanly_and_saves(tmp_path):
+def test_human_at_end_of_input_stops_cleanly_and_saves(tmp_path, madang):
     # #15: nothing is lost: with --save, a game stopped by the end of input or `quit` is saved
     # where it stopped, and the message says how to go on.
     save = tmp_path / "s.json"
     save.write_text("an older save", encoding="utf-8")
-    r = run("play", CLASH, "--seats", "human,random", "--save", save, stdin="")
+    r = madang("play", CLASH, "--seats", "human,random", "--save", save, stdin="")
     assert r.returncode == 1 and "Traceback" not in r.stderr and "input ended" in r.stderr
     assert f"madang play --load {save}" in r.stderr
     first = GameState.from_json(save.read_text(encoding="utf-8"))
     assert not first.is_terminal()
-    r = run("play", CLASH, "--seats", "human,random", "--save", save, stdin="1\nquit\n")
+    r = madang("play", CLASH, "--seats", "human,random", "--save", save, stdin="1\nquit\n")
     assert r.returncode == 1 and "the player quit" in r.stderr
     later = GameState.from_json(save.read_text(encoding="utf-8"))
     assert later.st.decisions > first.st.decisions
@@ -457,8 +476,8 @@ def test_ctrl_c_while_a_human_decides_saves_the_game(tmp_path):
     assert GameState.from_json(save.read_text(encoding="utf-8")).st.decisions >= 1
 
 
-def test_human_in_solo_mode_plays_against_the_automa():
-    r = run("play", CLASH, "--option", "mode=solo", "--seats", "human", "--seed", "2", "--max-decisions", "2",
+def test_human_in_solo_mode_plays_against_the_automa(madang):
+    r = madang("play", CLASH, "--option", "mode=solo", "--seats", "human", "--seed", "2", "--max-decisions", "2",
             stdin="0\n0\n")  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert "P2 to decide" not in r.stdout  # the automa is never asked
@@ -594,8 +613,8 @@ def test_simulate_text_report(capsys):
 # ---------------------------------------------------------------- test, bench
 
 
-def test_test_command_ends_with_counts(tmp_path):
-    r = run("test", HERE / "scenarios" / "mana_regeneration.yaml")
+def test_test_command_ends_with_counts(tmp_path, madang):
+    r = madang("test", HERE / "scenarios" / "mana_regeneration.yaml")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"
     bad = tmp_path / "wrong.yaml"
@@ -603,7 +622,7 @@ def test_test_command_ends_with_counts(tmp_path):
         HERE.parent / "rulesets" / CLASH / "scenarios" / "turn-mana-first-player-six.yaml"
     ).read_text(encoding="utf-8")
     bad.write_text(text.replace("mana: [0, 6]", "mana: [0, 7]"), encoding="utf-8")
-    r = run("test", bad, HERE / "scenarios" / "mana_regeneration.yaml")
+    r = madang("test", bad, HERE / "scenarios" / "mana_regeneration.yaml")
     assert r.returncode == 1
     assert r.stdout.strip().splitlines()[-1] == "1 passed, 1 failed"
 

@@ -508,37 +508,56 @@ def test_tutorial_shows_real_outputs(tutorial, tmp_path, monkeypatch, capsys):
         assert got == want, f"{tutorial.name}:{line}: `{cmd}` prints\n{got}"
 
 
-@pytest.mark.parametrize("tutorial", TUTORIALS, ids=lambda p: p.name)
-def test_tutorial_shows_real_deck_checks_and_runs(tutorial, monkeypatch, capsys):
-    """Part 3: the deck checks print what the tutorial shows (lines elided with `...` aside),
-    and the gauntlet's first lines are those of the real run."""
+def deck_runs(tutorial: Path) -> tuple[dict[str, tuple[str, int]], list[str]]:
+    """Part 3's console blocks by command, and its runs: the two deck checks, then the
+    gauntlet."""
     blocks = {cmd: (want, line) for cmd, want, line in console_blocks(tutorial)}
     runs = [c for c in blocks if c.startswith(("madang check my_deck", "madang check docs/"))]
     runs += [c for c in blocks if c.startswith("madang simulate clash_of_decks --cards my_cards")]
     assert len(runs) == 3, runs
-    if tutorial != TUTORIALS[0]:  # the same run in both languages: played once, compared here
-        english = {c: w for c, w, _ in console_blocks(TUTORIALS[0])}
-        assert blocks[runs[2]][0] == english[runs[2]]
-        runs = runs[:2]
-    for cmd in runs:
-        want, line = blocks[cmd]
-        here = EXAMPLES if "my_deck" in cmd else REPO
-        monkeypatch.chdir(here)
-        argv = [a for a in cmd.split()[1:]]
-        if "--report" in argv:
-            at = argv.index("--report")
-            del argv[at : at + 2]
-            argv += ["--jobs", "1"]
-        capsys.readouterr()
-        cli_main(argv)
-        got = capsys.readouterr()
-        shown = [x for x in want.splitlines() if x.strip() != "..."]
-        # the bundled rules are shown where they are: the checkout, or site-packages when installed
-        real = [re.sub(r"\S*/(rulesets/)", r"\1", x) for x in (got.err + got.out).splitlines()]
-        kept = [x for x in real if x in shown or x.startswith("note: report written")]
-        assert [x for x in shown if not x.startswith(("note:", "  7.24 s"))] == [
-            x for x in kept if not x.startswith("note:")
-        ], f"{tutorial.name}:{line}: `{cmd}` prints\n" + "\n".join(real)
+    return blocks, runs
+
+
+def replay_deck_run(tutorial: Path, blocks: dict, cmd: str, monkeypatch, capsys) -> None:
+    """Run one of Part 3's commands; its output holds the lines the tutorial shows (lines
+    elided with `...` aside)."""
+    want, line = blocks[cmd]
+    here = EXAMPLES if "my_deck" in cmd else REPO
+    monkeypatch.chdir(here)
+    argv = [a for a in cmd.split()[1:]]
+    if "--report" in argv:
+        at = argv.index("--report")
+        del argv[at : at + 2]
+        argv += ["--jobs", "1"]
+    capsys.readouterr()
+    cli_main(argv)
+    got = capsys.readouterr()
+    shown = [x for x in want.splitlines() if x.strip() != "..."]
+    # the bundled rules are shown where they are: the checkout, or site-packages when installed
+    real = [re.sub(r"\S*/(rulesets/)", r"\1", x) for x in (got.err + got.out).splitlines()]
+    kept = [x for x in real if x in shown or x.startswith("note: report written")]
+    assert [x for x in shown if not x.startswith(("note:", "  7.24 s"))] == [
+        x for x in kept if not x.startswith("note:")
+    ], f"{tutorial.name}:{line}: `{cmd}` prints\n" + "\n".join(real)
+
+
+@pytest.mark.parametrize("tutorial", TUTORIALS, ids=lambda p: p.name)
+def test_tutorial_shows_real_deck_checks(tutorial, monkeypatch, capsys):
+    """Part 3: the deck checks print what the tutorial shows, and both languages show the same
+    gauntlet (played once, by the next test)."""
+    blocks, runs = deck_runs(tutorial)
+    if tutorial != TUTORIALS[0]:
+        english, _ = deck_runs(TUTORIALS[0])
+        assert blocks[runs[2]][0] == english[runs[2]][0]
+    for cmd in runs[:2]:
+        replay_deck_run(tutorial, blocks, cmd, monkeypatch, capsys)
+
+
+@pytest.mark.slow  # 2,000 games
+def test_tutorial_shows_the_real_gauntlet(monkeypatch, capsys):
+    """Part 3: the gauntlet's first lines are those of the real run."""
+    blocks, runs = deck_runs(TUTORIALS[0])
+    replay_deck_run(TUTORIALS[0], blocks, runs[2], monkeypatch, capsys)
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=lambda p: p.name)
@@ -574,6 +593,7 @@ def test_tutorial_card_entry_checks_clean(tutorial, tmp_path):
         assert not diags.errors, diags.render()
 
 
+@pytest.mark.slow  # twice 1,000 games
 def test_tutorial_part1_runs_are_the_real_ones(tmp_path, monkeypatch, capsys):
     """Part 1: the card added to the bundled cards, deck 4 changed as shown, and the two
     simulations before and after print what the tutorial shows (the timing line aside)."""

@@ -26,6 +26,7 @@ from madang.language.fmt import (
 )
 from madang.language.keywords import CORE, RESERVED
 from madang.language.parser import Origin, parse_card_text, parse_module
+from quick import examples
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGE_FILES = sorted(
@@ -532,7 +533,9 @@ decls = st.one_of(
     abilities,
 )  # fmt: skip
 
-BOUNDED = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BOUNDED = settings(
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @BOUNDED
@@ -549,7 +552,7 @@ def test_generated_statements_roundtrip(body):
     roundtrip(tree)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(decls, max_size=3).map(tuple))
 def test_generated_modules_roundtrip(ds):
     roundtrip(mk(n.Module, ds))
@@ -563,7 +566,7 @@ def test_generated_names_and_strings_roundtrip(name, text):
     roundtrip(mk(n.Module, (mk(n.DefineDecl, (name,), (param,), body),)))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(decls, min_size=1, max_size=3).map(tuple), st.data())
 def test_generated_comments_are_kept(ds, data):
     """Comments anywhere (own lines at any indentation, or after code) survive formatting."""
@@ -591,7 +594,7 @@ def test_generated_comments_are_kept(ds, data):
     assert format_source(out, "<c>", Diagnostics()) == out
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items)
 def test_generated_card_texts_roundtrip(its):
     tree = mk(n.CardText, its)

@@ -2,7 +2,8 @@
 (exit 0, 1 or 2, no traceback, no internal error) within a time and memory limit per case.
 
 Each target runs tests/fuzz_driver.py in a process of its own (3 GiB of address space, 30 s a
-case). The examples are the same on every run; `HYPOTHESIS_PROFILE=explore` draws new ones, and
+case). The examples are the same on every run (60 a target; fewer of the costly ones in the quick
+loop, `-m "not slow"`); `HYPOTHESIS_PROFILE=explore` draws new ones, and
 `python tests/fuzz_driver.py TARGET --examples 1000` runs a longer search by hand.
 """
 
@@ -14,9 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from quick import quick
 
 DRIVER = Path(__file__).with_name("fuzz_driver.py")
 EXAMPLES = 60
+# The quick loop (tests/quick.py) draws fewer where a case costs most: enough that the drawn cases
+# still reach the depth REACHED asks for (the examples are the same on every run).
+QUICK_EXAMPLES = {"language": 30, "cards": 30, "meta": 20}
 
 # how deep the mutated inputs must reach (a command, or a command and its exit code), so that a driver that stopped exercising anything fails
 REACHED = {
@@ -30,8 +35,9 @@ REACHED = {
 
 @pytest.mark.parametrize("target", list(REACHED))
 def test_mutated_input_gets_a_clean_answer(target):
+    n = QUICK_EXAMPLES.get(target, EXAMPLES) if quick() else EXAMPLES
     out = subprocess.run(
-        [sys.executable, str(DRIVER), target, "--examples", str(EXAMPLES)],
+        [sys.executable, str(DRIVER), target, "--examples", str(n)],
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]

@@ -18,6 +18,12 @@ RULESETS = [
     ("cthulhu_wars", {"players": 3}),
 ]
 IDS = [name for name, _ in RULESETS]
+# The adapters' own API suites on every ruleset: Clash of Decks in the quick loop, the longer
+# games only with the slow tests (CI runs them all).
+EVERY_RULESET = [
+    pytest.param(*r, id=r[0], marks=() if r[0] == "clash_of_decks" else pytest.mark.slow)
+    for r in RULESETS
+]
 
 
 def random_states(name: str, options: dict, games: int, seed: int = 0):
@@ -111,7 +117,7 @@ def test_the_tensor_does_not_change_when_only_hidden_cards_change():
 # ---------------------------------------------------------------- PettingZoo
 
 
-@pytest.mark.parametrize(("name", "options"), RULESETS, ids=IDS)
+@pytest.mark.parametrize(("name", "options"), EVERY_RULESET)
 def test_pettingzoo_api_and_seed_tests_pass(name, options):
     from madang.pettingzoo import env
     from pettingzoo.test import api_test, seed_test
@@ -134,7 +140,7 @@ def test_pettingzoo_render_is_the_seats_text_view():
 # ---------------------------------------------------------------- OpenSpiel
 
 
-@pytest.mark.parametrize(("name", "options"), RULESETS, ids=IDS)
+@pytest.mark.parametrize(("name", "options"), EVERY_RULESET)
 def test_openspiel_random_sim_test_and_serialisation(name, options):
     import madang.openspiel  # noqa: F401
     import pyspiel

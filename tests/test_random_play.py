@@ -27,13 +27,18 @@ MODES = {
 }  # fmt: skip
 
 
+# Seeds played per ruleset and options: the first QUICK in the quick loop, the rest marked slow
+# (CI plays them all).
+SEEDS, QUICK = 25, 2
+
+
 def cases():
     for name in bundled_names():
         for opts in MODES.get(name, [{}]):
+            id = f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}"
+            yield pytest.param(name, opts, range(QUICK), id=f"{id}-quick")
             yield pytest.param(
-                name,
-                opts,
-                id=f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}",
+                name, opts, range(QUICK, SEEDS), id=f"{id}-long", marks=pytest.mark.slow
             )
 
 
@@ -53,10 +58,10 @@ def check_invariants(g: GameState) -> None:
         assert g.legal_actions(), "a decision with no option"
 
 
-@pytest.mark.parametrize("name,opts", list(cases()))
-def test_random_games_keep_invariants_and_round_trip(name, opts):
+@pytest.mark.parametrize("name,opts,seeds", list(cases()))
+def test_random_games_keep_invariants_and_round_trip(name, opts, seeds):
     prog = load_program(name)
-    for seed in range(25):
+    for seed in seeds:
         g = new_game(prog, opts, seed=seed)
         rng = random.Random(seed)
         created = len(g.st.obj_card)

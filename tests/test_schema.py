@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from madang.language.diagnostics import Diagnostics, Span
 from madang.language.schema import RULESET_SCHEMA, card_schema, validate
 from madang.language.yamlsrc import load_yaml
+from quick import examples
 
 CREATURE = {"cost": ("number", True), "attack": ("number", True), "health": ("number", True)}
 SPELL = {"cost": ("number", True), "school": ("keyword", False), "tags": ("list of text", False)}
@@ -412,7 +413,7 @@ JSONISH = st.recursive(
 
 
 @pytest.mark.parametrize("schema", [RULESET_SCHEMA, CARDS_SCHEMA], ids=["ruleset", "cards"])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=JSONISH)
 def test_any_data_gives_located_diagnostics(schema, data):
     text = yaml.safe_dump(data, allow_unicode=True)

@@ -79,7 +79,7 @@ class Seat:
 
 
 @pytest.mark.parametrize(("ruleset", "options"), GAMES, ids=[f"{r}-{o}" for r, o in GAMES])
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])  # CI plays both
 def test_no_seat_hears_or_sees_a_card_before_it_is_shown(ruleset, options, seed):
     game = new_game(ruleset, options, seed, log=True)
     prog = game.st.g.prog

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from madang.language import parser
+from madang.tools import bench as bench_tool
 from madang.tools.cli import main
 from madang.tools.scenario import load_scenario, run_scenario
 
@@ -95,6 +96,9 @@ def test_bench_runs_no_baseline_it_finds_by_walking_folders(tmp_path, monkeypatc
     below = tmp_path / "work" / "deep"
     below.mkdir(parents=True)
     monkeypatch.chdir(below)
+    # Only the search for an anchor matters here, not the measurements (test_cli runs them all).
+    monkeypatch.setattr(bench_tool, "cold_load", lambda ref: {"load_cold_s": None})
+    monkeypatch.setattr(bench_tool, "thousand_cards", lambda ref, **kw: None)
     assert main(["bench", "clash_of_decks", "--games", "2", "--seconds", "1",
                  "--format", "json"]) == 0  # fmt: skip
     assert '"baseline"' not in capsys.readouterr().out

@@ -10,6 +10,7 @@ from madang.language import yamlsrc
 from madang.language.diagnostics import Diagnostics, Span
 from madang.language.sources import decode
 from madang.language.yamlsrc import MAX_DEPTH, load_yaml
+from quick import examples
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if yaml.__with_libyaml__ else [])
 
@@ -472,7 +473,7 @@ YAML_PIECES = st.sampled_from(
 YAML_TEXT = st.lists(YAML_PIECES, max_size=40).map("".join)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(YAML_TEXT | st.text(max_size=60))
 def test_random_text_never_raises(text):
     diags = Diagnostics()
@@ -482,7 +483,7 @@ def test_random_text_never_raises(text):
         assert d.span.line >= 1 and d.span.col >= 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=80))
 def test_random_bytes_never_raise(data):
     diags = Diagnostics()
@@ -499,7 +500,7 @@ PLAIN_TEXT = st.text(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | PLAIN_TEXT,

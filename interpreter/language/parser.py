@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -218,7 +219,42 @@ def parse_card_text(text: str, origin: Origin, diags: Diagnostics) -> n.CardText
     return _parse(text, origin, diags, "card_text")
 
 
+# Clean parses, by text and place: the AST is immutable (frozen nodes, tuples) and depends on
+# nothing else, so loading the same files again (a scenario's inline cards beside the unchanged
+# rules, the language server, the tests) reuses it. At most PARSED_CHARS characters of text are
+# kept (a few rulesets), the oldest dropped first.
+_PARSED: dict[tuple, n.Node] = {}
+_PARSED_LOCK = threading.Lock()
+_parsed_chars = 0
+PARSED_CHARS = 8_000_000
+
+
 def _parse(text: str, origin: Origin, diags: Diagnostics, start: str):
+    key = (start, text, origin.file, origin.line, origin.col, origin.indent)
+    tree = _PARSED.get(key)
+    if tree is not None:
+        return tree
+    before = len(diags.items)
+    tree = _parse_text(text, origin, diags, start)
+    if tree is not None and len(diags.items) == before:  # nothing said about it: reusable
+        _keep(key, tree)
+    return tree
+
+
+def _keep(key: tuple, tree: n.Node) -> None:
+    global _parsed_chars
+    with _PARSED_LOCK:  # the language server and `madang serve` parse in threads
+        if key in _PARSED:
+            return
+        _PARSED[key] = tree
+        _parsed_chars += len(key[1])
+        while _parsed_chars > PARSED_CHARS and _PARSED:
+            oldest = next(iter(_PARSED))
+            _parsed_chars -= len(oldest[1])
+            del _PARSED[oldest]
+
+
+def _parse_text(text: str, origin: Origin, diags: Diagnostics, start: str):
     if len(text) > MAX_TEXT:
         diags.error(
             f"text too long ({len(text)} characters; the limit is {MAX_TEXT})",
