@@ -35,9 +35,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """`-m "not slow"` is the quick loop: fewer hypothesis examples, unless a profile is named."""
+    """`-m "not slow"` is the quick loop: fewer hypothesis examples, unless a profile is named.
+    With `-n`, an idle worker takes queued tests from a busy one (`--dist worksteal`): with
+    xdist's default (`load`) one of two workers sat idle for 10-40 s at the end of the quick
+    loop. Set here, not in addopts, so that pytest without xdist (`-p no:xdist`) still runs."""
     if "HYPOTHESIS_PROFILE" not in os.environ and skips_slow(config.option.markexpr or ""):
         settings.load_profile("quick")
+    if getattr(config.option, "dist", None) == "load":
+        config.option.dist = "worksteal"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
