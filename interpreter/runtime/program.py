@@ -163,6 +163,22 @@ class CardRT:
         self.index, self.traits, self.extra = index, traits, extra
 
 
+class ZoneRT(NamedTuple):
+    """A zone as the run time knows it (copied from the front end's symbol)."""
+
+    name: str
+    scope: str  # "global", "player" or "area"
+    ordered: bool
+    visibility: str  # "public", "owner" or "hidden"
+    active: bool
+    renews: bool  # `new objects`: an object arriving from another zone is new
+
+
+class CounterRT(NamedTuple):
+    name: str
+    scope: str  # "global", "player" or "area"
+
+
 class DeckRule(NamedTuple):
     """A compiled `rule`: `cond(st, env)` holds for a legal deck; `over` lists what `var` runs over."""
 
@@ -189,8 +205,11 @@ class Program(ContinuousEffects):
         self.cards: list[CardRT] = []
         self.card_index: dict[str, int] = {}
         self.kinds: dict[str, str] = dict(syms.canonical)
-        self.zones = {z.name: z for z in syms.unique(syms.zones)}
-        self.counters = {c.name: c for c in syms.unique(syms.counters)}
+        self.zones = {
+            z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
+            for z in syms.unique(syms.zones)
+        }
+        self.counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
         self.checks: list = []
         self.deck_rules: list[DeckRule] = []
         self.holds = False  # some `hold:` block exists: triggers look for one on the stack
