@@ -101,7 +101,18 @@ class ContinuousEffects:
         args = self.cards[st.obj_card[o]].keywords.get(kw)
         if args is None:
             args = self.granted_args(st, o, kw)
+        if args is None and st.lki:
+            args = self.last_known_args(st, o, kw)
         return args or ()
+
+    def last_known_args(self, st, o, kw):
+        """The arguments of `kw` as granted to `o` just before it arrived in a `new objects`
+        zone (its abilities trigger on the events of that arrival), or None."""
+        moves = st.obj_moves[o]
+        for x, m, gr in reversed(st.lki):
+            if x == o and m == moves and gr[1] == kw:
+                return gr[4] if len(gr) > 4 else []
+        return None
 
     def granted_args(self, st, o, kw):
         """The arguments with which `o` is granted `kw` (a list, maybe empty), or None."""

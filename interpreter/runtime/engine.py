@@ -147,6 +147,7 @@ def ask(
     rewind: bool = True,
 ) -> None:
     st.pending = Decision(player, prompt, values, kind, type_)
+    st.lki = []  # an arrival's events are over by the next decision
     if rewind:
         fr.pc -= 1
 
@@ -412,7 +413,11 @@ def renew(st: State, o: int) -> None:
     if st.mods:
         st.mods = [m for m in st.mods if m[0] != o]
     if st.grants:
-        st.grants = [m for m in st.grants if m[0] != o]
+        kept = [m for m in st.grants if m[0] != o]
+        if len(kept) != len(st.grants):  # its last known grants, for its arrival's events
+            moves = st.obj_moves[o]
+            st.lki = st.lki + [(o, moves, m) for m in st.grants if m[0] == o]
+            st.grants = kept
     for d in st.props.values():
         d.pop(o, None)
     if st.used:

@@ -55,7 +55,9 @@ class ListenerRT:
     def applies_to(self, st, o):
         if self.origin == "card":
             return st.obj_card[o] == self.card_index
-        return self.prog.has(st, o, self.owner)
+        return self.prog.has(st, o, self.owner) or bool(
+            st.lki and self.prog.last_known_args(st, o, self.owner) is not None
+        )
 
     def bind_params(self, st, src, env):
         if self.kw_params:

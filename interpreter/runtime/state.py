@@ -90,7 +90,7 @@ class Game:
 
 class State:
     __slots__ = (
-        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "props", "counters", "pcounters",
+        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "steps", "decisions", "log", "ts", "work", "work_limit",
@@ -105,6 +105,9 @@ class State:
         self.obj_from: list[int] = []  # the zone each object was in before its last move
         self.obj_moves: list[int] = []  # how many times each object changed zones
         self.shown: list[tuple] = []  # (object, player, moves): revealed while it stays put
+        # Grants an object lost by arriving in a `new objects` zone, (object, moves, grant):
+        # until the next decision its abilities still trigger on the events of its arrival.
+        self.lki: list[tuple] = []
         self.props: dict[str, dict[int, object]] = {}
         self.counters: dict[str, object] = {}
         self.pcounters: dict[str, list] = {}
@@ -160,6 +163,7 @@ class State:
         c.obj_from = self.obj_from[:]
         c.obj_moves = self.obj_moves[:]
         c.shown = self.shown[:]
+        c.lki = self.lki[:]
         c.props = {k: v.copy() for k, v in self.props.items()}
         c.counters = self.counters.copy()
         c.pcounters = {k: v[:] for k, v in self.pcounters.items()}
