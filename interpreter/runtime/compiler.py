@@ -18,6 +18,7 @@ from .program import (
     DeckRule,
     ListenerRT,
     Program,
+    SnippetError,
     StaticRT,
     VerbRT,
 )
@@ -561,3 +562,30 @@ def _call_define(holder, names, args):
 
 
 __all__ = ["Compiler", "Program", "type_name", "OBJECT", "CardSym"]
+
+
+def compile_snippet(prog: Program, text: str, local_types: dict, file: str = "<snippet>") -> int:
+    """Compile statements written in the language against a compiled program (scenario tests
+    start games this way): the front end runs here, never in the run time. Returns the new
+    block; raises SnippetError with rendered diagnostics."""
+    from ..language.checker import Checker, Scope
+    from ..language.diagnostics import Diagnostics
+    from ..language.parser import Origin, parse_module
+
+    diags = Diagnostics()
+    body_lines = text.strip("\n").splitlines() or ["pass"]
+    src = "flow:\n" + "\n".join("    " + ln for ln in body_lines) + "\n"
+    diags.add_source(file, "\n".join(body_lines) + "\n")
+    mod = parse_module(src, Origin(file, line=0, col=1, indent=-3), diags)
+    if mod is None or diags.has_errors():
+        raise SnippetError(diags.render())
+    body = mod.decls[0].body
+    checker = Checker(prog.syms, diags)
+    checker.block(body, Scope(dict(local_types), ctx="flow"))
+    if diags.has_errors():
+        raise SnippetError(diags.render())
+    comp = Compiler(prog.syms, checker.r, prog.meta, program=prog)
+    comp._defines = getattr(prog, "_define_cache", {})
+    block = comp.block(body)
+    E.mark_inline(prog)
+    return block

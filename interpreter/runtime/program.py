@@ -236,32 +236,6 @@ class Program(ContinuousEffects):
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
 
-    def compile_snippet(self, text: str, local_types: dict, file: str = "<snippet>") -> int:
-        """Compile statements written in the language against this program (scenario tests
-        start games this way). Raises SnippetError with rendered diagnostics."""
-        from ..language.checker import Checker, Scope
-        from ..language.diagnostics import Diagnostics
-        from ..language.parser import Origin, parse_module
-        from .compiler import Compiler
-
-        diags = Diagnostics()
-        body_lines = text.strip("\n").splitlines() or ["pass"]
-        src = "flow:\n" + "\n".join("    " + ln for ln in body_lines) + "\n"
-        diags.add_source(file, "\n".join(body_lines) + "\n")
-        mod = parse_module(src, Origin(file, line=0, col=1, indent=-3), diags)
-        if mod is None or diags.has_errors():
-            raise SnippetError(diags.render())
-        body = mod.decls[0].body
-        checker = Checker(self.syms, diags)
-        checker.block(body, Scope(dict(local_types), ctx="flow"))
-        if diags.has_errors():
-            raise SnippetError(diags.render())
-        comp = Compiler(self.syms, checker.r, self.meta, program=self)
-        comp._defines = getattr(self, "_define_cache", {})
-        block = comp.block(body)
-        E.mark_inline(self)
-        return block
-
     def add_block(self, stmts) -> int:
         self.blocks.append(tuple(stmts))
         return len(self.blocks) - 1

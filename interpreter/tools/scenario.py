@@ -26,6 +26,7 @@ from ..runtime import engine
 from ..runtime.api import GameState, MadangError, make_game
 from ..runtime.api import start as start_game
 from ..runtime.builtins import RulesError
+from ..runtime.compiler import compile_snippet
 from ..runtime.loader import bundled_dir, bundled_names, load_ruleset
 from ..runtime.program import Program, SnippetError
 from ..runtime.state import FUNC, Frame, State
@@ -780,7 +781,7 @@ class _Runner:
         hit = _snippets.get(key)
         if hit is not None and hit[0] is self.prog:
             return hit[1]
-        block = self.prog.compile_snippet(text, types, file=self.sc.path)
+        block = compile_snippet(self.prog, text, types, file=self.sc.path)
         _snippets[key] = (self.prog, block)
         return block
 
