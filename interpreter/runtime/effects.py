@@ -246,28 +246,24 @@ class ContinuousEffects:
             return v
         # Layers: "becomes" (set) effects first, continuous ones and then the statements' in
         # timestamp order, the latest winning; then every "by" (add) effect.
-        adds = []
-        for op, value in self._statics_on(st, o, name):
-            if op == "set":
-                v = value
-            else:
-                adds.append(value)
+        added, total = False, 0
+        if self.statics_prop.get(name):
+            setv, added, total = self._statics_on(st, o, name)
+            if setv is not _MISSING:
+                v = setv
         for m in st.mods:
             if m[0] == o and m[1] == name:
                 if len(m) > 5 and m[5] == "set":
                     v = m[2]
                 else:
-                    adds.append(m[2])
-        for a in adds:
-            v += a
-        return v
+                    added = True
+                    total += m[2]
+        return v + total if added else v
 
-    def _statics_on(self, st, o, name) -> list:
-        """The continuous modifiers of property `name` in force on `o`: (op, value) pairs,
-        computed under the guard against a value that depends on itself."""
-        statics = self.statics_prop.get(name)
-        if not statics:
-            return []
+    def _statics_on(self, st, o, name) -> tuple:
+        """The continuous modifiers of property `name` in force on `o`: (the latest set value
+        or _MISSING, whether any adds, their sum), computed under the guard against a value
+        that depends on itself."""
         key = (o, name)
         reading = self._reading
         if key in reading:
@@ -277,7 +273,7 @@ class ContinuousEffects:
                 f"itself through a continuous 'modify ... {name}'"
             )
         reading.add(key)
-        out = []
+        setv, added, total = _MISSING, False, 0
         try:
             present = self._present(st, self.static_cards[name])  # index_statics
             for sa in self.statics_shared[name]:
@@ -291,14 +287,22 @@ class ContinuousEffects:
                 for src in srcs:
                     env = sa.env_for(st, src)
                     if sa.hits(st, env, o):
-                        out.append((sa.op, sa.value(st, env)))
+                        if sa.op == "set":
+                            setv = sa.value(st, env)
+                        else:
+                            added = True
+                            total += sa.value(st, env)
             by_card = self.statics_by_card[name]
             for c, srcs in present.items():
                 for sa in by_card.get(c, ()):
                     for src in srcs:
                         env = sa.env_for(st, src)
                         if sa.hits(st, env, o):
-                            out.append((sa.op, sa.value(st, env)))
+                            if sa.op == "set":
+                                setv = sa.value(st, env)
+                            else:
+                                added = True
+                                total += sa.value(st, env)
         finally:
             reading.discard(key)
-        return out
+        return setv, added, total
