@@ -389,13 +389,10 @@ class Checker:
                 self.r.calls[id(st)] = ("verb", v.name)
                 self.args(v, st.args, st, sc)
             case n.Win() | n.Lose():
-                t = self.expr(st.who, sc)
-                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
-                    self.d.error(
-                        f"'{type(st).__name__.lower()}' needs a player or a list of players, got {type_name(t)}",
-                        st.who.span,
-                        code="type",
-                    )
+                self.one_or_list(
+                    st.who, sc, PLAYER,
+                    f"'{type(st).__name__.lower()}' needs a player or a list of players",
+                )  # fmt: skip
             case n.DrawGame() | n.End() | n.Expire() | n.Pass() | n.Return() | n.Break():
                 pass
             case n.Modify() | n.Grant():
@@ -417,32 +414,20 @@ class Checker:
                         did_you_mean(st.name, self.s.windows),
                         code="unknown-window",
                     )
-                t = self.expr(st.by, sc)
-                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
-                    self.d.error(
-                        f"a window is offered to a player or a list of players, got {type_name(t)}",
-                        st.by.span,
-                        code="type",
-                    )
+                self.one_or_list(
+                    st.by, sc, PLAYER, "a window is offered to a player or a list of players"
+                )
                 if st.pass_if is not None:
                     self.expect(st.pass_if, sc, BOOL)
             case n.Log():
                 self.r.types[id(st)] = self.expr(st.value, sc)
             case n.Reveal():
-                t = self.expr(st.what, sc)
-                if t not in (OBJECT, ANY) and not (isinstance(t, tuple) and t[1] in (OBJECT, ANY)):
-                    self.d.error(
-                        f"'reveal' shows an object or a list of objects, got {type_name(t)}",
-                        st.what.span,
-                        code="type",
-                    )
-                t = self.expr(st.to, sc)
-                if t not in (PLAYER, ANY) and not (isinstance(t, tuple) and t[1] in (PLAYER, ANY)):
-                    self.d.error(
-                        f"'reveal ... to' needs a player or a list of players, got {type_name(t)}",
-                        st.to.span,
-                        code="type",
-                    )
+                self.one_or_list(
+                    st.what, sc, OBJECT, "'reveal' shows an object or a list of objects"
+                )
+                self.one_or_list(
+                    st.to, sc, PLAYER, "'reveal ... to' needs a player or a list of players"
+                )
             case n.Require():
                 self.expect(st.cond, sc, BOOL)
             case n.If():
@@ -538,6 +523,12 @@ class Checker:
                         code="arity",
                     )
             self.expr(st.to, sc)
+
+    def one_or_list(self, e: n.Expr, sc: Scope, want, message: str) -> None:
+        """`e` must be a `want` or a list of them (who wins, who is shown a card)."""
+        t = self.expr(e, sc)
+        if t not in (want, ANY) and not (isinstance(t, tuple) and t[1] in (want, ANY)):
+            self.d.error(f"{message}, got {type_name(t)}", e.span, code="type")
 
     def granted_args(self, st: n.Grant, sc: Scope) -> None:
         """`grant K[a, b] to x`: K must be a keyword by name; its arguments are computed when

@@ -76,7 +76,7 @@ MAX_PLAYERS = 16  # seats: more would make every per-seat table and pairing list
 _NAMES = {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
 _LABEL = {
     "anyOf": [{"type": "string"}, _TEXTS],
-    "x-expected": "a text, or texts by language such as {en: Stark, ko: 스타크}",
+    "x-expected": "a text, or texts by language such as {en: Red, ko: 빨강}",
 }
 _VIEW = {
     "type": "object",

@@ -225,7 +225,7 @@ class Collector:
             prev = self._where.get(name)
             if prev is not None:
                 self.d.error(f"'{name}' is already defined (at {prev})", span, code="duplicate")
-                # both places, so a clash between a card set and its ruleset shows either side
+                # both places, so a conflict between a card set and its ruleset shows either side
                 self.d.error(f"'{name}' is defined again (at {span})", prev, code="duplicate")
                 continue
             self._where[name] = span

@@ -13,7 +13,7 @@ Figures are read from here, never asserted in tests. Per ruleset:
   to_json / from_json time (median of 50, ms), and the size of its save in bytes.
 
 A hand-written anchor named with `--baseline PATH` (a script printing one JSON line with
-playouts_per_s and decisions_per_s, such as `../shared/bench/clash_baseline.py`) runs in the same
+playouts_per_s and decisions_per_s, such as the scripts of `../shared/bench/`) runs in the same
 session, alternately with the first ruleset's playouts, and the ratio is reported.
 """
 

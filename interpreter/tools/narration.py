@@ -9,7 +9,7 @@ chosen, for English an ASCII one. Card names use a card's `ko:`/`en:` name when 
 
 **Per seat.** A Narrator made for a `seat` tells only what that seat may know: the log marks
 what names a secret (`seen`, runtime/seen.py), and a name the seat may not see is replaced by a
-placeholder; a secret choice reads "P1 chose: 플롯 선택 (비공개)" until the card is revealed.
+placeholder; a secret choice reads "P1 chose: … (secret)" until the card is revealed.
 `seat=None` narrates everything (a spectator of agents, a replay); `seat=-1` only what is public.
 Verbs without a narration template and triggers of the rules themselves are bookkeeping: they
 are shown only with `internals=True` (`madang replay -v`).

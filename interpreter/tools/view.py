@@ -83,7 +83,7 @@ class View:
 
     # ------------------------------------------------------------ players and objects
     def player_name(self, st, p: int) -> str:
-        """A player's name: `P1`, or `P1 Stark` with the declared name."""
+        """A player's name: `P1`, or `P1 Red` with the declared name."""
         own = self.player_label(st, p)
         return f"P{p + 1} {own}" if own else f"P{p + 1}"
 
