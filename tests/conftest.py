@@ -16,6 +16,7 @@ import pytest
 from hypothesis import settings
 from madang.language.diagnostics import Diagnostics
 from madang.language.yamlsrc import load_yaml
+from madang.runtime.program import Program
 from madang.tools.scenario import (
     Result,
     ScenarioError,
@@ -32,6 +33,9 @@ settings.register_profile("repeatable", derandomize=True, deadline=None)
 settings.register_profile("quick", derandomize=True, deadline=None, max_examples=20)
 settings.register_profile("explore", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+# Every game played by the tests proves that the state checks it skipped were false.
+Program.verify_checks = True
 
 
 def pytest_configure(config: pytest.Config) -> None:

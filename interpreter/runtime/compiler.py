@@ -34,6 +34,12 @@ class Compiler:
         from .codegen import CodeGen
 
         self.codegen = CodeGen(self)
+        self.deps = self.check_reads = None
+        if syms.checks:
+            from .depends import Depends
+
+            self.deps = Depends(syms, res)
+            self.check_reads = [self.deps.check_reads(c) for c in syms.checks]
         self.stmtgen = None
         if not syms.checks and not os.environ.get("MADANG_NO_FUSION"):
             from .codegen import StmtGen
@@ -65,16 +71,18 @@ class Compiler:
             del alias_of
         for vrt in p.verbs.values():
             vrt.listened = bool(vrt.listeners)
-        for chk in s.checks:
+        for i, chk in enumerate(s.checks):
             c = E.Check(
                 chk.name or "check",
                 chk.var,
                 self.expr(chk.over) if chk.over is not None else None,
                 self.expr(chk.cond),
                 self.block(chk.body),
+                1 << i,
             )
             p.add_stmt(c)
             p.checks.append(c)
+            p.check_bits |= c.bit
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)
@@ -338,7 +346,7 @@ class Compiler:
     def block(self, b: n.Block) -> int:
         gen = self.stmtgen
         if gen is None:
-            return self.p.add_block([self.p.add_stmt(self.stmt(s)) for s in b.body])
+            return self.p.add_block([self.p.add_stmt(self.checked_stmt(s)) for s in b.body])
         out, run = [], []
         for s in b.body:
             if gen.fusable(s):
@@ -351,6 +359,15 @@ class Compiler:
         if run:
             out.append(self.p.add_stmt(E.Fused(run[0].span, gen.compile_run(run))))
         return self.p.add_block(out)
+
+    def checked_stmt(self, s):
+        """A statement with the state checks it may change (all of them unless known)."""
+        rt = self.stmt(s)
+        if self.deps is not None:
+            from .depends import check_mask
+
+            rt.dirty = check_mask(self.deps.writes(s), self.check_reads)
+        return rt
 
     def stmt(self, s):
         ex = self.expr

@@ -19,10 +19,13 @@ DONE = "__done__"
 
 class Stmt:
     """`immediate`: never pushes a frame nor asks a decision, so it may run inline inside
-    another statement (see `inline`): fewer trips through the run loop."""
+    another statement (see `inline`): fewer trips through the run loop. `dirty`: the state
+    checks whose condition this statement's step may change (bits; the compiler narrows it,
+    runtime/depends.py), and `END_DIRTY` those that its `at_end` may change."""
 
-    __slots__ = ("id", "span", "mutates", "immediate", "inline")
+    __slots__ = ("id", "span", "mutates", "immediate", "inline", "dirty")
     IMMEDIATE = False
+    END_DIRTY = -1
 
     def __init__(self, span):
         self.span = span
@@ -30,6 +33,7 @@ class Stmt:
         self.mutates = False
         self.immediate = self.IMMEDIATE
         self.inline = False
+        self.dirty = -1
 
     def exec(self, st: State, fr: Frame) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -46,6 +50,7 @@ def run(st: State) -> None:
     checks = prog.checks
     limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
+    st.dirty = -1  # a decision, or a tool, may have changed anything: every check is due
     budget.start(st)
     try:
         while st.pending is None and not st.over:
@@ -59,10 +64,17 @@ def run(st: State) -> None:
                 s = blk[pc]
                 fr.pc = pc + 1
                 s.exec(st, fr)
-                if s.mutates and checks and not st.checking and not st.over:
-                    run_checks(st)
-            elif fr.ctl < 0 or not stmts[fr.ctl].at_end(st, fr):
+                if checks:
+                    st.dirty |= s.dirty
+                    if s.mutates and not st.checking and not st.over:
+                        run_checks(st)
+            elif fr.ctl < 0:
                 if frames and frames[-1] is fr:
+                    frames.pop()
+            else:
+                owner = stmts[fr.ctl]
+                st.dirty |= owner.END_DIRTY
+                if not owner.at_end(st, fr) and frames and frames[-1] is fr:
                     frames.pop()
             steps += 1
             if steps > limit:
@@ -123,17 +135,30 @@ def mark_inline(prog) -> None:
 
 
 def run_checks(st: State) -> None:
-    """Each check's condition, on one state: evaluating them changes nothing (their blocks run
-    later, as frames), so what they read is computed once for all of them."""
+    """The condition of each check that is due, on one state: evaluating them changes nothing
+    (their blocks run later, as frames), so what they read is computed once for all of them.
+
+    A check is due when something it reads may have changed since it was last found false
+    (`st.dirty`, set by the statements' `dirty` bits); one that fired stays due, as it would be
+    evaluated again if every check ran after every statement."""
+    dirty = st.dirty
+    if not dirty:
+        return
     prog = st.g.prog
     outer = prog.read_cache
     if outer is None:
         prog.read_cache = {}
     try:
         for chk in prog.checks:
-            chk.fire(st)
+            bit = chk.bit
+            if dirty & bit:
+                if not chk.fire(st):
+                    dirty &= ~bit
+            elif prog.verify_checks:
+                chk.verify_quiet(st)
     finally:
         prog.read_cache = outer
+    st.dirty = dirty & prog.check_bits
 
 
 def ask(
@@ -763,6 +788,7 @@ class If(Stmt):
 
 
 class For(Stmt):
+    END_DIRTY = 0  # the next round changes only local names
     __slots__ = ("name", "items", "body")
 
     def __init__(self, span, name, items, body):
@@ -800,6 +826,7 @@ class For(Stmt):
 
 
 class Repeat(Stmt):
+    END_DIRTY = 0  # the next round changes only local names
     __slots__ = ("times", "body")
 
     def __init__(self, span, times, body):
@@ -821,6 +848,7 @@ class Repeat(Stmt):
 
 
 class While(Stmt):
+    END_DIRTY = 0  # the next round changes only local names
     __slots__ = ("cond", "body", "until")
 
     def __init__(self, span, cond, body, until):
@@ -1521,23 +1549,39 @@ def collect(st: State, lsts, args: dict) -> list:
 class Check:
     """A state check: after every atomic action, run its body for each case where it holds."""
 
-    __slots__ = ("id", "var", "over", "cond", "body", "name")
+    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit")
+    END_DIRTY = 0  # its end only counts the checks in progress
 
-    def __init__(self, name, var, over, cond, body):
+    def __init__(self, name, var, over, cond, body, bit=-1):
         self.name, self.var, self.over, self.cond, self.body = name, var, over, cond, body
         self.id = -1
+        self.bit = bit
 
-    def fire(self, st: State) -> None:
+    def _envs(self, st: State) -> list[dict]:
         if self.var is None:
-            envs = [{}]
-        else:
-            items = self.over(st, {})
-            envs = [{self.var: x} for x in (items if isinstance(items, list) else st.zones[items])]
-        for env in envs:
+            return [{}]
+        items = self.over(st, {})
+        return [{self.var: x} for x in (items if isinstance(items, list) else st.zones[items])]
+
+    def fire(self, st: State) -> bool:
+        """Start the check's block for each case where it holds; whether any did."""
+        fired = False
+        for env in self._envs(st):
             if self.cond(st, env):
+                fired = True
                 st.checking += 1
                 note(st, {"check": self.name})
                 st.frames.append(Frame(self.body, env, self.id, CHECK))
+        return fired
+
+    def verify_quiet(self, st: State) -> None:
+        """For tests (`Program.verify_checks`): a check that was not due must be false."""
+        for env in self._envs(st):
+            if self.cond(st, env):
+                raise AssertionError(
+                    f"state check {self.name} holds but was not due: a statement's writes"
+                    " were missed (runtime/depends.py)"
+                )
 
     def at_end(self, st, fr):
         st.checking -= 1

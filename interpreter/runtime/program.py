@@ -194,6 +194,10 @@ class DeckRule(NamedTuple):
 class Program(ContinuousEffects):
     """A compiled ruleset: everything needed to run games of it."""
 
+    # The test suite sets this: a state check that is not due is evaluated anyway, and one that
+    # holds is an error (the statements' write sets missed something; runtime/depends.py).
+    verify_checks = False
+
     def __init__(self, syms: Symbols, meta: dict):
         self.syms = syms
         self.meta = meta
@@ -224,6 +228,7 @@ class Program(ContinuousEffects):
         # While the state cannot change (the conditions of the state checks are evaluated one
         # after another), modified values and the targets of continuous effects are kept here.
         self.read_cache: dict | None = None
+        self.check_bits = 0  # one bit per state check (engine.run_checks)
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}

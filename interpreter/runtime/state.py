@@ -93,7 +93,7 @@ class State:
         "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
-        "winners", "checking", "steps", "decisions", "log", "ts", "work", "work_limit",
+        "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -130,6 +130,7 @@ class State:
         self.over = False
         self.winners: list[int] = []
         self.checking = 0
+        self.dirty = -1  # state checks to evaluate at the next check point (engine.run_checks)
         self.steps = 0
         self.decisions = 0
         self.log: list | None = None
@@ -200,6 +201,7 @@ class State:
         c.over = self.over
         c.winners = self.winners[:]
         c.checking = self.checking
+        c.dirty = self.dirty
         c.steps = self.steps
         c.work, c.work_limit = self.work, self.work_limit
         c.decisions = self.decisions

@@ -1,0 +1,295 @@
+"""What each state check reads and what each statement writes, so that checks run only when
+something they read may have changed.
+
+State checks must hold after every atomic action; evaluating all of them after every statement
+that changes the game was most of the work of rulesets that have them. Here each check gets a
+set of read tokens (found in its condition, the definitions it calls and every continuous effect
+that could change a property or keyword it reads) and each statement a set of write tokens. A
+statement then marks dirty only the checks whose reads it may touch (`Program.check_bits`), and
+the run loop evaluates only dirty checks (engine.run_checks).
+
+Tokens: `prop:P`, `mods:P` (modifiers of P), `counter:C`, `grants`, `owner`, `scope` (active
+player, turn, round, order), `lost`, and `*` for anything. Whatever this module does not
+understand reads or writes `*`: a check is never skipped because of an unknown construct.
+"""
+
+from __future__ import annotations
+
+from ..language import nodes as n
+from ..language.symbols import CONDITION
+
+ANY = "*"
+ALL_CHECKS = -1  # every bit set: the mask of a statement that may change anything
+
+# Builtins whose value depends only on their arguments (a zone argument is read as its contents:
+# zones are part of every check's reads, see `check_reads`).
+PURE_BUILTINS = {
+    "count", "sum", "max", "min", "first", "last", "nth", "reversed", "range", "index_of",
+    "take", "drop", "contents", "flatten", "card_name", "exists", "abs", "any", "all",
+    "adjacent", "area", "sorted_by", "unique", "ceil_div", "zone_area", "fail", "objects",
+    "position", "behind", "ahead", "neighbours", "zone_of", "from_zone",
+}  # fmt: skip
+BUILTIN_READS = {
+    "owner": {"owner"},
+    "opponents": {"lost"},
+    "next_player": {"lost", "scope"},
+    "keyword_arg": {"grants", "lki"},
+    "keyword_values": {"grants", "lki"},
+}
+NAME_READS = {
+    "players": {"lost"},
+    "active": {"scope"},
+    "first_player": {"scope"},
+    "turn_direction": {"scope"},
+    "turn_number": {"scope"},
+    "round_number": {"scope"},
+}
+PURE_NAMES = {"player_count", "areas", "option", "data"}
+
+
+class Depends:
+    """The read and write tokens of a checked ruleset's expressions and statements."""
+
+    def __init__(self, syms, res):
+        self.s, self.r = syms, res
+        self._define_reads: dict[str, set] = {}
+        self._static_reads: set | None = None
+        self.static_reads()  # first: the definitions' reads depend on it
+
+    # ------------------------------------------------------------ reads
+    def reads(self, e) -> set:
+        """The tokens an expression (and everything it calls) may read."""
+        out: set = set()
+        if e is None:
+            return out
+        r = self.r
+        for x in e.walk():
+            match x:
+                case n.Num() | n.Str() | n.Const() | n.Special() | n.ListExpr() | n.BinOp():
+                    pass
+                case n.BoolOp() | n.Not() | n.Neg() | n.IfExpr() | n.Where() | n.Index():
+                    pass
+                case n.Contains() | n.IsKind():
+                    pass
+                case n.Name():
+                    res = r.names.get(id(x))
+                    kind = res[0] if res else None
+                    if kind in ("local", "zone", "keyword", "kind", "card"):
+                        pass
+                    elif kind == "define":
+                        out |= self.define_reads(res[1])
+                    elif kind == "counter":
+                        out.add("counter:" + res[1])
+                    elif kind == "it_prop":
+                        out |= self.prop_reads(res[1])
+                    elif kind == "builtin" and res[1] in NAME_READS:
+                        out |= NAME_READS[res[1]]
+                    elif not (kind == "builtin" and res[1] in PURE_NAMES):
+                        out.add(ANY)
+                case n.Attr():
+                    out |= self.attr_reads(x)
+                case n.Call():
+                    res = r.calls.get(id(x))
+                    if res is None:
+                        out.add(ANY)
+                    elif res[0] == "define":
+                        out |= self.define_reads(res[1])
+                    elif res[1] in BUILTIN_READS:
+                        out |= BUILTIN_READS[res[1]] | self.static_reads()
+                    elif res[1] == "matches":
+                        out |= self.condition_reads()
+                    elif res[1] not in PURE_BUILTINS:
+                        out.add(ANY)  # random, roll, shuffled, matches, ...
+                case n.Has():
+                    out |= {"grants"} | self.static_reads()
+                case n.Expr():
+                    out.add(ANY)  # an expression this module does not know
+                case _:
+                    pass  # a statement or declaration holding expressions (a static ability)
+            if ANY in out:
+                return {ANY}
+        return out
+
+    def attr_reads(self, x: n.Attr) -> set:
+        res = self.r.attrs.get(id(x))
+        if res is None:
+            return {ANY}
+        kind, name = res
+        if kind == "obj_prop":
+            return self.prop_reads(name)
+        if kind in ("player_counter", "area_counter"):
+            return {"counter:" + name}
+        if kind == "obj_builtin":
+            return {"owner"} if name == "owner" else set()  # zone, position: zones; name, kind
+        if kind in ("option", "player_zone", "area_zone", "area_fact", "player_builtin"):
+            return set()
+        if kind in ("zone_builtin", "dict"):
+            return set()
+        return {ANY}
+
+    def prop_reads(self, name: str) -> set:
+        """A property's value: its base, and when something may modify it, the modifiers of
+        statements and every continuous effect (whose conditions and amounts read more)."""
+        out = {"prop:" + name}
+        if name in self.modified():
+            out |= {"mods:" + name, "grants", "owner"} | self.static_reads()
+        return out
+
+    def define_reads(self, name: str) -> set:
+        got = self._define_reads.get(name)
+        if got is None:
+            self._define_reads[name] = {ANY}  # a definition that reads itself: assume anything
+            d = self.s.defines.get(name)
+            got = self.reads(d.decl.body) if d is not None else {ANY}
+            self._define_reads[name] = got
+        return got
+
+    def static_reads(self) -> set:
+        """What continuous effects read: their conditions, targets and amounts, the objects
+        present (zones), keywords held (grants) and the modifiers of statements. An effect's
+        amount may read a property another effect modifies, so the set grows to a fixed point
+        (the definitions' reads found on the way are forgotten until it is reached)."""
+        if self._static_reads is None:
+            statics = [ab.decl for ab in self.s.abilities if isinstance(ab.decl, n.Static)]
+            cur = {"grants", "owner", "lki"}
+            while True:
+                self._static_reads = cur
+                self._define_reads.clear()
+                new = set(cur)
+                for d in statics:
+                    new |= self.reads(d)
+                if new == cur:
+                    break
+                cur = new
+        return self._static_reads
+
+    def condition_reads(self) -> set:
+        """What `matches(x, cond)` may read: any condition argument of a keyword, on a card or
+        in a `grant K[...]` statement."""
+        got = getattr(self, "_condition_reads", None)
+        if got is None:
+            self._condition_reads = {ANY}  # a condition that matches itself: anything
+            got = {"grants", "lki"}
+            s = self.s
+            for card in s.cards.values():
+                for item in card.text.items if card.text is not None else ():
+                    if isinstance(item, n.KeywordUse):
+                        kw = s.keywords.get(item.name)
+                        params = kw.params if kw is not None else ()
+                        for a, q in zip(item.args, params):
+                            if q.type == CONDITION:
+                                got |= self.reads(a)
+            for root in self._roots():
+                for x in root.walk():
+                    if isinstance(x, n.Grant):
+                        for a in x.args:
+                            got |= self.reads(a)
+            self._condition_reads = {ANY} if ANY in got else got
+        return self._condition_reads
+
+    def modified(self) -> set:
+        mods = getattr(self, "_modified", None)
+        if mods is None:
+            canon = self.s.canonical
+            mods = set()
+            for root in self._roots():
+                for x in root.walk():
+                    if isinstance(x, n.Modify):
+                        mods |= {x.prop, canon.get(x.prop, x.prop)}
+            self._modified = mods
+        return mods
+
+    def _roots(self):
+        s = self.s
+        yield from (v.decl.body for v in s.unique(s.verbs))
+        yield from (ab.decl for ab in s.abilities)
+        yield from s.setup
+        yield from s.flow
+
+    def check_reads(self, chk) -> set:
+        """A check's reads: its domain and condition; zones always (its domain and what it reads
+        of objects depend on where they are)."""
+        return {"zones"} | self.reads(chk.over) | self.reads(chk.cond)
+
+    # ------------------------------------------------------------ writes
+    def writes(self, s) -> set:
+        """The tokens a statement's own step may change (not those of the blocks it starts:
+        their statements are steps of their own)."""
+        match s:
+            case n.Let() | n.Log() | n.Pass() | n.CallStmt() | n.Emit() | n.Hold() | n.Window():
+                return set()  # locals, or a frame pushed (its owner's end marks all, engine)
+            case n.If() | n.For() | n.Repeat() | n.While():
+                return set()  # the test and the loop state are local
+            case n.Assign():
+                return self.assign_writes(s)
+            case n.Modify():
+                canon = self.s.canonical
+                return {"mods:" + s.prop, "mods:" + canon.get(s.prop, s.prop)}
+            case n.Grant():
+                return {"grants"}
+            case n.Expire():
+                return {"mods:*", "grants"}
+            case n.Scope():
+                return {"scope"}
+            case n.Choose() | n.Order():
+                return {"lki"}  # a decision forgets the last known information
+            case n.Create() | n.Remove() | n.Shuffle():
+                return {"zones", "owner"}
+            case n.Move():
+                # an object arriving in a `new objects` zone forgets its fields and modifiers
+                return {"zones", "lki", "prop:*", "mods:*", "grants", "used"}
+            case n.Win() | n.Lose() | n.DrawGame():
+                return {"lost"}
+            case n.Reveal():
+                return {"shown"}
+            case n.Require() | n.Return() | n.Break() | n.End():
+                return {"used", "lost"}  # frames left; triggers held there start; end game
+        return {ANY}
+
+    def assign_writes(self, s: n.Assign) -> set:
+        t = s.target
+        if isinstance(t, n.Name):
+            res = self.r.names.get(id(t), ("local", t.name))
+            if res[0] == "local":
+                return set()
+            if res[0] == "counter":
+                return {"counter:" + res[1]}
+            if res[0] == "game":
+                return {"scope"}
+            return {ANY}
+        res = self.r.attrs.get(id(t))
+        if res is None:
+            return {ANY}
+        kind, name = res
+        if kind == "obj_prop":
+            return {"prop:" + name}
+        if kind in ("player_counter", "area_counter"):
+            return {"counter:" + name}
+        if (kind, name) == ("obj_builtin", "owner"):
+            return {"owner"}
+        return {ANY}
+
+
+def overlaps(writes: set, reads: set) -> bool:
+    """Whether a write may change what is read (`*` on either side; `P:*` stands for every
+    token `P:...`)."""
+    if ANY in writes or ANY in reads:
+        return True
+    if writes & reads:
+        return True
+    for a, b in ((writes, reads), (reads, writes)):
+        for t in a:
+            if t.endswith(":*") and any(x.startswith(t[:-1]) for x in b):
+                return True
+    return False
+
+
+def check_mask(writes: set, check_reads: list[set]) -> int:
+    """The bits of the checks a statement with these writes may make true or false."""
+    if ANY in writes:
+        return ALL_CHECKS
+    mask = 0
+    for i, reads in enumerate(check_reads):
+        if overlaps(writes, reads):
+            mask |= 1 << i
+    return mask
