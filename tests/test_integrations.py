@@ -209,4 +209,4 @@ def test_ray_workers_keep_the_ceiling_on_work_given_here(tmp_path):
     finally:
         budget.set_ceiling(before)
     assert report["error_games"] == 2
-    assert "no decision within 1,000 steps" in str(report)
+    assert "more than 1,000 steps of work without a decision" in str(report)

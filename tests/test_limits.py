@@ -88,7 +88,7 @@ CASES = {
             yaml_extra="settings: {max_steps: 1000000000000000000000}",
             setup="while true:\n    n += 1",
         ),
-        "no decision within",
+        "steps of work without a decision",
     ),
     "a verb calling itself": (dict(extra="verb f():\n    n += 1\n    f()", setup="f()"), "calls"),
     "a definition calling itself twice": (
@@ -134,7 +134,9 @@ def test_a_keyword_argument_evaluated_while_loading_has_a_budget(tmp_path):
 def test_the_ruleset_budget_is_kept_below_the_ceiling_given_on_the_command_line(tmp_path):
     folder = make(tmp_path / "atk", setup="while true:\n    n += 1")
     r = madang("play", str(folder), "--seats", "first,first", "--max-work", "1000")
-    assert r.returncode == 1 and "no decision within 1,000 steps" in r.stderr, r.stderr
+    assert r.returncode == 1 and "more than 1,000 steps of work without a decision" in r.stderr, (
+        r.stderr
+    )
     r = madang("play", str(folder), "--seats", "first,first", "--max-work", "0")
     assert r.returncode == 2 and "--max-work" in r.stderr
 

@@ -445,10 +445,10 @@ class CodeGen:
 
 # ---------------------------------------------------------------- statements
 #
-# Runs of statements that never push a frame nor ask a decision (assignments, moves, creations,
-# branches and loops over such statements, calls of verbs nobody listens to) compile into one
-# generated function: the run loop then takes one step for the whole run. Used only when the
-# ruleset has no state checks (those must run after every atomic action).
+# Statements that never push a frame nor ask a decision (assignments, moves, creations, branches
+# and loops over such statements, calls of verbs nobody listens to) as plain Python: the body of
+# a generated block's sections (resumable.py), and the function of a verb called inline. With
+# state checks, resumable.py uses only the single statements, each followed by the checks.
 
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

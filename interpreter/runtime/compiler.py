@@ -40,9 +40,10 @@ class Compiler:
 
             self.deps = Depends(syms, res)
             self.check_reads = [self.deps.check_reads(c) for c in syms.checks]
-        self.stmtgen = None
-        if not syms.checks and not os.environ.get("MADANG_NO_FUSION"):
+        self.stmtgen = self.resumable = None
+        if not os.environ.get("MADANG_NO_FUSION"):
             from .codegen import StmtGen
+            from .resumable import ResumableGen
 
             listened = {
                 syms.canonical.get(ab.decl.event, ab.decl.event)
@@ -50,6 +51,13 @@ class Compiler:
                 if isinstance(ab.decl, n.Trigger)
             }
             self.stmtgen = StmtGen(self.codegen, listened)
+            self.resumable = ResumableGen(self, self.stmtgen)
+
+    LAYOUT = "resumable-1"  # change when the blocks' layout changes: old saves are refused
+
+    def layout(self) -> str:
+        """How blocks are laid out (saves record positions in them; fingerprint.py)."""
+        return self.LAYOUT if self.resumable is not None else "statements-1"
 
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
@@ -222,7 +230,6 @@ class Compiler:
             lst.binds = list(d.binds)
             lst.param_names = verb.param_names
             lst.cond = self.expr(d.cond) if d.cond is not None else None
-            lst.body = self.block(d.body)
             lst.limit = d.limit
             lst.kw_params = kw_params
             where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
@@ -230,13 +237,13 @@ class Compiler:
             lst.short = f"{d.timing} {verb.name}"
             lst.optional = d.optional
             lst.optional_by = self.expr(d.optional_by) if d.optional_by is not None else None
+            heads = []
+            if p.source_must_remain and ab.origin != "global" and d.timing != "instead":
+                heads.append(E.SourceStays(d.span))
             if d.optional is not None and d.timing != "instead":
                 # "you may": the block starts by asking its player (engine.AskOptional)
-                ask = p.add_stmt(E.AskOptional(d.span, lst))
-                lst.body = p.add_block((ask,) + p.blocks[lst.body])
-            if p.source_must_remain and ab.origin != "global" and d.timing != "instead":
-                stays = p.add_stmt(E.SourceStays(d.span))
-                lst.body = p.add_block((stays,) + p.blocks[lst.body])
+                heads.append(E.AskOptional(d.span, lst))
+            lst.body = self.block(d.body, tuple(heads))
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
         elif isinstance(d, n.Static):
@@ -343,31 +350,30 @@ class Compiler:
         p.costs.setdefault(sym.name, []).append(lst)
 
     # ---------------------------------------------------------------- statements
-    def block(self, b: n.Block) -> int:
-        gen = self.stmtgen
-        if gen is None:
-            return self.p.add_block([self.p.add_stmt(self.checked_stmt(s)) for s in b.body])
-        out, run = [], []
-        for s in b.body:
-            if gen.fusable(s):
-                run.append(s)
-                continue
-            if run:
-                out.append(self.p.add_stmt(E.Fused(run[0].span, gen.compile_run(run))))
-                run = []
-            out.append(self.p.add_stmt(self.stmt(s)))
-        if run:
-            out.append(self.p.add_stmt(E.Fused(run[0].span, gen.compile_run(run))))
-        return self.p.add_block(out)
+    def block(self, b: n.Block, heads: tuple = ()) -> int:
+        """A block of statements (after `heads`, statement objects that start it): compiled
+        into one resumable function (resumable.py), or a list of statement objects, one step
+        each."""
+        p = self.p
+        heads = tuple(p.add_stmt(rt) for rt in heads)
+        entries = self.resumable.block(b, heads) if self.resumable is not None else None
+        if entries is None:
+            return p.add_block(list(heads) + [self.checked_stmt(s) for s in b.body])
+        return p.add_block([p.add_stmt(m) for m in entries])
 
     def checked_stmt(self, s):
-        """A statement with the state checks it may change (all of them unless known)."""
+        """A statement's object, numbered, with the state checks it may change."""
         rt = self.stmt(s)
-        if self.deps is not None:
-            from .depends import check_mask
+        rt.dirty = self.dirty_mask(s)
+        return self.p.add_stmt(rt)
 
-            rt.dirty = check_mask(self.deps.writes(s), self.check_reads)
-        return rt
+    def dirty_mask(self, s) -> int:
+        """The state checks a statement's step may change (all of them unless known)."""
+        if self.deps is None:
+            return -1
+        from .depends import check_mask
+
+        return check_mask(self.deps.writes(s), self.check_reads)
 
     def stmt(self, s):
         ex = self.expr

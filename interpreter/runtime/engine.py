@@ -744,21 +744,6 @@ def turn_of(player) -> str:
     return f"turn:{player}"
 
 
-class Fused(Stmt):
-    """A run of immediate statements compiled into one generated function (codegen.StmtGen)."""
-
-    IMMEDIATE = True
-    __slots__ = ("fn",)
-
-    def __init__(self, span, fn):
-        super().__init__(span)
-        self.fn = fn
-        self.mutates = True
-
-    def exec(self, st, fr):
-        self.fn(st, fr.env)
-
-
 # ---------------------------------------------------------------- control flow
 
 

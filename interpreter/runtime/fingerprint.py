@@ -56,9 +56,12 @@ def digest(*things) -> str:
     return hashlib.sha256("".join(out).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def fingerprints(modules: list, syms, meta: dict) -> dict[str, str]:
-    """The three digests of a loaded ruleset (its language files, its cards, its options)."""
+def fingerprints(modules: list, syms, meta: dict, layout: str = "") -> dict[str, str]:
+    """The three digests of a loaded ruleset (its language files, its cards, its options).
+    `layout` names how the compiler lays out blocks (Compiler.layout): a save holds positions
+    in them, so a save made under another layout counts as made under other rules."""
     rules_meta = {k: meta.get(k) for k in ("players", "settings", "maps", "data")}
+    rules_meta["layout"] = layout
     cards = [
         (c.name, c.kind, c.props, c.text, c.traits, c.copies, c.extra)
         for c in sorted(syms.cards.values(), key=lambda c: c.index)

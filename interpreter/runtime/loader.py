@@ -142,7 +142,7 @@ def load_ruleset(
         compiler = Compiler(col.s, res, meta)
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
-        program.fingerprints = fingerprints(modules, col.s, meta)
+        program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
         check_deck_rules(program, decks, diags)
     return Loaded(folder, meta, col.s, program, card_files, decks)
 

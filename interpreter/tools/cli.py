@@ -438,9 +438,9 @@ def cmd_compile(args) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     width = max(len(r["name"]) for r in rows)
-    print(f"{'':8} {'name':{width}}  generated runs  steps")
+    print(f"{'':8} {'name':{width}}  generated functions  steps")
     for r in rows:
-        print(f"{r['kind']:8} {r['name']:{width}}  {r['generated_runs']:14}  {r['steps']:5}")
+        print(f"{r['kind']:8} {r['name']:{width}}  {r['generated']:19}  {r['steps']:5}")
     return 0
 
 

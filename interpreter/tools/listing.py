@@ -1,9 +1,10 @@
 """`madang compile`: what a ruleset's rules became.
 
-A rules author reads the generated Python of an expression, a fused run of statements or an
-action's enumerator, and sees which statements stay steps of the run loop (those that can wait
-for a decision: calls, windows, choices, loops over them), as Jinja can print the Python of a
-compiled template.
+A rules author reads the generated Python of a block (a verb's, an action's, a trigger's: one
+resumable function, runtime/resumable.py), of an expression or of an action's enumerator, and
+sees which statements the function hands to their run-time objects (those that can wait for a
+decision or start blocks of their own: windows, choices, scopes, calls that triggers listen
+to), as Jinja can print the Python of a compiled template.
 """
 
 from __future__ import annotations
@@ -71,25 +72,41 @@ def block_listing(prog: Program, block: int, depth: int, out: list[str]) -> None
     stmts = prog.blocks[block]
     if not stmts:
         out.append(f"{pad}(nothing)")
+        return
+    first = stmts[0]
+    if type(first).__name__ == "Section":
+        fn = first.fn
+        where = f"{first.span.line}:{first.span.col} " if getattr(first, "span", None) else ""
+        out.append(f"{pad}{where}generated Python, {len(stmts)} section(s) to resume at:")
+        out.extend(f"{pad}    {line}" for line in fn.generated.rstrip().splitlines())
+        if fn.delegated:
+            out.append(f"{pad}  run by their objects (they may wait or start blocks):")
+        for stmt in fn.delegated:
+            stmt_listing(prog, stmt, depth + 1, out)
+        return
     for stmt in stmts:
-        where = f"{stmt.span.line}:{stmt.span.col}" if getattr(stmt, "span", None) else ""
-        kind = type(stmt).__name__
-        how = "generated Python" if kind == "Fused" else "a step of the run loop"
-        out.append(f"{pad}{where} {kind}{_plain_fields(stmt)} ({how})")
-        for name in _slots(stmt):
-            v = getattr(stmt, name, None)
-            if name in BLOCK_SLOTS and isinstance(v, int):
-                out.append(f"{pad}  {name}:")
-                block_listing(prog, v, depth + 1, out)
-            elif name in BLOCK_LISTS and isinstance(v, (list, tuple)):
-                for i, b in enumerate(v):
-                    out.append(f"{pad}  {name}[{i}]:")
-                    block_listing(prog, b, depth + 1, out)
-            elif isinstance(v, (list, tuple)):
-                for i, f in enumerate(v):
-                    _code(f, f"{name}[{i}]", pad + "  ", out)
-            else:
-                _code(v, name, pad + "  ", out)
+        stmt_listing(prog, stmt, depth, out)
+
+
+def stmt_listing(prog: Program, stmt, depth: int, out: list[str]) -> None:
+    pad = "    " * depth
+    where = f"{stmt.span.line}:{stmt.span.col}" if getattr(stmt, "span", None) else ""
+    kind = type(stmt).__name__
+    out.append(f"{pad}{where} {kind}{_plain_fields(stmt)} (a step of the run loop)")
+    for name in _slots(stmt):
+        v = getattr(stmt, name, None)
+        if name in BLOCK_SLOTS and isinstance(v, int):
+            out.append(f"{pad}  {name}:")
+            block_listing(prog, v, depth + 1, out)
+        elif name in BLOCK_LISTS and isinstance(v, (list, tuple)):
+            for i, b in enumerate(v):
+                out.append(f"{pad}  {name}[{i}]:")
+                block_listing(prog, b, depth + 1, out)
+        elif isinstance(v, (list, tuple)):
+            for i, f in enumerate(v):
+                _code(f, f"{name}[{i}]", pad + "  ", out)
+        else:
+            _code(v, name, pad + "  ", out)
 
 
 def show(prog: Program, name: str) -> str | None:
@@ -106,9 +123,12 @@ def show(prog: Program, name: str) -> str | None:
 
 
 def _count(prog: Program, block: int, tally: dict) -> None:
-    for stmt in prog.blocks[block]:
-        key = "fused" if type(stmt).__name__ == "Fused" else "steps"
-        tally[key] += 1
+    stmts = prog.blocks[block]
+    if stmts and type(stmts[0]).__name__ == "Section":
+        tally["generated"] += 1
+        stmts = stmts[0].fn.delegated
+    for stmt in stmts:
+        tally["steps"] += 1
         for name in BLOCK_SLOTS:
             v = getattr(stmt, name, None)
             if isinstance(v, int) and name in _slots(stmt):
@@ -118,13 +138,13 @@ def _count(prog: Program, block: int, tally: dict) -> None:
 
 
 def summary(prog: Program) -> list[dict]:
-    """One row per named piece: how many statements became generated Python runs, how many stay
-    steps of the run loop."""
+    """One row per named piece: how many of its blocks became generated Python functions, and
+    how many statements in them are run by their objects (steps of the run loop)."""
     rows = []
     for name, (kind, block, _) in pieces(prog).items():
-        tally = {"fused": 0, "steps": 0}
+        tally = {"generated": 0, "steps": 0}
         _count(prog, block, tally)
         rows.append(
-            {"name": name, "kind": kind, "generated_runs": tally["fused"], "steps": tally["steps"]}
+            {"name": name, "kind": kind, "generated": tally["generated"], "steps": tally["steps"]}
         )
     return rows

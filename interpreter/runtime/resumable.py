@@ -1,0 +1,333 @@
+"""Blocks compiled into resumable generated functions.
+
+A block of statements (a verb's body, an action's, a trigger's, a phase's) becomes one Python
+function `fn(st, fr, pc)` whose body is a dispatch loop over numbered sections, as C# compiles
+an async method into a class that resumes where it awaited. Statements that never wait (assignments, moves, modifiers,
+calls of verbs that never wait) are plain Python inside a section; branches and loops around
+statements that may wait are flattened into jumps between sections, their loop state kept in
+the frame's names (`env`); a statement that may wait (a choice, a window, a call of a verb that
+waits or that triggers listen to, a scope) is *delegated*: its run-time object runs as the run
+loop would run it, and when it asked a decision or pushed a frame, the function returns.
+
+The game's position stays data: the frame's `pc` is the section to resume at. The block holds
+one entry statement per section (`Section`), so the run loop (engine.run) resumes the function
+exactly as it steps through a block of statements: clone, save, load and determinism are
+unchanged. With state checks, every statement that changes the state ends a section, and the
+checks that are due (depends.py) run after it as the run loop would run them.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import count
+
+from ..language import nodes as n
+from . import engine as E
+from .codegen import define
+
+_ids = count()
+PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
+
+# Statements whose run-time object changes the state (engine's `mutates`), when run natively.
+_LEAVES = (n.Let, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win, n.Lose,
+           n.DrawGame, n.Modify, n.Grant, n.Assign)  # fmt: skip
+_LOOPS = (n.For, n.Repeat, n.While)
+
+
+class Section(E.Stmt):
+    """One section of a resumable block: the run loop steps here to start or resume it."""
+
+    __slots__ = ("fn", "label")
+
+    def __init__(self, span, fn, label: int, single: bool):
+        super().__init__(span)
+        self.fn, self.label = fn, label
+        self.dirty = 0  # the generated function marks the checks itself
+        if single:  # never waits: may run inline inside another statement
+            self.immediate = True
+
+    def exec(self, st, fr):
+        self.fn(st, fr, self.label)
+
+
+class ResumableGen:
+    """Compiles blocks into resumable functions for one compiler (codegen.StmtGen emits the
+    plain parts)."""
+
+    def __init__(self, compiler, stmtgen):
+        self.c = compiler
+        self.sg = stmtgen
+        self.cg = stmtgen.cg
+        self.checks = bool(compiler.s.checks)
+        # Loop state is kept in the frame's names under keys numbered per program (saved with
+        # the game, so the same rules must give the same keys in every process)
+        self.loop_ids = count()
+        ns = self.cg.ns
+        ns["_run_checks"] = E.run_checks
+
+    # ------------------------------------------------------------ classification
+    def plain(self, s) -> bool:
+        """Emitted as straight Python with no place to stop inside it."""
+        if self.checks:
+            # every change of state is a place where a check may start: only statements that
+            # change nothing are plain (a loop or branch around them is flattened)
+            return isinstance(s, _LEAVES) and self.sg.fusable(s) and not _mutates(self, s)
+        return self.sg.fusable(s)
+
+    def native(self, s) -> bool:
+        """Run inside the generated function (plainly, or flattened), not delegated."""
+        if self.plain(s):
+            return True
+        if isinstance(s, _LEAVES):
+            return self.sg.fusable(s)  # with checks: a change of state, then its checks
+        if isinstance(s, n.If):
+            return True
+        if isinstance(s, _LOOPS):
+            return not _break_escapes(s.body)
+        return False
+
+    # ------------------------------------------------------------ compile
+    def block(self, b: n.Block, heads: tuple = ()) -> list | None:
+        """The sections of `b` compiled into one resumable function, or None when nothing in it would run
+        natively (the plain list of its statements' objects is then as good)."""
+        if not heads and not any(self.native(s) for s in b.body):
+            return None
+        m = _Emitter(self)
+        m.open(m.sym())
+        for rt in heads:
+            m.delegate(rt)
+        m.seq(b.body, [])
+        return m.finish(b.span)
+
+
+class _Emitter:
+    """The source of one resumable function, with sections numbered in the order they are opened (so that
+    a delegated statement's section K is followed by its continuation K + 1, where `ask` rewinds
+    the frame's pc to K)."""
+
+    def __init__(self, gen: ResumableGen):
+        self.g = gen
+        self.lines: list[str] = []
+        self.nsym = 0
+        self.num: dict[int, int] = {}
+        self.count = 0  # sections opened
+        self.closed = True  # no section open yet
+        self.empty = False  # the open section has no code yet
+        self.delegated: list = []
+
+    def sym(self) -> int:
+        self.nsym += 1
+        return self.nsym
+
+    @staticmethod
+    def ref(s: int) -> str:
+        return f"@{s}@"
+
+    def line(self, text: str) -> None:
+        self.lines.append(PAD + text)
+        self.empty = False
+
+    def open(self, s: int) -> None:
+        if self.empty and not self.closed:  # nothing since the last one: the same section
+            self.num[s] = self.count - 1
+            return
+        if not self.closed:
+            self.line(f"pc = {self.ref(s)}")  # fall through into the next section
+        self.num[s] = self.count
+        self.lines.append(f"        if pc == {self.count}:")
+        self.count += 1
+        self.closed = False
+        self.empty = True
+
+    def jump(self, s: int) -> None:
+        self.line(f"pc = {self.ref(s)}")
+        self.line("continue")
+        self.closed = True
+
+    # ------------------------------------------------------------ statements
+    def seq(self, stmts, loops: list) -> None:
+        for s in stmts:
+            if self.closed:  # after a jump: what follows can only be reached through a section
+                self.open(self.sym())
+            self.stmt(s, loops)
+
+    def stmt(self, s, loops: list) -> None:
+        g = self.g
+        if isinstance(s, n.Break) and loops:
+            self.jump(loops[-1])  # the innermost flattened loop's exit
+            return
+        if g.plain(s):
+            g.sg.emit(s, self.lines, 3)
+            self.empty = False
+            return
+        if not g.native(s):
+            self.delegate(g.c.checked_stmt(s))
+            return
+        match s:
+            case n.If():
+                self.branch(s, loops)
+            case n.For() | n.Repeat() | n.While():
+                self.loop(s, loops)
+            case n.Break():  # pragma: no cover - a break is never native outside a loop
+                raise AssertionError("break outside a flattened loop")
+            case _:
+                self.change(s)
+
+    def change(self, s) -> None:
+        """A statement that changes the state, then the checks that are due (engine.run)."""
+        g = self.g
+        g.sg.emit(s, self.lines, 3)
+        self.empty = False
+        mask = g.c.dirty_mask(s)
+        if mask:
+            self.line(f"st.dirty |= {mask}")
+        after = self.sym()
+        self.line("if st.dirty and not st.checking and not st.over:")
+        self.line("    _run_checks(st)")
+        self.line("    if st.frames[-1] is not fr:")
+        self.line(f"        fr.pc = {self.ref(after)}")
+        self.line("        return")
+        self.open(after)
+
+    def delegate(self, rt) -> None:
+        """Run a statement's object as the run loop does; stop when it waits or left."""
+        g = self.g
+        self.delegated.append(rt)
+        name = g.cg.const(rt)
+        at, after = self.sym(), self.sym()
+        self.open(at)
+        self.line(f"fr.pc = {self.ref(after)}")
+        self.line(f"{name}.exec(st, fr)")
+        if g.checks:
+            self.line(f"st.dirty |= {name}.dirty")
+            if rt.mutates:
+                self.line("if st.dirty and not st.checking and not st.over: _run_checks(st)")
+        self.line(
+            f"if fr.pc != {self.ref(after)} or st.pending is not None or st.over"
+            " or not st.frames or st.frames[-1] is not fr:"
+        )
+        self.line("    return")
+        self.closed = False
+        self.open(after)
+
+    def branch(self, s: n.If, loops: list) -> None:
+        x = self._x
+        end = self.sym()
+        targets = [self.sym() for _ in s.branches]
+        other = self.sym() if s.orelse is not None else end
+        for k, ((cond, _), t) in enumerate(zip(s.branches, targets)):
+            self.line(f"{'if' if k == 0 else 'elif'} {x(cond)}:")
+            self.line(f"    pc = {self.ref(t)}")
+        self.line("else:")
+        self.line(f"    pc = {self.ref(other)}")
+        self.line("continue")
+        self.closed = True
+        bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+        for t, body in zip(targets + ([other] if s.orelse is not None else []), bodies):
+            self.open(t)
+            self.seq(body.body, loops)
+            if not self.closed:
+                self.jump(end)
+        self.open(end)
+
+    def loop(self, s, loops: list) -> None:
+        x = self._x
+        uid = next(self.g.loop_ids)
+        key_items, key_i = repr(f"\x00it{uid}"), repr(f"\x00i{uid}")
+        head, body, exit_ = self.sym(), self.sym(), self.sym()
+        where = repr(f"{s.span}: {type(s).__name__.lower()}")
+        if isinstance(s, n.For):
+            self.line(f"env[{key_items}] = list(_seq(st, {x(s.items)}))")
+            self.line(f"env[{key_i}] = 0")
+        elif isinstance(s, n.Repeat):
+            self.line(f"env[{key_i}] = len(_times(st, {x(s.times)}, {where}))")
+        self.open(head)
+        if isinstance(s, n.For):
+            self.line(f"_i = env[{key_i}]")
+            self.line(f"_items = env[{key_items}]")
+            self.line("if _i >= len(_items):")
+            self.line(f"    pc = {self.ref(exit_)}")
+            self.line("    continue")
+            self.line(f"env[{key_i}] = _i + 1")
+            self.line(f"env[{s.name!r}] = _items[_i]")
+        elif isinstance(s, n.Repeat):
+            self.line(f"if env[{key_i}] <= 0:")
+            self.line(f"    pc = {self.ref(exit_)}")
+            self.line("    continue")
+            self.line(f"env[{key_i}] -= 1")
+        else:  # while / until: one step of work per round, as a round of the run loop was
+            self.line(f"if bool({x(s.cond)}) == {s.until!r}:")
+            self.line(f"    pc = {self.ref(exit_)}")
+            self.line("    continue")
+            self.line(f"_charge(st, 1, {where})")
+        self.open(body)
+        self.seq(s.body.body, loops + [exit_])
+        if not self.closed:
+            self.jump(head)
+        self.open(exit_)
+        if not isinstance(s, n.While):
+            self.line(f"env.pop({key_i}, None)")
+        if isinstance(s, n.For):
+            self.line(f"env.pop({key_items}, None)")
+
+    def _x(self, e) -> str:
+        return self.g.cg.src(e, ())
+
+    # ------------------------------------------------------------ the function
+    def finish(self, span) -> list:
+        g = self.g
+        single = self.count == 1
+        if not self.closed and not single:
+            self.line("fr.pc = @END@")  # the block is done: the run loop ends the frame
+        if not self.closed:
+            self.line("return")
+        name = f"_m{next(_ids)}"
+        head = [f"def {name}(st, fr, pc):", "    env = fr.env"]
+        if single:  # straight code: no sections to dispatch on
+            body = [line[8:] for line in self.lines[1:]]
+        else:
+            body = ["    while True:", *self.lines]
+            body.append(
+                "        raise RulesError(f'no section {pc} here (a save of other rules?)')"
+            )
+        code = "\n".join(head + body) + "\n"
+        code = code.replace("@END@", str(self.count))
+        code = re.sub(r"@(\d+)@", lambda m: str(self.num[int(m.group(1))]), code)
+        fn = define(g.cg.ns, name, code, f"<madang {span}>")
+        fn.delegated = self.delegated
+        return [Section(span, fn, k, single) for k in range(self.count)]
+
+
+def _mutates(gen: ResumableGen, s) -> bool:
+    """Whether a plain statement's run-time object would change the state (engine's
+    `mutates`): assignments other than to locals, moves, creations, modifiers, wins."""
+    if isinstance(s, (n.Let, n.Pass, n.Log, n.DrawGame)):
+        return False
+    if isinstance(s, n.Assign) and isinstance(s.target, n.Name):
+        res = gen.c.r.names.get(id(s.target), ("local", s.target.name))
+        return res[0] in ("counter", "game")
+    return True
+
+
+def _break_escapes(body: n.Block) -> bool:
+    """Whether a `break` of this loop sits inside a statement that keeps its own frame (a
+    scope, a hold): then the loop keeps its frame too, for the break to find."""
+
+    def walk(stmts, inside: bool) -> bool:
+        for s in stmts:
+            if isinstance(s, n.Break):
+                if inside:
+                    return True
+            elif isinstance(s, _LOOPS):
+                continue  # its own breaks
+            elif isinstance(s, n.If):
+                blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
+                if any(walk(b.body, inside) for b in blocks):
+                    return True
+            else:
+                for x in s.iter_child_nodes():
+                    if isinstance(x, n.Block) and walk(x.body, True):
+                        return True
+        return False
+
+    return walk(body.body, False)
