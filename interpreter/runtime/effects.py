@@ -278,7 +278,13 @@ class ContinuousEffects:
         # engine, and a generator or a list of (ability, sources) pairs over them measured
         # slower on Nivel Arena's playouts.
         try:
-            present = self._present(st, self.static_cards[name])  # index_statics
+            cache = self.read_cache
+            if cache is None:
+                present = self._present(st, self.static_cards[name])  # index_statics
+            else:  # one state read many times (the checks): one pass over the zones
+                present = cache.get(("present", name))
+                if present is None:
+                    present = cache[("present", name)] = self._present(st, self.static_cards[name])
             for sa in self.statics_shared[name]:
                 if sa.origin == "global":
                     srcs = (None,)

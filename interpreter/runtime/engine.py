@@ -1199,9 +1199,12 @@ class Call(Stmt):
                 f"{self.span}: a chain of triggers did not end after {MAX_CHAIN} nested events "
                 f"(last events: {' → '.join(chain)}); rules involved: {', '.join(sorted(set(verb.rule_names(st))))}"
             )
-        st.frames.append(
-            Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
-        )
+        ev = Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
+        st.frames.append(ev)
+        # its stages start now, as the run loop would start them at its next step
+        st.dirty = -1
+        if not self.at_end(st, ev) and st.frames and st.frames[-1] is ev:
+            st.frames.pop()
 
     @staticmethod
     def note_call(st, verb, env) -> None:
@@ -1214,6 +1217,17 @@ class Call(Stmt):
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
 
     def at_end(self, st, fr):
+        """The event's next stages, up to one that pushed a frame or asked (True: the frame
+        stays) or the last (False)."""
+        frames = st.frames
+        while True:
+            depth = len(frames)
+            if not self.stage(st, fr):
+                return False
+            if len(frames) != depth or st.pending is not None or frames[-1] is not fr:
+                return True
+
+    def stage(self, st, fr):
         verb = self.verb
         ex = fr.extra
         stage = ex["stage"]
