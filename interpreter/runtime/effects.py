@@ -8,6 +8,7 @@ from __future__ import annotations
 from .builtins import RulesError
 
 _MISSING = object()
+MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
 class StaticRT:
@@ -51,9 +52,9 @@ class StaticRT:
                 env[name] = v
         return env
 
-    def grants_to(self, st, o, kw):
+    def grants_to(self, st, o, kw, sources=None):
         """The arguments with which this continuous `grant` gives `kw` to `o`, or None."""
-        for src in self.sources(st):
+        for src in self.sources(st) if sources is None else sources:
             env = self.env_for(st, src)
             if self.value(st, env) == kw and self.hits(st, env, o):
                 return [a(st, env) for a in self.args] if self.args else []
@@ -119,12 +120,35 @@ class ContinuousEffects:
         for gr in reversed(st.grants):
             if gr[0] == o and gr[1] == kw:
                 return gr[4] if len(gr) > 4 else []
-        for sa in self.grant_index.get(kw, ()):
-            args = sa.grants_to(st, o, kw)
-            if args is not None:
-                return args
-        for sa in self.grant_any:  # two loops: `has` calls this often, a joined tuple costs
-            args = sa.grants_to(st, o, kw)
+        for statics in (self.grant_index.get(kw, ()), self.grant_any):
+            if len(statics) > MANY:
+                args = self._granted_by_present(st, o, kw, statics)
+                if args is not None:
+                    return args
+                continue
+            for sa in statics:
+                args = sa.grants_to(st, o, kw)
+                if args is not None:
+                    return args
+        return None
+
+    def _granted_by_present(self, st, o, kw, statics):
+        """`granted_args` over many continuous grants (many cards loaded): one pass over the
+        zones finds the cards present, and a card's grant is looked at only when it is."""
+        cards = self.grant_cards.get(id(statics))
+        if cards is None:
+            cards = self.grant_cards[id(statics)] = frozenset(
+                sa.card_index for sa in statics if sa.origin == "card"
+            )
+        present = self._present(st, cards)
+        for sa in statics:
+            if sa.origin == "card":
+                srcs = present.get(sa.card_index)
+                if not srcs:
+                    continue
+                args = sa.grants_to(st, o, kw, srcs)
+            else:
+                args = sa.grants_to(st, o, kw)
             if args is not None:
                 return args
         return None
@@ -162,6 +186,7 @@ class ContinuousEffects:
         then looks only at the abilities that could give the keyword asked about."""
         self.grant_index = {}
         self.grant_any = []
+        self.grant_cards = {}  # _granted_by_present: the cards of a list of grants
         for sa in self.statics_grant + [x for v in self.statics_prop.values() for x in v]:
             if sa.origin == "card":
                 sa.card_set = frozenset([sa.card_index])

@@ -1095,11 +1095,45 @@ class Window(Stmt):
 
 
 def enumerate_actions(st: State, actions, player: int) -> list:
+    """The legal options of a window's actions, in the order the actions were written. A
+    card's own actions are looked at only when an object of that card is present, so cards
+    loaded but not in play cost nothing."""
     values: list = []
     cache: dict = {}
-    for act in actions:
-        act.enumerate(st, player, values, cache)
+    order = action_order(st.g.prog, actions)
+    if order is None:
+        for act in actions:
+            act.enumerate(st, player, values, cache)
+        return values
+    always, by_card = order
+    present = cache[PRESENT] = objects_by_card(st)
+    picks = list(always)
+    for c in present:
+        picks += by_card.get(c, ())
+    picks.sort()
+    for i in picks:
+        actions[i].enumerate(st, player, values, cache)
     return values
+
+
+PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's cache
+
+
+def action_order(prog, actions):
+    """(positions of the actions that are not a card's own, {card: their positions}) for a
+    window's list of actions, or None when it has no card's action (computed once)."""
+    key = id(actions)
+    got = prog.action_orders.get(key)
+    if got is None:
+        by_card: dict[int, list[int]] = {}
+        always = []
+        for i, act in enumerate(actions):
+            if act.origin == "card":
+                by_card.setdefault(act.card_index, []).append(i)
+            else:
+                always.append(i)
+        got = prog.action_orders[key] = (always, by_card) if by_card else (None,)
+    return got if got[0] is not None else None
 
 
 def action_label(st: State, value) -> str:

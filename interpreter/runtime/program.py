@@ -29,7 +29,7 @@ class VerbRT:
         return [lst.rule for ls in self.listeners.values() for lst in ls]
 
 
-_PRESENT = ("objects by card",)  # the key of E.objects_by_card in an enumeration's cache
+_PRESENT = E.PRESENT  # the key of E.objects_by_card in an enumeration's cache
 
 
 class ListenerRT:
@@ -229,6 +229,7 @@ class Program(ContinuousEffects):
         # after another), modified values and the targets of continuous effects are kept here.
         self.read_cache: dict | None = None
         self.check_bits = 0  # one bit per state check (engine.run_checks)
+        self.action_orders: dict = {}  # engine.action_order, by window action list
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}
