@@ -306,10 +306,21 @@ class ContinuousEffects:
             cache = self.read_cache
             if cache is None:
                 present = self._present(st, self.static_cards[name])  # index_statics
-            else:  # one state read many times (the checks): one pass over the zones
-                present = cache.get(("present", name))
-                if present is None:
-                    present = cache[("present", name)] = self._present(st, self.static_cards[name])
+            else:  # one state read many times (the checks): each effect's targets found once
+                found = self._statics_map(st, name, cache)
+                if found is not None:
+                    for sa, src, env in found.get(o, ()):
+                        vkey = ("value", sa.id, src)
+                        v = cache.get(vkey, _MISSING)
+                        if v is _MISSING:
+                            v = cache[vkey] = sa.value(st, env)
+                        if sa.op == "set":
+                            setv = v
+                        else:
+                            added = True
+                            total += v
+                    return setv, added, total
+                present = self._present(st, self.static_cards[name])
             for sa in self.statics_shared[name]:
                 if sa.origin == "global":
                     srcs = (None,)
@@ -340,3 +351,49 @@ class ContinuousEffects:
         finally:
             reading.discard(key)
         return setv, added, total
+
+    def _statics_map(self, st, name, cache) -> dict | None:
+        """While the state cannot change (`read_cache`): for each object, the continuous
+        modifiers of `name` that hit it as (ability, source, environment), in the order
+        `_statics_on` meets them; None while it is being built (an effect's target reads the
+        same property: the direct way then finds what depends on itself)."""
+        key = ("statics", name)
+        found = cache.get(key)
+        if found is not None or ("building", name) in cache:
+            return found
+        cache[("building", name)] = True
+        try:
+            present = self._present(st, self.static_cards[name])
+            found = {}
+            pairs = []
+            for sa in self.statics_shared[name]:
+                if sa.origin == "global":
+                    pairs.append((sa, (None,)))
+                else:
+                    cs = sa.card_set
+                    srcs = [x for c, xs in present.items() if c in cs for x in xs]
+                    if sa.origin == "keyword" and st.grants:
+                        srcs += self.granted_holders(st, sa.owner, cs)
+                    pairs.append((sa, srcs))
+            by_card = self.statics_by_card[name]
+            for c, srcs in present.items():
+                pairs.extend((sa, srcs) for sa in by_card.get(c, ()))
+            for sa, srcs in pairs:
+                for src in srcs:
+                    env = sa.env_for(st, src)
+                    tkey = (sa.id, src)
+                    t = cache.get(tkey, _MISSING)
+                    if t is _MISSING:  # as `hits` computes it
+                        t = cache[tkey] = (
+                            False
+                            if sa.cond is not None and not sa.cond(st, env)
+                            else sa.target(st, env)
+                        )
+                    if t is False:
+                        continue
+                    for o in dict.fromkeys(t) if isinstance(t, list) else (t,):
+                        found.setdefault(o, []).append((sa, src, env))
+            cache[key] = found
+        finally:
+            del cache[("building", name)]
+        return found
