@@ -276,7 +276,7 @@ class CodeGen:
                 args = [self.src(a, its) for a in e.args]
                 if res[0] == "define":
                     d = self.s.defines[res[1]]
-                    body = self.c._define_body(d)
+                    body = self.c.define_body(d)
                     fn = self.const(body)
                     items = ["'you': env.get('you')", "'this': env.get('this')"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
@@ -370,7 +370,7 @@ class CodeGen:
             bound = self.bound.get(target)
             return bound if bound is not None else f"env.get({target!r})"
         if kind == "define":
-            fn = self.const(self.c._define_body(self.s.defines[target]))
+            fn = self.const(self.c.define_body(self.s.defines[target]))
             return f"{fn}[0](st, {{'you': env.get('you'), 'this': env.get('this')}})"
         if kind == "counter":
             return f"st.counters[{target!r}]"
@@ -397,7 +397,7 @@ class CodeGen:
         raise RulesError(f"{e.span}: cannot compile name '{e.name}'")  # pragma: no cover
 
     def prop(self, obj: str, name: str) -> str:
-        if name in self.p.modified_props or name in self.c._modified_names():
+        if name in self.p.modified_props or name in self.c.modified_names():
             return f"_rprop(st, {obj}, {name!r})"
         return f"_bprop(st, {obj}, {name!r})"
 
@@ -521,6 +521,16 @@ class StmtGen:
                 return self.cg.s.events[s.event].name not in self.listened
         return False
 
+    def mutates(self, s) -> bool:
+        """Whether a plain statement changes the game (then state checks follow it): all but
+        `let`, `pass`, `log`, a draw (the game is over) and assignments to local names."""
+        if isinstance(s, (n.Let, n.Pass, n.Log, n.DrawGame)):
+            return False
+        if isinstance(s, n.Assign) and isinstance(s.target, n.Name):
+            res = self.cg.r.names.get(id(s.target), ("local", s.target.name))
+            return res[0] in ("counter", "game")
+        return True
+
     def block_ok(self, b: n.Block) -> bool:
         return all(self.fusable(s) for s in b.body)
 
@@ -571,23 +581,21 @@ class StmtGen:
             case n.Move():
                 idx = x(s.index) if s.index is not None else "0"
                 out.append(
-                    f"{pad}_E.Move.run(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})"
+                    f"{pad}_E.move_objects(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})"
                 )
             case n.Create():
                 owner = x(s.owner) if s.owner is not None else "None"
-                call = f"_E.Create.run(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
+                call = f"_E.create_card(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
                 out.append(f"{pad}env[{s.name!r}] = {call}" if s.name else f"{pad}{call}")
             case n.Remove():
-                out.append(f"{pad}_E.Remove.run(st, {x(s.what)})")
+                out.append(f"{pad}_E.remove_objects(st, {x(s.what)})")
             case n.Shuffle():
                 out.append(f"{pad}_E.shuffle_zone(st, {x(s.zone)})")
             case n.Pass():
                 out.append(f"{pad}pass")
             case n.Log():
                 t = cg.const(cg.r.types.get(id(s), "any"))
-                out.append(
-                    f"{pad}if st.log is not None: _E.note(st, {{'log': _E.label(st, {x(s.value)}, {t})}})"
-                )
+                out.append(f"{pad}if st.log is not None: _E.log_value(st, {x(s.value)}, {t})")
             case n.Modify():
                 out.append(
                     f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {until(s)}, False, None, {s.op!r})"
@@ -597,7 +605,7 @@ class StmtGen:
                     f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {until(s)}, True)"
                 )
             case n.Win() | n.Lose():
-                out.append(f"{pad}_E.Win.run(st, {x(s.who)}, {isinstance(s, n.Lose)})")
+                out.append(f"{pad}_E.win_or_lose(st, {x(s.who)}, {isinstance(s, n.Lose)})")
                 out.append(f"{pad}if st.over: return")
             case n.DrawGame():
                 out.append(f"{pad}_E.finish(st, [])")
@@ -649,7 +657,7 @@ class StmtGen:
         if isinstance(t, n.Name):
             res = cg.r.names.get(id(t), ("local", t.name))
             if res[0] == "game":
-                out.append(f"{pad}_E.SetGameValue.run(st, {res[1]!r}, {value}, {str(s.span)!r})")
+                out.append(f"{pad}_E.set_game_value(st, {res[1]!r}, {value}, {str(s.span)!r})")
                 return
             ref = f"st.counters[{res[1]!r}]" if res[0] == "counter" else f"env[{t.name!r}]"
             out.append(
@@ -660,7 +668,7 @@ class StmtGen:
         o = tmp()
         out.append(f"{pad}{o} = {x(t.obj)}")
         if (kind, name) == ("obj_builtin", "owner"):
-            out.append(f"{pad}_E.SetOwner.run(st, {o}, {value})")
+            out.append(f"{pad}_E.set_owner(st, {o}, {value})")
         elif kind == "obj_prop":
             d = tmp()
             out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")

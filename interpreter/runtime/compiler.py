@@ -23,6 +23,10 @@ from .program import (
     VerbRT,
 )
 
+# Statements that never wait: compiled to Python by codegen.StmtGen, whether alone or inline.
+PLAIN = (n.Let, n.Assign, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win, n.Lose,
+         n.DrawGame, n.Modify, n.Grant)  # fmt: skip
+
 
 class Compiler:
     def __init__(self, syms: Symbols, res: Resolved, meta: dict, program: Program | None = None):
@@ -40,18 +44,19 @@ class Compiler:
 
             self.deps = Depends(syms, res)
             self.check_reads = [self.deps.check_reads(c) for c in syms.checks]
-        self.stmtgen = self.resumable = None
-        if not os.environ.get("MADANG_NO_FUSION"):
-            from .codegen import StmtGen
-            from .resumable import ResumableGen
+        from .codegen import StmtGen
+        from .resumable import ResumableGen
 
-            listened = {
-                syms.canonical.get(ab.decl.event, ab.decl.event)
-                for ab in syms.abilities
-                if isinstance(ab.decl, n.Trigger)
-            }
-            self.stmtgen = StmtGen(self.codegen, listened)
-            self.resumable = ResumableGen(self, self.stmtgen)
+        listened = {
+            syms.canonical.get(ab.decl.event, ab.decl.event)
+            for ab in syms.abilities
+            if isinstance(ab.decl, n.Trigger)
+        }
+        self.stmtgen = StmtGen(self.codegen, listened)
+        # MADANG_NO_FUSION=1: every statement one step of the run loop (tests compare the two)
+        self.resumable = (
+            None if os.environ.get("MADANG_NO_FUSION") else ResumableGen(self, self.stmtgen)
+        )
 
     LAYOUT = "resumable-1"  # change when the blocks' layout changes: old saves are refused
 
@@ -64,7 +69,7 @@ class Compiler:
         s, p = self.s, self.p
         # Every property some modify may change is read through the modifiers, whichever
         # statement (fused or not) adds the modifier.
-        p.modified_props |= self._modified_names()
+        p.modified_props |= self.modified_names()
         for v in s.unique(s.verbs):
             p.verbs[v.name] = VerbRT(v.name, v.params, None, v.decl.narration)
         for ev in s.unique(s.events):
@@ -107,7 +112,7 @@ class Compiler:
         p.index_statics()
         chooser = p.settings.get("trigger_chooser")
         if chooser and chooser in s.defines and not s.defines[chooser].params:
-            f = _call_define(self._define_body(s.defines[chooser]), [], [])
+            f = _call_define(self.define_body(s.defines[chooser]), [], [])
             p.trigger_chooser = lambda st: f(st, {})
         p.order_triggers = p.add_stmt(E.OrderTriggers(None))
         # `new_triggers_wait`: the triggers met while several owners' triggers resolve wait in a
@@ -378,27 +383,15 @@ class Compiler:
     def stmt(self, s):
         ex = self.expr
         sp = s.span
+        gen = self.stmtgen
+        if isinstance(s, PLAIN) and gen.fusable(s):
+            if isinstance(s, n.Modify):
+                self.p.modified_props.add(s.prop)
+            # its one meaning: the Python that generated blocks run inline (codegen.StmtGen)
+            return E.Plain(sp, gen.compile_run([s]), gen.mutates(s))
         match s:
-            case n.Let():
-                return E.Let(sp, s.name, ex(s.value))
             case n.Assign():
-                return self.assign(s)
-            case n.Move():
-                return E.Move(
-                    sp,
-                    ex(s.what),
-                    ex(s.zone),
-                    s.where,
-                    ex(s.index) if s.index is not None else None,
-                )
-            case n.Create():
-                return E.Create(
-                    sp, ex(s.card), ex(s.zone), ex(s.owner) if s.owner is not None else None, s.name
-                )
-            case n.Remove():
-                return E.Remove(sp, ex(s.what))
-            case n.Shuffle():
-                return E.Shuffle(sp, ex(s.zone))
+                return E.SetDict(s.span)  # not plain: an assignment to data or an option
             case n.Choose():
                 return E.Choose(sp, s.name, ex(s.options), ex(s.by) if s.by else None, s.prompt or s.name,
                                 ex(s.min) if s.min is not None else None, ex(s.max) if s.max is not None else None,
@@ -418,12 +411,6 @@ class Compiler:
             case n.CallStmt():
                 v = self.s.verbs[s.verb]
                 return E.Call(sp, self.p.verbs[v.name], [ex(a) for a in s.args])
-            case n.Win():
-                return E.Win(sp, ex(s.who), False)
-            case n.Lose():
-                return E.Win(sp, ex(s.who), True)
-            case n.DrawGame():
-                return E.Tie(sp)
             case n.End():
                 return E.End(sp, s.what)
             case n.Expire():
@@ -432,19 +419,11 @@ class Compiler:
                     name = self.s.phase_names.get(s.scope, s.scope)
                     names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
                 return E.Expire(sp, s.scope, names)
-            case n.Pass():
-                return E.Pass(sp)
             case n.Return():
                 return E.Return(sp)
             case n.Break():
                 return E.Break(sp)
-            case n.Modify():
-                self.p.modified_props.add(s.prop)
-                return E.AddModifier(
-                    sp, ex(s.obj), s.prop, ex(s.amount), s.until, False,
-                    ex(s.until_of) if s.until_of is not None else None, None, s.op,
-                )  # fmt: skip
-            case n.Grant():
+            case n.Grant():  # not plain: with arguments computed when it is made
                 return E.AddModifier(
                     sp, ex(s.to), None, ex(s.keyword), s.until, True,
                     ex(s.until_of) if s.until_of is not None else None, self.granted_args(s),
@@ -454,8 +433,6 @@ class Compiler:
                     sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, []),
                     ex(s.pass_if) if s.pass_if is not None else None,
                 )  # fmt: skip
-            case n.Log():
-                return E.Log(sp, ex(s.value), self.r.types.get(id(s), ANY))
             case n.Reveal():
                 return E.Reveal(sp, ex(s.what), ex(s.to))
             case n.Require():
@@ -486,38 +463,15 @@ class Compiler:
                 return E.Hold(sp, self.block(s.body))
         raise TypeError(s)  # pragma: no cover
 
-    def assign(self, s: n.Assign):
-        t, ex = s.target, self.expr
-        if isinstance(t, n.Name):
-            res = self.r.names.get(id(t), ("local", t.name))
-            if res[0] == "counter":
-                return E.SetCounter(s.span, "global", res[1], s.op, None, ex(s.value))
-            if res[0] == "game":
-                return E.SetGameValue(s.span, res[1], ex(s.value))
-            return E.SetLocal(s.span, t.name, s.op, ex(s.value))
-        res = self.r.attrs[id(t)]
-        kind, name = res
-        obj = ex(t.obj)
-        if kind == "obj_prop":
-            p = self.p
-            return E.SetProp(
-                s.span, name, s.op, obj, ex(s.value), lambda st, o, _n=name: p.base_prop(st, o, _n)
-            )
-        if kind == "player_counter":
-            return E.SetCounter(s.span, "player", name, s.op, obj, ex(s.value))
-        if kind == "area_counter":
-            return E.SetCounter(s.span, "area", name, s.op, obj, ex(s.value))
-        if (kind, name) == ("obj_builtin", "owner"):
-            return E.SetOwner(s.span, obj, ex(s.value))
-        return E.SetDict(s.span)
-
     # ---------------------------------------------------------------- expressions
     def expr(self, e):
         """A function f(st, env) computing `e`, generated as Python source (codegen.py): the one
         back end for expressions."""
         return self.codegen.compile(e)
 
-    def _define_body(self, d):
+    def define_body(self, d):
+        """A definition's compiled body, in a holder (`[fn]`) so that a definition that calls
+        itself refers to the holder before the body exists."""
         cache = self.__dict__.setdefault("_defines", {})
         if d.name not in cache:
             cache[d.name] = None  # recursion guard: filled in below
@@ -526,7 +480,9 @@ class Compiler:
             holder.append(self.expr(d.decl.body))
         return cache[d.name]
 
-    def _modified_names(self):
+    def modified_names(self):
+        """Every property a continuous effect or a `modify` statement may change: a read of
+        one of them goes through the modifiers (codegen)."""
         cache = self.__dict__.get("_modnames")
         if cache is None:
             cache = set()

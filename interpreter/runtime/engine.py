@@ -238,133 +238,39 @@ def label(st: State, v, t) -> str:
 # ---------------------------------------------------------------- simple statements
 
 
-class Let(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("name", "value")
-
-    def __init__(self, span, name, value):
-        super().__init__(span)
-        self.name, self.value = name, value
-
-    def exec(self, st, fr):
-        fr.env[self.name] = self.value(st, fr.env)
-
-
-class SetLocal(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("name", "op", "value")
-
-    def __init__(self, span, name, op, value):
-        super().__init__(span)
-        self.name, self.op, self.value = name, op, value
-
-    def exec(self, st, fr):
-        v = self.value(st, fr.env)
-        env = fr.env
-        if self.op == "=":
-            env[self.name] = v
-        elif self.op == "+=":
-            env[self.name] = env[self.name] + v
-        else:
-            env[self.name] = env[self.name] - v
-
-
-class SetCounter(Stmt):
-    IMMEDIATE = True
-    """Assign a counter: global (owner None), of a player or of an area."""
-
-    __slots__ = ("name", "op", "owner", "value", "table")
-
-    def __init__(self, span, table, name, op, owner, value):
-        super().__init__(span)
-        self.table, self.name, self.op, self.owner, self.value = table, name, op, owner, value
-        self.mutates = True
-
-    def exec(self, st, fr):
-        env = fr.env
-        v = self.value(st, env)
-        if self.table == "global":
-            cur = st.counters
-            key = self.name
-        else:
-            cur = st.pcounters[self.name] if self.table == "player" else st.acounters[self.name]
-            key = self.owner(st, env)
-        if self.op == "+=":
-            v = cur[key] + v
-        elif self.op == "-=":
-            v = cur[key] - v
-        cur[key] = v
-
-
-class SetGameValue(Stmt):
+def set_game_value(st, name, v, span) -> None:
     """`first_player = p`, `turn_direction = -1`: the turn order the rules decide."""
-
-    IMMEDIATE = True
-    __slots__ = ("name", "value")
-
-    def __init__(self, span, name, value):
-        super().__init__(span)
-        self.name, self.value = name, value
-        self.mutates = True
-
-    def exec(self, st, fr):
-        SetGameValue.run(st, self.name, self.value(st, fr.env), self.span)
-
-    @staticmethod
-    def run(st, name, v, span) -> None:
-        if name == "first_player":
-            if not isinstance(v, int) or not 0 <= v < st.g.nplayers:
-                raise RulesError(f"{span}: first_player must be a player, got {v!r}")
-            st.first = v
-        else:
-            if v not in (1, -1):
-                raise RulesError(f"{span}: turn_direction must be 1 or -1, got {v!r}")
-            st.direction = v
+    if name == "first_player":
+        if not isinstance(v, int) or not 0 <= v < st.g.nplayers:
+            raise RulesError(f"{span}: first_player must be a player, got {v!r}")
+        st.first = v
+    else:
+        if v not in (1, -1):
+            raise RulesError(f"{span}: turn_direction must be 1 or -1, got {v!r}")
+        st.direction = v
 
 
-class SetProp(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("name", "op", "obj", "value", "read")
-
-    def __init__(self, span, name, op, obj, value, read):
-        super().__init__(span)
-        self.name, self.op, self.obj, self.value, self.read = name, op, obj, value, read
-        self.mutates = True
-
-    def exec(self, st, fr):
-        env = fr.env
-        o = self.obj(st, env)
-        if o is None:
-            raise RulesError(f"{self.span}: cannot set '{self.name}' of none")
-        v = self.value(st, env)
-        if self.op != "=":
-            base = self.read(st, o)
-            v = base + v if self.op == "+=" else base - v
-        d = st.props.get(self.name)
-        if d is None:
-            d = st.props[self.name] = {}
-        d[o] = v
-
-
-class SetOwner(Stmt):
+def set_owner(st, what, p) -> None:
     """`x.owner = p` (objects made in a shared zone and later handed out, control changes)."""
+    for o in what if isinstance(what, list) else [what]:
+        if o is not None:
+            st.obj_owner[o] = p
+
+
+class Plain(Stmt):
+    """A statement that never waits, as generated Python (codegen.StmtGen): its one meaning,
+    shared with the generated blocks (resumable.py) that run it inline."""
 
     IMMEDIATE = True
-    __slots__ = ("obj", "value")
+    __slots__ = ("fn",)
 
-    def __init__(self, span, obj, value):
+    def __init__(self, span, fn, mutates: bool):
         super().__init__(span)
-        self.obj, self.value = obj, value
-        self.mutates = True
+        self.fn = fn
+        self.mutates = mutates
 
     def exec(self, st, fr):
-        SetOwner.run(st, self.obj(st, fr.env), self.value(st, fr.env))
-
-    @staticmethod
-    def run(st, what, p) -> None:
-        for o in what if isinstance(what, list) else [what]:
-            if o is not None:
-                st.obj_owner[o] = p
+        self.fn(st, fr.env)
 
 
 class SetDict(Stmt):
@@ -394,34 +300,20 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     st.obj_zone[o] = z
 
 
-class Move(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("what", "zone", "where", "index")
-
-    def __init__(self, span, what, zone, where, index):
-        super().__init__(span)
-        self.what, self.zone, self.where, self.index = what, zone, where, index
-        self.mutates = True
-
-    def exec(self, st, fr):
-        env = fr.env
-        idx = self.index(st, env) if self.index is not None else 0
-        Move.run(st, self.what(st, env), self.zone(st, env), self.where, idx, self.span)
-
-    @staticmethod
-    def run(st, what, z, where, idx, span) -> None:
-        if z is None:
-            raise RulesError(f"{span}: no zone to move to")
-        if what is None:
-            return
-        was = seen.origin(st, what) if st.log is not None else None
-        if isinstance(what, list):
-            for k, o in enumerate(list(what)):
-                move_object(st, o, z, where, idx + k if where == "at" else 0)
-        else:
-            move_object(st, what, z, where, idx)
-        if st.log is not None:
-            note_move(st, what, z, was)
+def move_objects(st, what, z, where, idx, span) -> None:
+    """`move X to Z`: one object or a list, to the back, the front or an index of Z."""
+    if z is None:
+        raise RulesError(f"{span}: no zone to move to")
+    if what is None:
+        return
+    was = seen.origin(st, what) if st.log is not None else None
+    if isinstance(what, list):
+        for k, o in enumerate(list(what)):
+            move_object(st, o, z, where, idx + k if where == "at" else 0)
+    else:
+        move_object(st, what, z, where, idx)
+    if st.log is not None:
+        note_move(st, what, z, was)
 
 
 def note_move(st, what, z, was=None):
@@ -461,69 +353,28 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     return o
 
 
-class Create(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("card", "zone", "owner", "name")
-
-    def __init__(self, span, card, zone, owner, name):
-        super().__init__(span)
-        self.card, self.zone, self.owner, self.name = card, zone, owner, name
-        self.mutates = True
-
-    def exec(self, st, fr):
-        env = fr.env
-        owner = self.owner(st, env) if self.owner is not None else None
-        o = Create.run(st, self.card(st, env), self.zone(st, env), owner, self.span)
-        if self.name:
-            env[self.name] = o
-
-    @staticmethod
-    def run(st, name, z, owner, span) -> int:
-        idx = st.g.prog.card_index.get(name)
-        if idx is None:
-            raise RulesError(f"{span}: no card named {name!r}")
-        if owner is None:
-            zname, zowner = st.g.zone_info[z]
-            owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
-        return create_object(st, idx, z, owner)
+def create_card(st, name, z, owner, span) -> int:
+    """`create NAME in Z [for P]`: a new object of a card; its owner is the zone's, else the active player."""
+    idx = st.g.prog.card_index.get(name)
+    if idx is None:
+        raise RulesError(f"{span}: no card named {name!r}")
+    if owner is None:
+        zname, zowner = st.g.zone_info[z]
+        owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
+    return create_object(st, idx, z, owner)
 
 
-class Remove(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("what",)
-
-    def __init__(self, span, what):
-        super().__init__(span)
-        self.what = what
-        self.mutates = True
-
-    def exec(self, st, fr):
-        Remove.run(st, self.what(st, fr.env))
-
-    @staticmethod
-    def run(st, what) -> None:
-        for o in what if isinstance(what, list) else [what]:
-            if o is None:
-                continue
-            z = st.obj_zone[o]
-            if z >= 0:
-                st.zones[z].remove(o)
-                st.obj_from[o] = z
-                st.obj_moves[o] += 1
-            st.obj_zone[o] = -1
-
-
-class Shuffle(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("zone",)
-
-    def __init__(self, span, zone):
-        super().__init__(span)
-        self.zone = zone
-        self.mutates = True
-
-    def exec(self, st, fr):
-        shuffle_zone(st, self.zone(st, fr.env))
+def remove_objects(st, what) -> None:
+    """`remove X`: objects leave the game (no zone)."""
+    for o in what if isinstance(what, list) else [what]:
+        if o is None:
+            continue
+        z = st.obj_zone[o]
+        if z >= 0:
+            st.zones[z].remove(o)
+            st.obj_from[o] = z
+            st.obj_moves[o] += 1
+        st.obj_zone[o] = -1
 
 
 def shuffle_zone(st: State, z: int) -> None:
@@ -564,29 +415,10 @@ class Reveal(Stmt):
             note(st, seen.mark(entry, [seen.object_seers(st, o) for o in objs]))
 
 
-class Log(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("value", "type")
-
-    def __init__(self, span, value, type_):
-        super().__init__(span)
-        self.value, self.type = value, type_
-
-    def exec(self, st, fr):
-        if st.log is not None:
-            v = self.value(st, fr.env)
-            note(
-                st,
-                seen.mark({"log": label(st, v, self.type)}, [seen.value_seers(st, v, self.type)]),
-            )
-
-
-class Pass(Stmt):
-    IMMEDIATE = True
-    __slots__ = ()
-
-    def exec(self, st, fr):
-        pass
+def log_value(st: State, v, t) -> None:
+    """`log VALUE`: a line in the game's log, seen by whoever may see the value."""
+    if st.log is not None:
+        note(st, seen.mark({"log": label(st, v, t)}, [seen.value_seers(st, v, t)]))
 
 
 class Require(Stmt):
@@ -604,39 +436,19 @@ class Require(Stmt):
             recount_checks(st)
 
 
-class Win(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("who", "lose")
-
-    def __init__(self, span, who, lose):
-        super().__init__(span)
-        self.who, self.lose = who, lose
-        self.mutates = True
-
-    def exec(self, st, fr):
-        Win.run(st, self.who(st, fr.env), self.lose)
-
-    @staticmethod
-    def run(st, who, lose) -> None:
-        who = who if isinstance(who, list) else [who]
-        if not lose:
-            finish(st, who)
-            return
-        for p in who:
-            if p not in st.lost:
-                st.lost.append(p)
-        note(st, {"lost": sorted(st.lost)})
-        left = [p for p in range(st.g.nplayers) if p not in st.lost]
-        if len(left) <= 1:
-            finish(st, left)
-
-
-class Tie(Stmt):
-    IMMEDIATE = True
-    __slots__ = ()
-
-    def exec(self, st, fr):
-        finish(st, [])
+def win_or_lose(st, who, lose) -> None:
+    """`win P` ends the game; `lose P` puts players out (the last one left wins)."""
+    who = who if isinstance(who, list) else [who]
+    if not lose:
+        finish(st, who)
+        return
+    for p in who:
+        if p not in st.lost:
+            st.lost.append(p)
+    note(st, {"lost": sorted(st.lost)})
+    left = [p for p in range(st.g.nplayers) if p not in st.lost]
+    if len(left) <= 1:
+        finish(st, left)
 
 
 class End(Stmt):

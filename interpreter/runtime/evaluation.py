@@ -36,7 +36,7 @@ def compile_evaluation(compiler, syms, meta: dict) -> Evaluation | None:
     d = find_definition(syms, meta)
     if d is None:
         return None
-    body = compiler._define_body(d)
+    body = compiler.define_body(d)
     call = _call_define(body, [d.params[0].name], [lambda st, env: env["you"]])
 
     def evaluate(st, player: int) -> float:

@@ -71,7 +71,7 @@ class ResumableGen:
         if self.checks:
             # every change of state is a place where a check may start: only statements that
             # change nothing are plain (a loop or branch around them is flattened)
-            return isinstance(s, _LEAVES) and self.sg.fusable(s) and not _mutates(self, s)
+            return isinstance(s, _LEAVES) and self.sg.fusable(s) and not self.sg.mutates(s)
         return self.sg.fusable(s)
 
     def native(self, s) -> bool:
@@ -296,17 +296,6 @@ class _Emitter:
         fn = define(g.cg.ns, name, code, f"<madang {span}>")
         fn.delegated = self.delegated
         return [Section(span, fn, k, single) for k in range(self.count)]
-
-
-def _mutates(gen: ResumableGen, s) -> bool:
-    """Whether a plain statement's run-time object would change the state (engine's
-    `mutates`): assignments other than to locals, moves, creations, modifiers, wins."""
-    if isinstance(s, (n.Let, n.Pass, n.Log, n.DrawGame)):
-        return False
-    if isinstance(s, n.Assign) and isinstance(s.target, n.Name):
-        res = gen.c.r.names.get(id(s.target), ("local", s.target.name))
-        return res[0] in ("counter", "game")
-    return True
 
 
 def _break_escapes(body: n.Block) -> bool:
