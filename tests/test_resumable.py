@@ -155,3 +155,33 @@ def test_a_save_made_under_another_block_layout_is_refused(folder, monkeypatch):
     with pytest.raises(api.MadangError, match="different rules"):
         GameState.from_json(text, load_program(folder))
     assert GameState.from_json(text, plain).action_labels() == ["1", "2", "3"]
+
+
+SECRET_RULES = """\
+kind token:
+    power: number
+
+zone hand: per player, owner sees
+
+flow:
+    create "Secret" in first(players).hand
+    log first(first(players).hand)
+"""
+
+
+def test_a_log_in_a_generated_block_hides_a_secret_card(tmp_path):
+    # docs/language.md 11.9: the log line names a card of player 1's hidden hand; the plain
+    # statement inside a generated block marks who may see it, as the statement object did
+    from madang.tools.narration import Narrator
+
+    (tmp_path / "ruleset.yaml").write_text(RULESET, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: Secret, type: token, power: 1}\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(SECRET_RULES, encoding="utf-8")
+    g = new_game(str(tmp_path), seed=1, log=True)
+    prog = g.st.g.prog
+    assert type(prog.blocks[prog.flow_block][0]).__name__ == "Section"
+    (entry,) = [e for e in g.st.log if isinstance(e, dict) and "log" in e]
+    assert Narrator(prog, "en", seat=0).line(entry).strip() == "Secret"
+    assert "Secret" not in Narrator(prog, "en", seat=1).line(entry)
