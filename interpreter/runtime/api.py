@@ -206,7 +206,7 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     g.renewing = frozenset(
         z for z, (name, _owner) in enumerate(g.zone_info) if prog.zones[name].renews
     )
-    for alias, canon in prog.syms.canonical.items():
+    for alias, canon in prog.canonical.items():
         if canon in g.zone_base and alias not in g.zone_base:
             g.zone_base[alias] = g.zone_base[canon]
     return g

@@ -199,7 +199,9 @@ class Program(ContinuousEffects):
     verify_checks = False
 
     def __init__(self, syms: Symbols, meta: dict):
-        self.syms = syms
+        self.syms = syms  # for tools that read the declarations (scenario files, the editor)
+        # every spelling of a name → its canonical one (zones, narration): the run time's copy
+        self.canonical: dict[str, str] = dict(syms.canonical)
         self.meta = meta
         self.name = meta.get("name", "")
         self.blocks: list[tuple] = []
@@ -210,7 +212,6 @@ class Program(ContinuousEffects):
         self.window_actions: dict[str, list[ActionRT]] = {}
         self.cards: list[CardRT] = []
         self.card_index: dict[str, int] = {}
-        self.kinds: dict[str, str] = dict(syms.canonical)
         self.zones = {
             z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
             for z in syms.unique(syms.zones)

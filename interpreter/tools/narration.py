@@ -4,7 +4,7 @@ for the bundled games) or in English (`--lang en`).
 A verb's narration template (`verb destroy/파괴(c: card) "{c} 파괴"`) is used when it is written
 in the language asked for; otherwise the verb's name and arguments are shown. Names are shown in
 the spelling that fits the language: declarations may have aliases (`attack/공격`), and
-`prog.syms.canonical` maps every spelling to its canonical one; for Korean a Hangul spelling is
+`prog.canonical` maps every spelling to its canonical one; for Korean a Hangul spelling is
 chosen, for English an ASCII one. Card names use a card's `ko:`/`en:` name when it has one.
 
 **Per seat.** A Narrator made for a `seat` tells only what that seat may know: the log marks
@@ -88,7 +88,7 @@ class Narrator:
         self._after_decision = False
         if prog is None:
             return
-        canonical = getattr(getattr(prog, "syms", None), "canonical", None) or {}
+        canonical = getattr(prog, "canonical", None) or {}
         groups: dict[str, list[str]] = {}
         for alias, canon in canonical.items():
             groups.setdefault(canon, []).append(alias)
@@ -228,7 +228,7 @@ class Narrator:
 
     def event(self, name: str, args: list, entry: dict | None = None) -> str | None:
         verbs = getattr(self.prog, "verbs", None) or {}
-        canonical = getattr(getattr(self.prog, "syms", None), "canonical", None) or {}
+        canonical = getattr(self.prog, "canonical", None) or {}
         verb = verbs.get(canonical.get(name, name))
         if not self.internals and verb is not None and not verb.narration:
             return None  # bookkeeping: a verb its author did not give a sentence
