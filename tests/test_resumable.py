@@ -185,3 +185,16 @@ def test_a_log_in_a_generated_block_hides_a_secret_card(tmp_path):
     (entry,) = [e for e in g.st.log if isinstance(e, dict) and "log" in e]
     assert Narrator(prog, "en", seat=0).line(entry).strip() == "Secret"
     assert "Secret" not in Narrator(prog, "en", seat=1).line(entry)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_bundled_games_are_the_same_without_inlined_definitions(name, monkeypatch):
+    # codegen writes a definition's body at its uses (inline_define): the same games as calling
+    # it, decision by decision (a keyword parameter read by `has` once escaped the inlining)
+    from madang.runtime import codegen
+
+    compiled = load_program(name)
+    monkeypatch.setattr(codegen, "INLINE_DEPTH", 0)
+    called = api._load_cached.__wrapped__(str(compiled.folder), ())
+    for seed in range(SEEDS.get(name, 2)):
+        assert play(called, seed) == play(compiled, seed), f"seed {seed}"

@@ -152,6 +152,10 @@ HELPERS = {
 }  # fmt: skip
 
 CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+INLINE_MAX = 800  # characters of a definition's body written at its uses
+INLINE_DEPTH = 4  # definitions inlined inside one another
+# an argument that may be written more than once: a local, a name read from env, a constant
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|-?\d+|'[^'\\]*'")
 
 
 class CodeGen:
@@ -167,6 +171,7 @@ class CodeGen:
         self.ns["PROG"] = self.p
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
+        self._inlining: list[str] = []  # definitions being written inline (inline_define)
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
         self.bound: dict[str, str] = {}
@@ -209,12 +214,13 @@ class CodeGen:
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
             raise RulesError(f"{e.span}: expression too deeply nested to compile") from None
 
-    def enumerator(self, act, params, req_exprs) -> object:
+    def enumerator(self, act, params, req_exprs, dom_names=None) -> object:
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
         its names are bound."""
         lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
         pad = "    "
+        dom_names = dom_names or [set(q.name for q in params)] * len(params)
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
@@ -223,21 +229,43 @@ class CodeGen:
                 lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
 
         test(0, "return")
+        # A domain that reads none of the parameters bound just before it (`c: card from
+        # near(a)` after `b`) is computed once per binding of the last one it reads, when first
+        # needed, not once per binding of those in between.
+        names = [q.name for q in params]
+        levels = [
+            max((names.index(x) + 1 for x in dom_names[i] if x in names[:i]), default=0)
+            for i in range(len(params))
+        ]
+
+        def reset(level: int) -> None:
+            for i in range(level + 1, len(params)):
+                if levels[i] == level:
+                    lines.append(f"{pad}h{i} = None")
+
+        reset(0)
         for i, q in enumerate(params):
             dom = self.const(act.domains[i])
             key = act.dom_keys[i]
+            hoisted = levels[i] < i
+            inner = pad + "    " if hoisted else pad
+            if hoisted:
+                lines.append(f"{pad}if h{i} is None:")
             if key is not None:
                 k = self.const(key)
-                lines.append(f"{pad}d{i} = cache.get({k}) if cached else None")
-                lines.append(f"{pad}if d{i} is None:")
-                lines.append(f"{pad}    d{i} = {dom}(st, env)")
-                lines.append(f"{pad}    if cached: cache[{k}] = d{i}")
+                lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
+                lines.append(f"{inner}if d{i} is None:")
+                lines.append(f"{inner}    d{i} = {dom}(st, env)")
+                lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
-                lines.append(f"{pad}d{i} = {dom}(st, env)")
+                lines.append(f"{inner}d{i} = {dom}(st, env)")
             lines.append(
-                f"{pad}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
+                f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
                 f"if isinstance(d{i}, int) else ()"
             )
+            if hoisted:
+                lines.append(f"{pad}    h{i} = d{i}")
+                lines.append(f"{pad}d{i} = h{i}")
             lines.append(f"{pad}st.work += len(d{i})")
             lines.append(
                 f"{pad}if st.work > st.work_limit: _charge(st, 0, {'action ' + act.name!r})"
@@ -247,6 +275,7 @@ class CodeGen:
             lines.append(f"{pad}env[{q.name!r}] = v{i}")
             self.bound[q.name] = f"v{i}"
             test(i + 1, "continue")
+            reset(i + 1)
         args = ", ".join(f"v{i}" for i in range(len(params)))
         lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
         for q in params:
@@ -276,9 +305,12 @@ class CodeGen:
                 args = [self.src(a, its) for a in e.args]
                 if res[0] == "define":
                     d = self.s.defines[res[1]]
+                    inlined = self.inline_define(d, args, its)
+                    if inlined is not None:
+                        return inlined
                     body = self.c.define_body(d)
                     fn = self.const(body)
-                    items = ["'you': env.get('you')", "'this': env.get('this')"]
+                    items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
                     return f"{fn}[0](st, {{{', '.join(items)}}})"
                 fn = self.const(BUILTIN_FUNCS[res[1]].fn)
@@ -322,7 +354,7 @@ class CodeGen:
                 o = self.src(e.obj, its)
                 res = r.names.get(id(e))
                 kw = (
-                    f"env.get({e.keyword!r})"
+                    self.bound.get(e.keyword) or f"env.get({e.keyword!r})"
                     if res is not None and res[0] == "local"
                     else repr(self.s.canonical[e.keyword])
                 )
@@ -341,6 +373,30 @@ class CodeGen:
                 cond = self.src(e.cond, its + (var,))
                 return f"[{var} for {var} in _seq(st, {items}) if {cond}]"
         raise RulesError(f"{e.span}: cannot compile this expression")  # pragma: no cover
+
+    def _special(self, which: str) -> str:
+        """`you` or `this` where the code is written (a bound name, else the frame's)."""
+        return self.bound.get(which) or f"env.get({which!r})"
+
+    def inline_define(self, d, args: list[str], its) -> str | None:
+        """A definition's body written at its use, its parameters replaced by the arguments'
+        source (a call and an environment fewer per use); None for one that refers to itself,
+        an argument that is not a plain name or constant (it would be computed at each use of
+        the parameter), or a long body."""
+        if d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
+            return None
+        if not all(_SIMPLE.fullmatch(a) for a in args):
+            return None
+        bound = {q.name: a for q, a in zip(d.params, args)}
+        bound["you"], bound["this"] = self._special("you"), self._special("this")
+        saved, self.bound = self.bound, bound
+        self._inlining.append(d.name)
+        try:
+            src = self.src(d.decl.body, its)
+        finally:
+            self.bound = saved
+            self._inlining.pop()
+        return f"({src})" if len(src) <= INLINE_MAX else None
 
     def _never_none(self, e: n.BinOp) -> bool:
         """Both sides are plain numbers that cannot be none (literals, counters, arithmetic)."""
@@ -370,8 +426,13 @@ class CodeGen:
             bound = self.bound.get(target)
             return bound if bound is not None else f"env.get({target!r})"
         if kind == "define":
+            inlined = self.inline_define(self.s.defines[target], [], its)
+            if inlined is not None:
+                return inlined
             fn = self.const(self.c.define_body(self.s.defines[target]))
-            return f"{fn}[0](st, {{'you': env.get('you'), 'this': env.get('this')}})"
+            return (
+                f"{fn}[0](st, {{'you': {self._special('you')}, 'this': {self._special('this')}}})"
+            )
         if kind == "counter":
             return f"st.counters[{target!r}]"
         if kind == "zone":

@@ -318,7 +318,10 @@ class Compiler:
                     used = _locals_used(part, self.r)
                     level = max((names.index(x) + 1 for x in used if x in names), default=0)
                     req_exprs[level].append(part)
-            a.fast_enum = self.codegen.enumerator(a, params, req_exprs)
+            dom_names = [
+                _locals_used(q.domain, self.r) if q.domain is not None else set() for q in params
+            ]
+            a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
