@@ -42,6 +42,7 @@ class Resolved:
     attrs: dict[int, tuple] = field(default_factory=dict)
     calls: dict[int, tuple] = field(default_factory=dict)
     types: dict[int, object] = field(default_factory=dict)  # option types of choose/order/log
+    phase_names: dict[str, str] = field(default_factory=dict)  # a phase's spelling -> its name
     keep: list = field(default_factory=list)  # keeps nodes alive so their ids stay unique
 
 
@@ -466,7 +467,7 @@ class Checker:
     def phase_spellings(self, st: n.Scope) -> None:
         """`phase gather/모으기:` makes the other names spellings of the first; a phase
         written with one name is itself unless some `phase` statement gives it aliases."""
-        names = self.s.phase_names
+        names = self.r.phase_names
         if not st.aliases:
             names.setdefault(st.name, st.name)
             return

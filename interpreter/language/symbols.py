@@ -166,7 +166,6 @@ class Symbols:
     options: dict = field(default_factory=dict)  # name -> option spec (from ruleset.yaml)
     data: object = None
     area_facts: set[str] = field(default_factory=set)  # fields of the maps' areas (not adjacent)
-    phase_names: dict[str, str] = field(default_factory=dict)  # a phase's spelling -> its name
     canonical: dict[str, str] = field(default_factory=dict)  # any spelling -> canonical name
 
     def unique(self, table: dict) -> list:

@@ -33,6 +33,8 @@ class Compiler:
         self.s = syms
         self.r = res
         self.p = program if program is not None else Program(syms, meta)
+        # a phase's spellings (the checker's finding; a snippet keeps the program's)
+        self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
         import os
 
         from .codegen import CodeGen
@@ -419,8 +421,8 @@ class Compiler:
             case n.Expire():
                 names = {s.scope}
                 if s.scope not in ("turn", "round", "phase"):  # a phase: any of its spellings
-                    name = self.s.phase_names.get(s.scope, s.scope)
-                    names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
+                    name = self.phase_names.get(s.scope, s.scope)
+                    names = {k for k, v in self.phase_names.items() if v == name} | {name}
                 return E.Expire(sp, s.scope, names)
             case n.Return():
                 return E.Return(sp)
@@ -450,7 +452,7 @@ class Compiler:
             case n.While():
                 return E.While(sp, ex(s.cond), self.block(s.body), s.until)
             case n.Scope():
-                name = self.s.phase_names.get(s.name, s.name) if s.kind == "phase" else s.name
+                name = self.phase_names.get(s.name, s.name) if s.kind == "phase" else s.name
                 scope = E.ScopeStmt(
                     sp,
                     s.kind,
@@ -459,7 +461,7 @@ class Compiler:
                     self.block(s.body),
                 )
                 if s.kind == "phase":  # modifiers and limits may name any spelling
-                    scope.names = {k for k, v in self.s.phase_names.items() if v == name} | {name}
+                    scope.names = {k for k, v in self.phase_names.items() if v == name} | {name}
                 return scope
             case n.Hold():
                 self.p.holds = True

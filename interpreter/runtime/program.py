@@ -202,6 +202,7 @@ class Program(ContinuousEffects):
         self.syms = syms  # for tools that read the declarations (scenario files, the editor)
         # every spelling of a name → its canonical one (zones, narration): the run time's copy
         self.canonical: dict[str, str] = dict(syms.canonical)
+        self.phase_names: dict[str, str] = {}  # a phase's spelling -> its name (the compiler's)
         self.meta = meta
         self.name = meta.get("name", "")
         self.blocks: list[tuple] = []

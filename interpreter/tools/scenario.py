@@ -992,7 +992,7 @@ class _Runner:
         if "round" in s:
             st.round = s["round"]
         if "phase" in s:
-            st.phase = self.prog.syms.phase_names.get(s["phase"], s["phase"])
+            st.phase = self.prog.phase_names.get(s["phase"], s["phase"])
         for label, cards in (s.get("zones") or {}).items():
             z = self.zone_ids[label]
             owner = self.g.zone_info[z][1]
@@ -1159,7 +1159,7 @@ class _Runner:
             out.append(f"round: expected {want}, got {self.st.round}")
 
     def expect_phase(self, want: str, out: list) -> None:
-        if self.st.phase != self.prog.syms.phase_names.get(want, want):
+        if self.st.phase != self.prog.phase_names.get(want, want):
             out.append(f"phase: expected '{want}', got '{self.st.phase}'")
 
     def expect_over(self, want: bool, out: list) -> None:
