@@ -524,6 +524,11 @@ def _none_target(span, name):
     raise RulesError(f"{span}: cannot set '{name}' of none")
 
 
+# Single statements that never wait: StmtGen writes them as Python (when `fusable`).
+PLAIN_STMTS = (n.Let, n.Assign, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win,
+               n.Lose, n.DrawGame, n.Modify, n.Grant)  # fmt: skip
+
+
 class StmtGen:
     def __init__(self, cg: CodeGen, listened: set[str]):
         self.cg = cg

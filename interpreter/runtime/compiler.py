@@ -12,6 +12,7 @@ from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols
 from . import budget
 from . import engine as E
 from .builtins import RulesError
+from .codegen import PLAIN_STMTS
 from .program import (
     ActionRT,
     CardRT,
@@ -22,10 +23,6 @@ from .program import (
     StaticRT,
     VerbRT,
 )
-
-# Statements that never wait: compiled to Python by codegen.StmtGen, whether alone or inline.
-PLAIN = (n.Let, n.Assign, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win, n.Lose,
-         n.DrawGame, n.Modify, n.Grant)  # fmt: skip
 
 
 class Compiler:
@@ -389,7 +386,7 @@ class Compiler:
         ex = self.expr
         sp = s.span
         gen = self.stmtgen
-        if isinstance(s, PLAIN) and gen.fusable(s):
+        if isinstance(s, PLAIN_STMTS) and gen.fusable(s):
             if isinstance(s, n.Modify):
                 self.p.modified_props.add(s.prop)
             # its one meaning: the Python that generated blocks run inline (codegen.StmtGen)

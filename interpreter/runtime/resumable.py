@@ -2,8 +2,9 @@
 
 A block of statements (a verb's body, an action's, a trigger's, a phase's) becomes one Python
 function `fn(st, fr, pc)` whose body is a dispatch loop over numbered sections, as C# compiles
-an async method into a class that resumes where it awaited. Statements that never wait (assignments, moves, modifiers,
-calls of verbs that never wait) are plain Python inside a section; branches and loops around
+an async method into a class that resumes where it awaited. Statements that never wait
+(assignments, moves, modifiers, calls of verbs that never wait) are plain Python inside a
+section; branches and loops around
 statements that may wait are flattened into jumps between sections, their loop state kept in
 the frame's names (`env`); a statement that may wait (a choice, a window, a call of a verb that
 waits or that triggers listen to, a scope) is *delegated*: its run-time object runs as the run
@@ -23,14 +24,12 @@ from itertools import count
 
 from ..language import nodes as n
 from . import engine as E
-from .codegen import define
+from .codegen import PLAIN_STMTS, define
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
 
-# Statements whose run-time object changes the state (engine's `mutates`), when run natively.
-_LEAVES = (n.Let, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win, n.Lose,
-           n.DrawGame, n.Modify, n.Grant, n.Assign)  # fmt: skip
+_LEAVES = PLAIN_STMTS  # single statements that codegen.StmtGen writes as Python
 _LOOPS = (n.For, n.Repeat, n.While)
 
 
@@ -88,8 +87,8 @@ class ResumableGen:
 
     # ------------------------------------------------------------ compile
     def block(self, b: n.Block, heads: tuple = ()) -> list | None:
-        """The sections of `b` compiled into one resumable function, or None when nothing in it would run
-        natively (the plain list of its statements' objects is then as good)."""
+        """The sections of `b` compiled into one resumable function, or None when nothing in it
+        would run natively (the plain list of its statements' objects is then as good)."""
         if not heads and not any(self.native(s) for s in b.body):
             return None
         m = _Emitter(self)
@@ -101,9 +100,9 @@ class ResumableGen:
 
 
 class _Emitter:
-    """The source of one resumable function, with sections numbered in the order they are opened (so that
-    a delegated statement's section K is followed by its continuation K + 1, where `ask` rewinds
-    the frame's pc to K)."""
+    """The source of one resumable function, with sections numbered in the order they are
+    opened (so that a delegated statement's section K is followed by its continuation K + 1,
+    where `ask` rewinds the frame's pc to K)."""
 
     def __init__(self, gen: ResumableGen):
         self.g = gen
