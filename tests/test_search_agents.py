@@ -9,9 +9,9 @@ import random
 import pytest
 from madang.runtime.api import MadangError, load_program, new_game
 from madang.runtime.determinize import hidden_slots
-from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, make_agent
+from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, hash64, make_agent
 from madang.tools.cli import main
-from madang.tools.mcts import greedy_index, rewards
+from madang.tools.mcts import greedy_candidates, greedy_index, option_kind, rewards
 from madang.tools.simulate import play_one
 from madang.tools.tournament import Ratings, lineups, tournament
 
@@ -153,6 +153,73 @@ def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
     assert values[choice] == max(values)
 
 
+def wide_decision(min_options: int = 30):
+    """A Cthulhu Wars decision with many options of several kinds (an Action-phase turn)."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=3)
+    rng = random.Random(0)
+    while len(g.legal_actions()) < min_options:
+        g.apply_action(rng.randrange(len(g.legal_actions())))
+    return g
+
+
+def test_greedy_candidates_judge_every_kind_first_then_the_rest():
+    labels = ["march a b", "march a c", "march b c", "recruit a", "recruit b", "pass"]
+    (everything,) = greedy_candidates(labels, random.Random(1), None)
+    assert sorted(everything) == list(range(6))
+    firsts, rest = greedy_candidates(labels, random.Random(1), 4)
+    assert sorted(option_kind(labels[a]) for a in firsts) == ["march", "pass", "recruit"]
+    assert sorted(firsts + rest) == list(range(6))
+    assert greedy_candidates(labels, random.Random(1), 4) == [firsts, rest]  # seeded
+    firsts, rest = greedy_candidates(labels, random.Random(1), 2)  # fewer kinds than the cap
+    assert len(firsts) == 2 and len({option_kind(labels[a]) for a in firsts}) == 2
+
+
+def test_a_capped_greedy_step_judges_at_most_cap_options_and_takes_the_best_judged(monkeypatch):
+    from madang.tools import mcts
+
+    g = wide_decision()
+    labels = g.action_labels()
+    kinds = {option_kind(x) for x in labels}
+    assert len(labels) > 12 and 2 <= len(kinds) < 12
+
+    def value(a):  # a made-up evaluation: one kind is best, and within it the options differ
+        return (0.5 if option_kind(labels[a]) == "march" else 0.0) + (hash64(7, a) % 1000) / 1e4
+
+    judged = []
+
+    def fake_judge(game, a, seat, rng, scale, follow, follow_width):
+        judged.append(a)
+        return value(a)
+
+    monkeypatch.setattr(mcts, "judge", fake_judge)
+    choice = greedy_index(g, g.current_player(), random.Random(3), max_options=12)
+    assert len(judged) == 12 and len(set(judged)) == 12
+    assert {option_kind(labels[a]) for a in judged} == kinds  # every kind had a say
+    assert choice == max(judged, key=value)
+    # The budget left after one of each kind went to the best kind.
+    assert all(option_kind(labels[a]) == "march" for a in judged[len(kinds) :])
+    again = []
+    monkeypatch.setattr(mcts, "judge", lambda *args: again.append(args[1]) or value(args[1]))
+    assert greedy_index(g, g.current_player(), random.Random(3), max_options=12) == choice
+    assert again == judged  # the same generator judges the same options
+
+
+def test_the_capped_greedy_agent_is_deterministic_and_judges_in_a_sample():
+    g = wide_decision()
+    before = g.to_json()
+    a = make_agent("greedy").decide(Decision(g))
+    assert a == make_agent("greedy:options=12").decide(Decision(g))
+    assert 0 <= a < len(g.legal_actions())
+    assert g.to_json() == before  # the real game is untouched
+
+
+def test_greedy_specs():
+    assert make_agent("greedy").max_options == 12 and make_agent("greedy").follow == 3
+    assert make_agent("greedy:options=5").max_options == 5
+    assert make_agent("greedy:options=all").max_options is None
+    assert make_agent("greedy:options=all:follow=0").follow == 0
+
+
 # ---------------------------------------------------------------- MCTS
 
 
@@ -199,7 +266,18 @@ def test_mcts_with_a_time_budget():
     assert agent.last.done >= 1
 
 
-@pytest.mark.parametrize("spec", ["mcts:x", "mcts:0", "mcts:depth=a", "mcts:c=", "greedy:3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:x",
+        "mcts:0",
+        "mcts:depth=a",
+        "mcts:c=",
+        "greedy:3",
+        "greedy:options=0",
+        "greedy:follow=-1",
+    ],
+)
 def test_bad_agent_specs_are_refused(spec):
     with pytest.raises(MadangError):
         make_agent(spec)
