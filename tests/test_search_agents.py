@@ -202,6 +202,11 @@ def test_a_capped_greedy_step_judges_at_most_cap_options_and_takes_the_best_judg
     monkeypatch.setattr(mcts, "judge", lambda *args: again.append(args[1]) or value(args[1]))
     assert greedy_index(g, g.current_player(), random.Random(3), max_options=12) == choice
     assert again == judged  # the same generator judges the same options
+    everything = []
+    monkeypatch.setattr(mcts, "judge", lambda *args: everything.append(args[1]) or value(args[1]))
+    choice = greedy_index(g, g.current_player(), random.Random(3), max_options=None)
+    assert sorted(everything) == list(range(len(labels)))
+    assert choice == max(range(len(labels)), key=value)
 
 
 def test_the_capped_greedy_agent_is_deterministic_and_judges_in_a_sample():
@@ -218,6 +223,9 @@ def test_greedy_specs():
     assert make_agent("greedy:options=5").max_options == 5
     assert make_agent("greedy:options=all").max_options is None
     assert make_agent("greedy:options=all:follow=0").follow == 0
+    assert make_agent("greedy").follow_width == 6
+    assert make_agent("greedy:width=2").follow_width == 2
+    assert make_agent("greedy:options=all:width=all").follow_width > 10**6  # the former greedy
 
 
 # ---------------------------------------------------------------- MCTS

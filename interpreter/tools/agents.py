@@ -22,7 +22,7 @@ from ..runtime.api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
-    "random, first, greedy[:options=N|all][:follow=N], "
+    "random, first, greedy[:options=N|all][:follow=N][:width=N|all], "
     "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:peek], human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
@@ -128,23 +128,26 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, max_options: int | None = None, follow: int | None = None):
-        from .mcts import FOLLOW, GREEDY_OPTIONS
+    def __init__(self, max_options: int | None = None, follow: int | None = None,
+                 follow_width: int | None = None):  # fmt: skip
+        from .mcts import FOLLOW, FOLLOW_WIDTH, GREEDY_OPTIONS
 
         # None: the default; 0: every option
         self.max_options = GREEDY_OPTIONS if max_options is None else (max_options or None)
         self.follow = FOLLOW if follow is None else follow
+        self.follow_width = FOLLOW_WIDTH if follow_width is None else follow_width
 
     def decide(self, d: Decision) -> int:
         from .mcts import greedy_index
 
         rng = d.rng()
         sample = d.sample(rng)
-        return greedy_index(sample, d.seat, rng, follow=self.follow, max_options=self.max_options)
+        return greedy_index(sample, d.seat, rng, follow=self.follow, max_options=self.max_options,
+                            follow_width=self.follow_width)  # fmt: skip
 
 
 def parse_greedy(arg: str, spec: str) -> GreedyAgent:
-    """greedy[:options=N|all][:follow=N]"""
+    """greedy[:options=N|all][:follow=N][:width=N|all]"""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -157,11 +160,15 @@ def parse_greedy(arg: str, spec: str) -> GreedyAgent:
                 kw["follow"] = int(val)
                 if kw["follow"] < 0:
                     raise ValueError(part)
+            elif key == "width" and eq:
+                kw["follow_width"] = 10**9 if val == "all" else int(val)
+                if kw["follow_width"] < 1:
+                    raise ValueError(part)
             else:
                 raise ValueError(part)
         except ValueError:
             raise MadangError(
-                f"bad agent {spec!r}: {part!r} is not options=N (or options=all) or follow=N"
+                f"bad agent {spec!r}: {part!r} is not options=N|all, follow=N or width=N|all"
             ) from None
     return GreedyAgent(**kw)
 
