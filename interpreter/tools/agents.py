@@ -22,7 +22,7 @@ from ..runtime.api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
-    "random, first, greedy[:options=N|all][:follow=N][:width=N|all], "
+    "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
     "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:peek], human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
@@ -129,13 +129,14 @@ class GreedyAgent(Agent):
     name = "greedy"
 
     def __init__(self, max_options: int | None = None, follow: int | None = None,
-                 follow_width: int | None = None):  # fmt: skip
+                 follow_width: int | None = None, others: bool = False):  # fmt: skip
         from .mcts import FOLLOW, FOLLOW_WIDTH, GREEDY_OPTIONS
 
         # None: the default; 0: every option
         self.max_options = GREEDY_OPTIONS if max_options is None else (max_options or None)
         self.follow = FOLLOW if follow is None else follow
         self.follow_width = FOLLOW_WIDTH if follow_width is None else follow_width
+        self.others = others
 
     def decide(self, d: Decision) -> int:
         from .mcts import greedy_index
@@ -143,11 +144,11 @@ class GreedyAgent(Agent):
         rng = d.rng()
         sample = d.sample(rng)
         return greedy_index(sample, d.seat, rng, follow=self.follow, max_options=self.max_options,
-                            follow_width=self.follow_width)  # fmt: skip
+                            follow_width=self.follow_width, others=self.others)  # fmt: skip
 
 
 def parse_greedy(arg: str, spec: str) -> GreedyAgent:
-    """greedy[:options=N|all][:follow=N][:width=N|all]"""
+    """greedy[:options=N|all][:follow=N][:width=N|all][:others]"""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -160,6 +161,8 @@ def parse_greedy(arg: str, spec: str) -> GreedyAgent:
                 kw["follow"] = int(val)
                 if kw["follow"] < 0:
                     raise ValueError(part)
+            elif key == "others" and not eq:
+                kw["others"] = True
             elif key == "width" and eq:
                 kw["follow_width"] = 10**9 if val == "all" else int(val)
                 if kw["follow_width"] < 1:
@@ -168,7 +171,7 @@ def parse_greedy(arg: str, spec: str) -> GreedyAgent:
                 raise ValueError(part)
         except ValueError:
             raise MadangError(
-                f"bad agent {spec!r}: {part!r} is not options=N|all, follow=N or width=N|all"
+                f"bad agent {spec!r}: {part!r} is not options=N|all, follow=N, width=N|all or others"
             ) from None
     return GreedyAgent(**kw)
 

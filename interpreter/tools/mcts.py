@@ -89,19 +89,25 @@ def greedy_candidates(labels: list[str], rng: random.Random,
 
 
 def judge(game: GameState, a: int, seat: int, rng: random.Random, scale: float, follow: int,
-          follow_width: int) -> float | None:  # fmt: skip
+          follow_width: int, others: bool = False) -> float | None:  # fmt: skip
     """`seat`'s reward after option `a` in a copy of `game`, its own narrow follow-up decisions
     (at most `follow_width` options: a target, a spellbook) taken greedily first, up to
-    `follow` of them; None when the option breaks a rule in this sample."""
+    `follow` of them; with `others`, the narrow decisions of the other seats on the way too,
+    each taken greedily for the seat deciding it (so that what an option sets going, a fight
+    with its answers, is judged once it is over). None when the option breaks a rule in this
+    sample."""
     g = game.clone()
     try:
         g.apply_action(a)
         for _ in range(follow):
-            if g.is_terminal() or g.current_player() != seat:
+            if g.is_terminal():
+                break
+            who = g.current_player()
+            if who != seat and not others:
                 break
             if len(g.st.pending.values) > follow_width:
                 break
-            g.apply_action(greedy_index(g, seat, rng, scale, 0))
+            g.apply_action(greedy_index(g, who, rng, scale, 0))
     except RulesError:
         return None
     return rewards(g, scale)[seat]
@@ -109,7 +115,7 @@ def judge(game: GameState, a: int, seat: int, rng: random.Random, scale: float, 
 
 def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
                  follow: int = FOLLOW, max_options: int | None = None,
-                 follow_width: int = FOLLOW_WIDTH) -> int:  # fmt: skip
+                 follow_width: int = FOLLOW_WIDTH, others: bool = False) -> int:  # fmt: skip
     """The option whose result is best for `seat` (ties: the first judged, in random order),
     judged in `game` (a determinization: the caller never passes the real state). When an
     option leads to a narrow decision of the same seat (judge), that is taken greedily too.
@@ -128,7 +134,7 @@ def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 
     judged = 0
     kind_value: dict[str, float] = {}
     for a in rounds[0]:
-        v = judge(game, options[a], seat, rng, scale, follow, follow_width)
+        v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
         judged += 1
         if labels is not None:
             kind_value[option_kind(labels[a])] = -1.0 if v is None else v
@@ -139,7 +145,7 @@ def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 
         # the random order within a kind).
         rest = sorted(rounds[1], key=lambda a: -kind_value.get(option_kind(labels[a]), -1.0))
         for a in rest[: max(max_options - judged, 0)]:
-            v = judge(game, options[a], seat, rng, scale, follow, follow_width)
+            v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
             if v is not None and v > best_value:
                 best, best_value = a, v
     return options[best]
