@@ -137,6 +137,34 @@ def test_an_evaluation_naming_no_definition_is_a_located_error(tmp_path, capsys)
     assert "ruleset.yaml:" in out and "evaluation 'nothing_here'" in out
 
 
+def cthulhu_with(moves, desecrated=()):
+    """A 4-player Cthulhu Wars setup (P4 Yellow Sign, its six Acolytes in Europe) with figures
+    moved (zone label, figure name, zone label) and areas marked desecrated."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=1)
+    st = g.st
+    zone = {st.g.zone_label(z): z for z in range(len(st.zones))}
+    for src, name, dst in moves:
+        i = g.observation(3)["zones"][src].index(name)
+        o = st.zones[zone[src]].pop(i)
+        st.zones[zone[dst]].append(o)
+        st.obj_zone[o] = zone[dst]
+    for a in desecrated:
+        st.acounters["desecrated"][st.g.areas.index(a)] = 1
+    return g
+
+
+def test_cthulhu_evaluation_wants_the_king_where_a_desecration_is_due():
+    # evaluation.madang, ys_steps: the King in Yellow in a glyph area not yet desecrated whose
+    # Desecrate requirement is open, with YS units there, is a step towards a spellbook.
+    ocean = cthulhu_with([("pool#4", "King in Yellow", "units@North Atlantic")])
+    europe = cthulhu_with([("pool#4", "King in Yellow", "units@Europe")])
+    done = cthulhu_with([("pool#4", "King in Yellow", "units@Europe")], desecrated=["Europe"])
+    assert europe.observation(3)["player_counters"]["fid"][3] == 3  # P4 plays Yellow Sign
+    # the ocean is a new area for YS (+1 spread), Europe a glyph area with seven YS figures
+    assert europe.evaluate(3) - ocean.evaluate(3) == 4 + 6 / 2 - 1
+    assert done.evaluate(3) == ocean.evaluate(3) - 1  # desecrated: no step left there
+
+
 def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
     g = advance(new_game("clash_of_decks", seed=4), 3)
     d = Decision(g)
@@ -174,7 +202,7 @@ def test_greedy_candidates_judge_every_kind_first_then_the_rest():
     assert len(firsts) == 2 and len({option_kind(labels[a]) for a in firsts}) == 2
 
 
-def test_a_capped_greedy_step_judges_at_most_cap_options_and_takes_the_best_judged(monkeypatch):
+def test_a_greedy_step_with_max_options_judges_that_many_and_takes_the_best_judged(monkeypatch):
     from madang.tools import mcts
 
     g = wide_decision()
@@ -187,7 +215,7 @@ def test_a_capped_greedy_step_judges_at_most_cap_options_and_takes_the_best_judg
 
     judged = []
 
-    def fake_judge(game, a, seat, rng, scale, follow, follow_width):
+    def fake_judge(game, a, *rest):
         judged.append(a)
         return value(a)
 
@@ -216,6 +244,48 @@ def test_the_capped_greedy_agent_is_deterministic_and_judges_in_a_sample():
     assert a == make_agent("greedy:options=12").decide(Decision(g))
     assert 0 <= a < len(g.legal_actions())
     assert g.to_json() == before  # the real game is untouched
+
+
+def option_handing_over():
+    """A Cthulhu Wars decision and an option after which another seat decides among a few
+    options (a retreat, an elder sign to reveal, ...)."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=2)
+    rng = random.Random(2)
+    while True:
+        seat = g.current_player()
+        for a in g.legal_actions():
+            c = g.clone()
+            c.apply_action(a)
+            if (
+                not c.is_terminal()
+                and c.current_player() != seat
+                and 1 < len(c.legal_actions()) <= 6
+            ):
+                return g, seat, a
+        g.apply_action(rng.randrange(len(g.legal_actions())))
+
+
+def test_greedy_with_others_judges_after_the_other_seats_narrow_answers(monkeypatch):
+    from madang.tools import mcts
+
+    g, seat, a = option_handing_over()
+    asked = []
+
+    def first_option(game, who, rng, scale, follow=0, *rest, **kw):
+        asked.append(who)
+        return 0
+
+    monkeypatch.setattr(mcts, "greedy_index", first_option)
+    after = g.clone()
+    after.apply_action(a)
+    other = after.current_player()
+    alone = mcts.judge(g, a, seat, random.Random(1), 10.0, 3, 6, others=False)
+    assert asked == [] and alone == rewards(after, 10.0)[seat]  # judged as it stands
+    with_others = mcts.judge(g, a, seat, random.Random(1), 10.0, 1, 6, others=True)
+    assert asked == [other]  # the other seat answered for itself (greedily), once: follow=1
+    after.apply_action(0)
+    assert with_others == rewards(after, 10.0)[seat]
+    assert make_agent("greedy:others").others and not make_agent("greedy").others
 
 
 def test_greedy_specs():
