@@ -93,7 +93,7 @@ def judge(game: GameState, a: int, seat: int, rng: random.Random, scale: float, 
     """`seat`'s reward after option `a` in a copy of `game`, its own narrow follow-up decisions
     (at most `follow_width` options: a target, a spellbook) taken greedily first, up to
     `follow` of them; with `others`, the narrow decisions of the other seats on the way too,
-    each taken greedily for the seat deciding it (so that what an option sets going, a fight
+    each taken greedily for the seat deciding it (so that what an option sets going, an exchange
     with its answers, is judged once it is over). None when the option breaks a rule in this
     sample."""
     g = game.clone()
