@@ -288,6 +288,14 @@ def test_greedy_with_others_judges_after_the_other_seats_narrow_answers(monkeypa
     assert make_agent("greedy:others").others and not make_agent("greedy").others
 
 
+@pytest.mark.slow
+def test_greedy_cthulhu_factions_reach_six_spellbooks_and_a_winner():
+    # The agents' issue: 4-player Cthulhu Wars played by greedy agents ends with a winner (a
+    # faction holding all six spellbooks, rules.madang end_game), where random play never does.
+    r = play_one(load_program("cthulhu_wars"), {"players": 4}, 105, ["greedy"] * 4, 100_000)
+    assert r.get("winners"), r
+
+
 def test_greedy_specs():
     assert make_agent("greedy").max_options == 12 and make_agent("greedy").follow == 3
     assert make_agent("greedy:options=5").max_options == 5
