@@ -9,9 +9,9 @@ import random
 import pytest
 from madang.runtime.api import MadangError, load_program, new_game
 from madang.runtime.determinize import hidden_slots
-from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, make_agent
+from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, hash64, make_agent
 from madang.tools.cli import main
-from madang.tools.mcts import greedy_index, rewards
+from madang.tools.mcts import greedy_candidates, greedy_index, option_kind, rewards
 from madang.tools.simulate import play_one
 from madang.tools.tournament import Ratings, lineups, tournament
 
@@ -137,6 +137,34 @@ def test_an_evaluation_naming_no_definition_is_a_located_error(tmp_path, capsys)
     assert "ruleset.yaml:" in out and "evaluation 'nothing_here'" in out
 
 
+def cthulhu_with(moves, desecrated=()):
+    """A 4-player Cthulhu Wars setup (P4 Yellow Sign, its six Acolytes in Europe) with figures
+    moved (zone label, figure name, zone label) and areas marked desecrated."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=1)
+    st = g.st
+    zone = {st.g.zone_label(z): z for z in range(len(st.zones))}
+    for src, name, dst in moves:
+        i = g.observation(3)["zones"][src].index(name)
+        o = st.zones[zone[src]].pop(i)
+        st.zones[zone[dst]].append(o)
+        st.obj_zone[o] = zone[dst]
+    for a in desecrated:
+        st.acounters["desecrated"][st.g.areas.index(a)] = 1
+    return g
+
+
+def test_cthulhu_evaluation_wants_the_king_where_a_desecration_is_due():
+    # evaluation.madang, ys_steps: the King in Yellow in a glyph area not yet desecrated whose
+    # Desecrate requirement is open, with YS units there, is a step towards a spellbook.
+    ocean = cthulhu_with([("pool#4", "King in Yellow", "units@North Atlantic")])
+    europe = cthulhu_with([("pool#4", "King in Yellow", "units@Europe")])
+    done = cthulhu_with([("pool#4", "King in Yellow", "units@Europe")], desecrated=["Europe"])
+    assert europe.observation(3)["player_counters"]["fid"][3] == 3  # P4 plays Yellow Sign
+    # the ocean is a new area for YS (+1 spread), Europe a glyph area with seven YS figures
+    assert europe.evaluate(3) - ocean.evaluate(3) == 4 + 6 / 2 - 1
+    assert done.evaluate(3) == ocean.evaluate(3) - 1  # desecrated: no step left there
+
+
 def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
     g = advance(new_game("clash_of_decks", seed=4), 3)
     d = Decision(g)
@@ -151,6 +179,131 @@ def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
         c.apply_action(a)
         values.append(rewards(c, 10.0)[seat])
     assert values[choice] == max(values)
+
+
+def wide_decision(min_options: int = 30):
+    """A Cthulhu Wars decision with many options of several kinds (an Action-phase turn)."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=3)
+    rng = random.Random(0)
+    while len(g.legal_actions()) < min_options:
+        g.apply_action(rng.randrange(len(g.legal_actions())))
+    return g
+
+
+def test_greedy_candidates_judge_every_kind_first_then_the_rest():
+    labels = ["march a b", "march a c", "march b c", "recruit a", "recruit b", "pass"]
+    (everything,) = greedy_candidates(labels, random.Random(1), None)
+    assert sorted(everything) == list(range(6))
+    firsts, rest = greedy_candidates(labels, random.Random(1), 4)
+    assert sorted(option_kind(labels[a]) for a in firsts) == ["march", "pass", "recruit"]
+    assert sorted(firsts + rest) == list(range(6))
+    assert greedy_candidates(labels, random.Random(1), 4) == [firsts, rest]  # seeded
+    firsts, rest = greedy_candidates(labels, random.Random(1), 2)  # fewer kinds than the cap
+    assert len(firsts) == 2 and len({option_kind(labels[a]) for a in firsts}) == 2
+
+
+def test_a_greedy_step_with_max_options_judges_that_many_and_takes_the_best_judged(monkeypatch):
+    from madang.tools import mcts
+
+    g = wide_decision()
+    labels = g.action_labels()
+    kinds = {option_kind(x) for x in labels}
+    assert len(labels) > 12 and 2 <= len(kinds) < 12
+
+    def value(a):  # a made-up evaluation: one kind is best, and within it the options differ
+        return (0.5 if option_kind(labels[a]) == "march" else 0.0) + (hash64(7, a) % 1000) / 1e4
+
+    judged = []
+
+    def fake_judge(game, a, *rest):
+        judged.append(a)
+        return value(a)
+
+    monkeypatch.setattr(mcts, "judge", fake_judge)
+    choice = greedy_index(g, g.current_player(), random.Random(3), max_options=12)
+    assert len(judged) == 12 and len(set(judged)) == 12
+    assert {option_kind(labels[a]) for a in judged} == kinds  # every kind had a say
+    assert choice == max(judged, key=value)
+    # The budget left after one of each kind went to the best kind.
+    assert all(option_kind(labels[a]) == "march" for a in judged[len(kinds) :])
+    again = []
+    monkeypatch.setattr(mcts, "judge", lambda *args: again.append(args[1]) or value(args[1]))
+    assert greedy_index(g, g.current_player(), random.Random(3), max_options=12) == choice
+    assert again == judged  # the same generator judges the same options
+    everything = []
+    monkeypatch.setattr(mcts, "judge", lambda *args: everything.append(args[1]) or value(args[1]))
+    choice = greedy_index(g, g.current_player(), random.Random(3), max_options=None)
+    assert sorted(everything) == list(range(len(labels)))
+    assert choice == max(range(len(labels)), key=value)
+
+
+def test_the_capped_greedy_agent_is_deterministic_and_judges_in_a_sample():
+    g = wide_decision()
+    before = g.to_json()
+    a = make_agent("greedy").decide(Decision(g))
+    assert a == make_agent("greedy:options=12").decide(Decision(g))
+    assert 0 <= a < len(g.legal_actions())
+    assert g.to_json() == before  # the real game is untouched
+
+
+def option_handing_over():
+    """A Cthulhu Wars decision and an option after which another seat decides among a few
+    options (a retreat, an elder sign to reveal, ...)."""
+    g = new_game("cthulhu_wars", {"players": 4}, seed=2)
+    rng = random.Random(2)
+    while True:
+        seat = g.current_player()
+        for a in g.legal_actions():
+            c = g.clone()
+            c.apply_action(a)
+            if (
+                not c.is_terminal()
+                and c.current_player() != seat
+                and 1 < len(c.legal_actions()) <= 6
+            ):
+                return g, seat, a
+        g.apply_action(rng.randrange(len(g.legal_actions())))
+
+
+def test_greedy_with_others_judges_after_the_other_seats_narrow_answers(monkeypatch):
+    from madang.tools import mcts
+
+    g, seat, a = option_handing_over()
+    asked = []
+
+    def first_option(game, who, rng, scale, follow=0, *rest, **kw):
+        asked.append(who)
+        return 0
+
+    monkeypatch.setattr(mcts, "greedy_index", first_option)
+    after = g.clone()
+    after.apply_action(a)
+    other = after.current_player()
+    alone = mcts.judge(g, a, seat, random.Random(1), 10.0, 3, 6, others=False)
+    assert asked == [] and alone == rewards(after, 10.0)[seat]  # judged as it stands
+    with_others = mcts.judge(g, a, seat, random.Random(1), 10.0, 1, 6, others=True)
+    assert asked == [other]  # the other seat answered for itself (greedily), once: follow=1
+    after.apply_action(0)
+    assert with_others == rewards(after, 10.0)[seat]
+    assert make_agent("greedy:others").others and not make_agent("greedy").others
+
+
+@pytest.mark.slow
+def test_greedy_cthulhu_factions_reach_six_spellbooks_and_a_winner():
+    # The agents' issue: 4-player Cthulhu Wars played by greedy agents ends with a winner (a
+    # faction holding all six spellbooks, rules.madang end_game), where random play never does.
+    r = play_one(load_program("cthulhu_wars"), {"players": 4}, 105, ["greedy"] * 4, 100_000)
+    assert r.get("winners"), r
+
+
+def test_greedy_specs():
+    assert make_agent("greedy").max_options == 12 and make_agent("greedy").follow == 3
+    assert make_agent("greedy:options=5").max_options == 5
+    assert make_agent("greedy:options=all").max_options is None
+    assert make_agent("greedy:options=all:follow=0").follow == 0
+    assert make_agent("greedy").follow_width == 6
+    assert make_agent("greedy:width=2").follow_width == 2
+    assert make_agent("greedy:options=all:width=all").follow_width > 10**6  # the former greedy
 
 
 # ---------------------------------------------------------------- MCTS
@@ -199,7 +352,18 @@ def test_mcts_with_a_time_budget():
     assert agent.last.done >= 1
 
 
-@pytest.mark.parametrize("spec", ["mcts:x", "mcts:0", "mcts:depth=a", "mcts:c=", "greedy:3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:x",
+        "mcts:0",
+        "mcts:depth=a",
+        "mcts:c=",
+        "greedy:3",
+        "greedy:options=0",
+        "greedy:follow=-1",
+    ],
+)
 def test_bad_agent_specs_are_refused(spec):
     with pytest.raises(MadangError):
         make_agent(spec)

@@ -22,7 +22,8 @@ from ..runtime.api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
-    "random, first, greedy, mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:peek], human, "
+    "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:peek], human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
 
@@ -119,17 +120,60 @@ class FirstAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """One ply: each option is tried in a sample of the hidden cards (Decision.sample) and the
+    """One ply: options are tried in a sample of the hidden cards (Decision.sample) and the
     one whose result the ruleset's `score(p)` likes best is taken (a win beats any score);
-    ties at random. Without a `score` it takes immediate wins and otherwise plays at random."""
+    ties at random. At most `max_options` options are tried (None: all): on wider decisions one
+    of each kind first, then more of the best kinds (tools/mcts.greedy_index). Without a `score`
+    it takes immediate wins and otherwise plays at random."""
 
     name = "greedy"
+
+    def __init__(self, max_options: int | None = None, follow: int | None = None,
+                 follow_width: int | None = None, others: bool = False):  # fmt: skip
+        from .mcts import FOLLOW, FOLLOW_WIDTH, GREEDY_OPTIONS
+
+        # None: the default; 0: every option
+        self.max_options = GREEDY_OPTIONS if max_options is None else (max_options or None)
+        self.follow = FOLLOW if follow is None else follow
+        self.follow_width = FOLLOW_WIDTH if follow_width is None else follow_width
+        self.others = others
 
     def decide(self, d: Decision) -> int:
         from .mcts import greedy_index
 
         rng = d.rng()
-        return greedy_index(d.sample(rng), d.seat, rng)
+        sample = d.sample(rng)
+        return greedy_index(sample, d.seat, rng, follow=self.follow, max_options=self.max_options,
+                            follow_width=self.follow_width, others=self.others)  # fmt: skip
+
+
+def parse_greedy(arg: str, spec: str) -> GreedyAgent:
+    """greedy[:options=N|all][:follow=N][:width=N|all][:others]"""
+    kw: dict = {}
+    for part in [p.strip() for p in arg.split(":") if p.strip()]:
+        key, eq, val = part.partition("=")
+        try:
+            if key == "options" and eq:
+                kw["max_options"] = 0 if val == "all" else int(val)
+                if kw["max_options"] < 1 and val != "all":
+                    raise ValueError(part)
+            elif key == "follow" and eq:
+                kw["follow"] = int(val)
+                if kw["follow"] < 0:
+                    raise ValueError(part)
+            elif key == "others" and not eq:
+                kw["others"] = True
+            elif key == "width" and eq:
+                kw["follow_width"] = 10**9 if val == "all" else int(val)
+                if kw["follow_width"] < 1:
+                    raise ValueError(part)
+            else:
+                raise ValueError(part)
+        except ValueError:
+            raise MadangError(
+                f"bad agent {spec!r}: {part!r} is not options=N|all, follow=N, width=N|all or others"
+            ) from None
+    return GreedyAgent(**kw)
 
 
 class MCTSAgent(Agent):
@@ -358,8 +402,8 @@ def make_agent(spec: str, words=None, table=None) -> Agent:
         return RandomAgent()
     if name == "first" and not arg:
         return FirstAgent()
-    if name == "greedy" and not arg:
-        return GreedyAgent()
+    if name == "greedy":
+        return parse_greedy(arg, spec)
     if name == "mcts":
         return parse_mcts(arg, spec)
     if name == "human" and not arg:

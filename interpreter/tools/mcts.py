@@ -54,30 +54,101 @@ def has_evaluation(game: GameState) -> bool:
     return getattr(game.st.g.prog, "evaluation", None) is not None
 
 
-def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
-                 follow: int = 3) -> int:  # fmt: skip
-    """The option whose result is best for `seat` (ties: at random), judged in `game` (a
-    determinization: the caller never passes the real state). When an option leads to more
-    decisions of the same seat (an action, then its target), those are taken greedily too, up
-    to `follow` of them, before the result is judged."""
-    options = game.legal_actions()
-    order = list(options)
+# The greedy agent's defaults: at most GREEDY_OPTIONS options judged per decision, and the seat's
+# own follow-up decisions of at most FOLLOW_WIDTH options taken before judging (up to FOLLOW).
+GREEDY_OPTIONS = 12
+FOLLOW = 3
+FOLLOW_WIDTH = 6
+
+
+def option_kind(label: str) -> str:
+    """The kind of an option: its label's first word (an action's name, or a choice's value)."""
+    return label.split(" ", 1)[0]
+
+
+def greedy_candidates(labels: list[str], rng: random.Random,
+                      max_options: int | None) -> list[list[int]]:  # fmt: skip
+    """The options a greedy step judges, in rounds: all of them, shuffled, in one round when
+    there are at most `max_options` (None: no limit); otherwise first one option of every kind
+    (option_kind; at most `max_options` kinds), then the rest of the options shuffled, from
+    which greedy_index takes what its budget allows, best kinds first."""
+    order = list(range(len(labels)))
     rng.shuffle(order)
-    best, best_value = order[0], -1.0
+    if max_options is None or len(order) <= max_options:
+        return [order]
+    seen: dict[str, int] = {}
+    rest = []
     for a in order:
-        g = game.clone()
-        try:
-            g.apply_action(a)
-            for _ in range(follow):
-                if g.current_player() != seat:
-                    break
-                g.apply_action(greedy_index(g, seat, rng, scale, 0))
-        except RulesError:
-            continue
-        v = rewards(g, scale)[seat]
-        if v > best_value:
+        k = option_kind(labels[a])
+        if k in seen:
+            rest.append(a)
+        else:
+            seen[k] = a
+    firsts = list(seen.values())[:max_options]
+    return [firsts, rest]
+
+
+def judge(game: GameState, a: int, seat: int, rng: random.Random, scale: float, follow: int,
+          follow_width: int, others: bool = False) -> float | None:  # fmt: skip
+    """`seat`'s reward after option `a` in a copy of `game`, its own narrow follow-up decisions
+    (at most `follow_width` options: a target, a spellbook) taken greedily first, up to
+    `follow` of them; with `others`, the narrow decisions of the other seats on the way too,
+    each taken greedily for the seat deciding it (so that what an option sets going, an exchange
+    with its answers, is judged once it is over). None when the option breaks a rule in this
+    sample."""
+    g = game.clone()
+    try:
+        g.apply_action(a)
+        for _ in range(follow):
+            if g.is_terminal():
+                break
+            who = g.current_player()
+            if who != seat and not others:
+                break
+            if len(g.st.pending.values) > follow_width:
+                break
+            g.apply_action(greedy_index(g, who, rng, scale, 0))
+    except RulesError:
+        return None
+    return rewards(g, scale)[seat]
+
+
+def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
+                 follow: int = FOLLOW, max_options: int | None = None,
+                 follow_width: int = FOLLOW_WIDTH, others: bool = False) -> int:  # fmt: skip
+    """The option whose result is best for `seat` (ties: the first judged, in random order),
+    judged in `game` (a determinization: the caller never passes the real state). When an
+    option leads to a narrow decision of the same seat (judge), that is taken greedily too.
+
+    With `max_options`, at most that many options are judged: on a wider decision one of each
+    kind first (every action gets a say), then more options of the kinds whose first option
+    did best, best kind first, until the budget is spent."""
+    options = game.legal_actions()
+    labels = None
+    if max_options is None or len(options) <= max_options:
+        rounds = greedy_candidates([""] * len(options), rng, None)
+    else:
+        labels = game.action_labels()
+        rounds = greedy_candidates(labels, rng, max_options)
+    best, best_value = rounds[0][0], -1.0
+    judged = 0
+    kind_value: dict[str, float] = {}
+    for a in rounds[0]:
+        v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
+        judged += 1
+        if labels is not None:
+            kind_value[option_kind(labels[a])] = -1.0 if v is None else v
+        if v is not None and v > best_value:
             best, best_value = a, v
-    return best
+    if labels is not None:
+        # The rest of the budget: more options of the best kinds first (a stable sort keeps
+        # the random order within a kind).
+        rest = sorted(rounds[1], key=lambda a: -kind_value.get(option_kind(labels[a]), -1.0))
+        for a in rest[: max(max_options - judged, 0)]:
+            v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
+            if v is not None and v > best_value:
+                best, best_value = a, v
+    return options[best]
 
 
 def playout(game: GameState, rng: random.Random, depth: int | None, greedy: float = 0.0,
@@ -90,7 +161,7 @@ def playout(game: GameState, rng: random.Random, depth: int | None, greedy: floa
     while not st.over and played < limit:
         n = len(st.pending.values)
         if greedy and rng.random() < greedy:
-            a = greedy_index(game, st.pending.player, rng, scale)
+            a = greedy_index(game, st.pending.player, rng, scale, max_options=GREEDY_OPTIONS)
         else:
             a = rng.randrange(n)
         game.apply_action(a)
@@ -216,4 +287,15 @@ class Search:
         return out
 
 
-__all__ = ["Search", "Node", "greedy_index", "playout", "rewards", "score_of", "has_evaluation"]
+__all__ = [
+    "Search",
+    "Node",
+    "greedy_index",
+    "greedy_candidates",
+    "option_kind",
+    "GREEDY_OPTIONS",
+    "playout",
+    "rewards",
+    "score_of",
+    "has_evaluation",
+]
