@@ -2,46 +2,26 @@
 continuous effects are looked at only when an object of it is present (issue: engine, "Cost of
 unused cards"; engine.enumerate_actions, effects.granted_args)."""
 
-import random
-
 import pytest
 import yaml
-from madang.language.diagnostics import Diagnostics
-from madang.runtime.api import load_program, new_game
-from madang.runtime.loader import find_ruleset
+from madang.runtime.api import load_program
+from madang.tools.bench import card_rows
+from test_resumable import play
 
 
 def twins(ruleset: str, folder, copies: int) -> str:
     """A card file with `copies` renamed copies of each of the ruleset's cards."""
-    home = find_ruleset(ruleset, Diagnostics())
-    meta = yaml.safe_load((home / "ruleset.yaml").read_text(encoding="utf-8"))
-    rows = []
-    for rel in meta.get("cards") or []:
-        doc = yaml.safe_load((home / rel).read_text(encoding="utf-8")) or {}
-        rows += (doc.get("cards") if isinstance(doc, dict) else doc) or []
+    meta, rows = card_rows(ruleset)
     cards = []
     for k in range(copies):
         for r in rows:
-            if isinstance(r, dict) and "name" in r:
-                c = dict(r, name=f"{r['name']} TWIN{k}")
-                c.pop("id", None)
-                cards.append(c)
+            c = dict(r, name=f"{r['name']} TWIN{k}")
+            c.pop("id", None)
+            cards.append(c)
     path = folder / "twins.yaml"
     doc = {"ruleset": meta["name"], "cards": cards}
     path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return str(path)
-
-
-def trace(prog, seed: int) -> list[str]:
-    g = new_game(prog, seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not g.is_terminal():
-        labels = g.action_labels()
-        i = rng.randrange(len(labels))
-        out.append(labels[i])
-        g.apply_action(i)
-    return out + [str(g.winners)]
 
 
 @pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena", "clash_of_decks"])
@@ -52,4 +32,4 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
     loaded = load_program(name, [twins(name, tmp_path, 12)])
     assert len(loaded.cards) == 13 * len(plain.cards)
     for seed in range(2):
-        assert trace(loaded, seed) == trace(plain, seed), f"seed {seed}"
+        assert play(loaded, seed) == play(plain, seed), f"seed {seed}"

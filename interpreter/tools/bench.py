@@ -77,12 +77,8 @@ def warm_load_seconds(ref: str, extra: list[str] = (), runs: int = 3) -> tuple[f
     return best, errors
 
 
-def thousand_cards(
-    ref: str, n: int = 1000, games: int = 0, budget_s: float | None = None
-) -> dict | None:
-    """Check throughput: the extra time to load `n` generated cards with the ruleset; with
-    `games`, also the playouts per second with those cards loaded but never dealt (what unused
-    cards cost a game)."""
+def card_rows(ref: str) -> tuple[dict, list[dict]]:
+    """A ruleset's ruleset.yaml and the rows of its card files (to make renamed copies of)."""
     import yaml
 
     folder = find_ruleset(ref, Diagnostics())
@@ -91,7 +87,18 @@ def thousand_cards(
     for rel in meta.get("cards") or []:
         doc = yaml.safe_load((folder / rel).read_text(encoding="utf-8")) or {}
         rows += (doc.get("cards") if isinstance(doc, dict) else doc) or []
-    rows = [r for r in rows if isinstance(r, dict) and "name" in r]
+    return meta, [r for r in rows if isinstance(r, dict) and "name" in r]
+
+
+def thousand_cards(
+    ref: str, n: int = 1000, games: int = 0, budget_s: float | None = None
+) -> dict | None:
+    """Check throughput: the extra time to load `n` generated cards with the ruleset; with
+    `games`, also the playouts per second with those cards loaded but never dealt (what unused
+    cards cost a game)."""
+    import yaml
+
+    meta, rows = card_rows(ref)
     if not rows:
         return None
     cards = []
