@@ -198,3 +198,32 @@ def test_bundled_games_are_the_same_without_inlined_definitions(name, monkeypatc
     called = api._load_cached.__wrapped__(str(compiled.folder), ())
     for seed in range(SEEDS.get(name, 2)):
         assert play(called, seed) == play(compiled, seed), f"seed {seed}"
+
+
+DEEP_RULES = """\
+counter depth = 0
+
+verb down(k: number):
+    if k > 0:
+        depth += 1
+        down(k - 1)
+    else:
+        choose x from [1, 2] by first(players) "bottom"
+
+flow:
+    down(400)
+"""
+
+
+def test_a_deep_chain_of_calls_that_may_wait_needs_no_python_recursion(tmp_path):
+    # engine.enter runs a called block at once only while few frames are in progress; deeper
+    # calls wait for the run loop, so 400 nested calls (each may ask) neither recurse in Python
+    # nor lose their place: the decision at the bottom is asked, then every level returns
+    (tmp_path / "ruleset.yaml").write_text(RULESET, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("cards: []\n", encoding="utf-8")
+    (tmp_path / "r.madang").write_text(DEEP_RULES, encoding="utf-8")
+    g = new_game(str(tmp_path), seed=1)
+    assert g.st.counters["depth"] == 400 and g.prompt() == "bottom"
+    assert len(g.st.frames) > 400
+    g.apply_action(0)
+    assert g.is_terminal() and not g.st.frames  # every level returned; the flow is over

@@ -91,6 +91,32 @@ def run(st: State) -> None:
         st.steps = steps
 
 
+ENTER_DEPTH = 48  # frames in progress beyond which a pushed block waits for the run loop
+
+
+def enter(st: State, f: Frame) -> None:
+    """The run loop's next step, taken at once: the first statement of a verb's block just
+    pushed (a generated block's first section). When the block ends without waiting, its frame
+    is popped and the caller goes on without a trip through the loop; when it waits, it stays,
+    as it would. Bounded in depth: a deeper call waits for the loop (no Python recursion)."""
+    frames = st.frames
+    if len(frames) > ENTER_DEPTH:
+        return
+    blk = st.g.prog.blocks[f.block]
+    if not blk:
+        frames.pop()
+        return
+    s = blk[0]
+    f.pc = 1
+    s.exec(st, f)
+    if st.g.prog.checks:
+        st.dirty |= s.dirty
+        if s.mutates and not st.checking and not st.over:
+            run_checks(st)
+    if f.pc >= len(blk) and frames and frames[-1] is f and st.pending is None:
+        frames.pop()
+
+
 def end_without_result(st: State) -> None:
     st.over = True
     st.winners = []
@@ -1036,7 +1062,9 @@ class Call(Stmt):
                         f"{self.span}: {verb.name} called with {len(st.frames):,} blocks in"
                         " progress (a verb that calls itself without end?)"
                     )
-                st.frames.append(Frame(verb.body, env, -1, FUNC))
+                callee = Frame(verb.body, env, -1, FUNC)
+                st.frames.append(callee)
+                enter(st, callee)
             return
         depth = sum(1 for f in st.frames if f.kind == EVENT)
         if depth >= MAX_CHAIN:
@@ -1110,7 +1138,9 @@ class Call(Stmt):
                 ex["rep"] = [lst.id, src]
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
-                st.frames.append(Frame(verb.body, dict(fr.env), -1, FUNC))
+                body = Frame(verb.body, dict(fr.env), -1, FUNC)
+                st.frames.append(body)
+                enter(st, body)
             return True
         if stage == 2:
             push_triggers(st, verb, "after", fr.env)
