@@ -245,7 +245,8 @@ class CodeGen:
 
         reset(0)
         for i, q in enumerate(params):
-            dom = self.const(act.domains[i])
+            # the domain's own source, reading the names bound so far as Python locals
+            dom = self.src(q.domain, ()) if q.domain is not None else "[]"
             key = act.dom_keys[i]
             hoisted = levels[i] < i
             inner = pad + "    " if hoisted else pad
@@ -255,10 +256,10 @@ class CodeGen:
                 k = self.const(key)
                 lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
                 lines.append(f"{inner}if d{i} is None:")
-                lines.append(f"{inner}    d{i} = {dom}(st, env)")
+                lines.append(f"{inner}    d{i} = {dom}")
                 lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
-                lines.append(f"{inner}d{i} = {dom}(st, env)")
+                lines.append(f"{inner}d{i} = {dom}")
             lines.append(
                 f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
                 f"if isinstance(d{i}, int) else ()"

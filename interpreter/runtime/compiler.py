@@ -293,10 +293,6 @@ class Compiler:
             a.name = d.names[0]
             a.param_names = [q.name for q in params]
             a.param_types = [q.type for q in params]
-            a.domains = [
-                self.expr(q.domain) if q.domain is not None else (lambda st, env: [])
-                for q in params
-            ]
             # Domains that read no parameter of the action (only `you` and the state) are
             # computed once per window and shared by all its actions (`c: card from playable(you)`).
             a.dom_keys = []

@@ -73,7 +73,6 @@ class ActionRT:
         "name",
         "param_names",
         "param_types",
-        "domains",
         "body",
         "origin",
         "owner",
