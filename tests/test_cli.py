@@ -733,6 +733,8 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     assert "def _a" not in out  # an action's enumerator belongs to the action
     assert main(["compile", CLASH, "--show", "summon"]) == 0
     assert "legal options:" in capsys.readouterr().out
+    assert main(["compile", "nivel_arena", "--show", "check 파워0"]) == 0
+    assert capsys.readouterr().out.startswith("check 파워0\n  condition:")
 
 
 def test_compile_show_of_an_unknown_name_suggests_the_nearest(capsys):

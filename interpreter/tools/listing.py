@@ -115,7 +115,7 @@ def show(prog: Program, name: str) -> str | None:
     if found is None:
         return None
     kind, block, extra = found
-    out = [f"{kind} {name}"]
+    out = [name if name.startswith(kind + " ") else f"{kind} {name}"]  # "check NAME" once
     for label, fn in extra:
         _code(fn, label, "  ", out)
     block_listing(prog, block, 1, out)
