@@ -214,13 +214,12 @@ class CodeGen:
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
             raise RulesError(f"{e.span}: expression too deeply nested to compile") from None
 
-    def enumerator(self, act, params, req_exprs, dom_names=None) -> object:
+    def enumerator(self, act, params, req_exprs, dom_names) -> object:
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
         its names are bound."""
         lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
         pad = "    "
-        dom_names = dom_names or [set(q.name for q in params)] * len(params)
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:

@@ -13,6 +13,7 @@ from . import budget
 from . import engine as E
 from .builtins import RulesError
 from .codegen import PLAIN_STMTS
+from .depends import rule_roots
 from .program import (
     ActionRT,
     CardRT,
@@ -41,7 +42,7 @@ class Compiler:
         if syms.checks:
             from .depends import Depends
 
-            self.deps = Depends(syms, res)
+            self.deps = Depends(syms, res, self.modified_names())
             self.check_reads = [self.deps.check_reads(c) for c in syms.checks]
         from .codegen import StmtGen
         from .resumable import ResumableGen
@@ -494,9 +495,7 @@ class Compiler:
 
 def _scan_modifies(syms: Symbols, out: set) -> None:
     """Every property some `modify` statement or ability of the rules may change."""
-    roots = [v.decl.body for v in syms.unique(syms.verbs)]
-    roots += [ab.decl for ab in syms.abilities] + list(syms.setup + syms.flow)
-    for root in roots:
+    for root in rule_roots(syms):
         out.update(x.prop for x in root.walk() if isinstance(x, n.Modify))
 
 

@@ -45,13 +45,28 @@ NAME_READS = {
     "round_number": {"scope"},
 }
 PURE_NAMES = {"player_count", "areas", "option", "data"}
+# Expressions that read nothing themselves (what is inside them is read on its own)
+PURE_NODES = (n.Num, n.Str, n.Const, n.Special, n.ListExpr, n.BinOp, n.BoolOp, n.Not, n.Neg,
+              n.IfExpr, n.Where, n.Index, n.Contains, n.IsKind)  # fmt: skip
+
+
+def rule_roots(syms):
+    """Every syntax tree of the rules that holds statements: verb bodies, abilities (of the
+    rules, keywords and cards), `setup` and `flow`."""
+    yield from (v.decl.body for v in syms.unique(syms.verbs))
+    yield from (ab.decl for ab in syms.abilities)
+    yield from syms.setup
+    yield from syms.flow
 
 
 class Depends:
     """The read and write tokens of a checked ruleset's expressions and statements."""
 
-    def __init__(self, syms, res):
+    def __init__(self, syms, res, modified: set):
+        """`modified`: the properties something may modify (Compiler.modified_names)."""
         self.s, self.r = syms, res
+        canon = syms.canonical
+        self._modified = set(modified) | {canon.get(p, p) for p in modified}
         self._define_reads: dict[str, set] = {}
         self._static_reads: set | None = None
         self.static_reads()  # first: the definitions' reads depend on it
@@ -65,11 +80,7 @@ class Depends:
         r = self.r
         for x in e.walk():
             match x:
-                case n.Num() | n.Str() | n.Const() | n.Special() | n.ListExpr() | n.BinOp():
-                    pass
-                case n.BoolOp() | n.Not() | n.Neg() | n.IfExpr() | n.Where() | n.Index():
-                    pass
-                case n.Contains() | n.IsKind():
+                case _ if isinstance(x, PURE_NODES):
                     pass
                 case n.Name():
                     res = r.names.get(id(x))
@@ -179,7 +190,7 @@ class Depends:
                         for a, q in zip(item.args, params):
                             if q.type == CONDITION:
                                 got |= self.reads(a)
-            for root in self._roots():
+            for root in rule_roots(self.s):
                 for x in root.walk():
                     if isinstance(x, n.Grant):
                         for a in x.args:
@@ -188,23 +199,7 @@ class Depends:
         return self._condition_reads
 
     def modified(self) -> set:
-        mods = getattr(self, "_modified", None)
-        if mods is None:
-            canon = self.s.canonical
-            mods = set()
-            for root in self._roots():
-                for x in root.walk():
-                    if isinstance(x, n.Modify):
-                        mods |= {x.prop, canon.get(x.prop, x.prop)}
-            self._modified = mods
-        return mods
-
-    def _roots(self):
-        s = self.s
-        yield from (v.decl.body for v in s.unique(s.verbs))
-        yield from (ab.decl for ab in s.abilities)
-        yield from s.setup
-        yield from s.flow
+        return self._modified
 
     def check_reads(self, chk) -> set:
         """A check's reads: its domain and condition; zones always (its domain and what it reads

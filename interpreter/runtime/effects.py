@@ -301,7 +301,7 @@ class ContinuousEffects:
         setv, added, total = _MISSING, False, 0
         # The two loops below share their body on purpose: this is the hottest read of the
         # engine, and a generator or a list of (ability, sources) pairs over them measured
-        # slower on Nivel Arena's playouts.
+        # slower on the random playouts of a card game with state checks.
         try:
             cache = self.read_cache
             if cache is None:
