@@ -33,3 +33,23 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
     assert len(loaded.cards) == 13 * len(plain.cards)
     for seed in range(2):
         assert play(loaded, seed) == play(plain, seed), f"seed {seed}"
+
+
+def test_the_objects_present_are_found_again_after_every_change_of_a_zone():
+    """The objects in active zones by card are kept until a zone changes (State.zone_memo): a
+    move empties the cache, and a clone starts with its own."""
+    from madang.runtime import engine as E
+    from madang.runtime.api import new_game
+
+    g = new_game(load_program("clash_of_decks"), {}, seed=1)
+    st = g.st
+    while not E.objects_by_card(st):  # until a creature is on the table
+        g.apply_action(0)
+    present = E.objects_by_card(st)
+    assert E.objects_by_card(st) is present  # kept while nothing moved
+    assert st.clone().zmemo is None
+    o = next(o for objs in present.values() for o in objs)
+    E.move_object(st, o, st.g.zone_base["hand"] + st.obj_owner[o], "back")
+    after = E.objects_by_card(st)
+    assert after is not present
+    assert o not in [x for objs in after.values() for x in objs]

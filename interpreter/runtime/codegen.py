@@ -155,7 +155,7 @@ CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 INLINE_MAX = 800  # characters of a definition's body written at its uses
 INLINE_DEPTH = 4  # definitions inlined inside one another
 # an argument that may be written more than once: a local, a name read from env, a constant
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|-?\d+|'[^'\\]*'")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 
 
 class CodeGen:
@@ -313,6 +313,12 @@ class CodeGen:
                     items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
                     return f"{fn}[0](st, {{{', '.join(items)}}})"
+                if len(e.args) == 1:
+                    if res[1] == "exists":
+                        return f"({args[0]} is not None)"
+                    if res[1] == "first" and isinstance(e.args[0], n.Where):
+                        # the first match, without testing the items after it
+                        return f"next({self.where(e.args[0], its, '(', ')')}, None)"
                 fn = self.const(BUILTIN_FUNCS[res[1]].fn)
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
@@ -368,11 +374,15 @@ class CodeGen:
                     return f"({o} is not None and CARDS[st.obj_card[{o}]].kind == {kind!r})"
                 return f"_is(st, {o}, {kind!r})"
             case n.Where():
-                var = f"it{len(its)}"
-                items = self.src(e.items, its)
-                cond = self.src(e.cond, its + (var,))
-                return f"[{var} for {var} in _seq(st, {items}) if {cond}]"
+                return self.where(e, its, "[", "]")
         raise RulesError(f"{e.span}: cannot compile this expression")  # pragma: no cover
+
+    def where(self, e: n.Where, its, start: str, end: str) -> str:
+        """`items where cond` as a list comprehension (or a generator, with parentheses)."""
+        var = f"it{len(its)}"
+        items = self.src(e.items, its)
+        cond = self.src(e.cond, its + (var,))
+        return f"{start}{var} for {var} in _seq(st, {items}) if {cond}{end}"
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""

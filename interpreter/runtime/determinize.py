@@ -53,6 +53,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         for (z, i), o in zip(slots, order):
             c.zones[z][i] = o
             c.obj_zone[o] = z
+    c.zmemo = None
     c.rng = rng.getrandbits(64) & MASK64
     return c
 

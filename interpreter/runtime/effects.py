@@ -35,11 +35,17 @@ class StaticRT:
         """The objects whose copy of this ability is in force (None for the rules' own)."""
         if self.origin == "global":
             return [None]
-        cards = self.card_set
-        obj_card = st.obj_card
-        out = [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+        memo = st.zone_memo()
+        key = ("sources", self.id)
+        out = memo.get(key)
+        if out is None:
+            cards = self.card_set
+            obj_card = st.obj_card
+            out = memo[key] = [
+                o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards
+            ]
         if self.origin == "keyword" and st.grants:
-            out += self.prog.granted_holders(st, self.owner, cards)
+            return out + self.prog.granted_holders(st, self.owner, self.card_set)
         return out
 
     def env_for(self, st, src):
@@ -236,7 +242,17 @@ class ContinuousEffects:
     @staticmethod
     def _present(st, cards: frozenset) -> dict:
         """The objects in active zones whose card is one of `cards`, by card: one pass over
-        the active zones serves every continuous modifier of a property."""
+        the active zones serves every continuous modifier of a property (kept until a zone
+        changes, `State.zone_memo`)."""
+        memo = st.zone_memo()
+        key = ("present", id(cards))
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = ContinuousEffects._find_present(st, cards)
+        return out
+
+    @staticmethod
+    def _find_present(st, cards: frozenset) -> dict:
         out: dict = {}
         obj_card = st.obj_card
         zones = st.zones

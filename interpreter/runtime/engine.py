@@ -314,6 +314,7 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         st.obj_moves[o] += 1
         if z in st.g.renewing:
             renew(st, o)
+    st.zmemo = None
     if old >= 0:
         st.zones[old].remove(o)
     dest = st.zones[z]
@@ -376,6 +377,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_from.append(-1)
     st.obj_moves.append(0)
     st.zones[z].append(o)
+    st.zmemo = None
     return o
 
 
@@ -397,6 +399,7 @@ def remove_objects(st, what) -> None:
             continue
         z = st.obj_zone[o]
         if z >= 0:
+            st.zmemo = None
             st.zones[z].remove(o)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
@@ -409,6 +412,7 @@ def shuffle_zone(st: State, z: int) -> None:
     if st.shown:
         st.shown = [s for s in st.shown if s[0] not in objs]
     st.shuffle(objs)
+    st.zmemo = None
 
 
 class Reveal(Stmt):
@@ -1354,7 +1358,18 @@ def was_declined(st: State, declined: list, lst, src) -> bool:
 
 def objects_by_card(st: State) -> dict[int, list[int]]:
     """The objects in active zones grouped by card, in zone order: one pass serves every
-    ability of a card, so cards loaded but not in play cost nothing."""
+    ability of a card, so cards loaded but not in play cost nothing. Kept until a zone changes
+    (`State.zone_memo`): callers only read it."""
+    memo = st.zone_memo()
+    present = memo.get(PRESENT)
+    if present is None:
+        present = memo[PRESENT] = _objects_by_card(st)
+    elif st.g.prog.verify_checks and present != _objects_by_card(st):  # the test suite's proof
+        raise AssertionError("a zone changed without emptying State.zmemo")
+    return present
+
+
+def _objects_by_card(st: State) -> dict[int, list[int]]:
     present: dict[int, list[int]] = {}
     obj_card = st.obj_card
     zones = st.zones

@@ -94,6 +94,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
+        "zmemo",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -137,6 +138,18 @@ class State:
         self.ts = 0
         self.work = 0  # work charged inside steps (runtime/budget.py), not saved
         self.work_limit = g.max_steps
+        # What is computed from the zones' contents alone (objects present by card, ...),
+        # until they next change: every change of a zone sets it to None (zone_memo).
+        self.zmemo: dict | None = None
+
+    def zone_memo(self) -> dict:
+        """The cache of what is computed from the zones' contents alone: emptied by every
+        change of a zone (engine.move_object, create_object, remove_objects, shuffle_zone),
+        never copied or saved."""
+        m = self.zmemo
+        if m is None:
+            m = self.zmemo = {}
+        return m
 
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
@@ -207,6 +220,7 @@ class State:
         c.decisions = self.decisions
         c.log = None
         c.ts = self.ts
+        c.zmemo = None
         return c
 
     # ------------------------------------------------------------ serialisation
