@@ -177,8 +177,12 @@ class CodeGen:
         self.bound: dict[str, str] = {}
         cards, prog = self.p.cards, self.p
 
-        def _has(st, o, kw):
-            return o is not None and prog.has(st, o, kw)
+        granted = prog.granted_args
+
+        def _has(st, o, kw):  # ContinuousEffects.has, with the printed keywords looked at here
+            return o is not None and (
+                kw in cards[st.obj_card[o]].keywords or granted(st, o, kw) is not None
+            )
 
         def _is(st, o, kind):
             return o is not None and cards[st.obj_card[o]].kind == kind
@@ -186,8 +190,13 @@ class CodeGen:
         def _rprop(st, o, name):
             return None if o is None else prog.read_prop(st, o, name)
 
-        def _bprop(st, o, name):
-            return None if o is None else prog.base_prop(st, o, name)
+        def _bprop(st, o, name):  # ContinuousEffects.base_prop, written out: the hottest read
+            if o is None:
+                return None
+            d = st.props.get(name)
+            if d is not None and o in d:
+                return d[o]
+            return cards[st.obj_card[o]].props.get(name)
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop)
 
@@ -364,8 +373,6 @@ class CodeGen:
                     if res is not None and res[0] == "local"
                     else repr(self.s.canonical[e.keyword])
                 )
-                if _plain(o):
-                    return f"({o} is not None and PROG.has(st, {o}, {kw}))"
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
                 o = self.src(e.obj, its)

@@ -122,6 +122,8 @@ class Compiler:
             p.holds = True
         for a in p.actions:
             a.costs = p.costs.get(a.name, [])
+            # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
+            a.direct = a.origin == "global" and a.limit is None and not a.costs
         E.mark_inline(p)
         p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
@@ -290,6 +292,7 @@ class Compiler:
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()
             a.costs = []
+            a.direct = False
             a.id = len(p.actions)
             a.name = d.names[0]
             a.param_names = [q.name for q in params]

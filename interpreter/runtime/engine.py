@@ -945,7 +945,10 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     order = action_order(st.g.prog, actions)
     if order is None:
         for act in actions:
-            act.enumerate(st, player, values, cache)
+            if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
+                act.fast_enum(st, {"you": player}, None, values, cache)
+            else:
+                act.enumerate(st, player, values, cache)
         return values
     always, by_card = order
     present = cache[PRESENT] = objects_by_card(st)
@@ -954,7 +957,11 @@ def enumerate_actions(st: State, actions, player: int) -> list:
         picks += by_card.get(c, ())
     picks.sort()
     for i in picks:
-        actions[i].enumerate(st, player, values, cache)
+        act = actions[i]
+        if act.direct:
+            act.fast_enum(st, {"you": player}, None, values, cache)
+        else:
+            act.enumerate(st, player, values, cache)
     return values
 
 

@@ -81,6 +81,7 @@ class ActionRT:
         "limit",
         "fast_enum",
         "costs",
+        "direct",
     )
 
     def used_key(self, st, player, src):
