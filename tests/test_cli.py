@@ -714,9 +714,9 @@ def test_replay_of_a_save_says_why_it_cannot(tmp_path, capsys):
 def test_compile_lists_what_became_generated_python(capsys):
     assert main(["compile", CLASH, "--format", "json"]) == 0
     rows = {r["name"]: r for r in out_json(capsys)}
-    # attack's body is one generated function; its strike calls, which may wait, are steps
+    # attack's body is one generated function; its `require`, which may leave it, is a step
     assert rows["attack"]["kind"] == "verb" and rows["attack"]["generated"] == 1
-    assert rows["attack"]["steps"] >= 2
+    assert rows["attack"]["steps"] >= 1
     assert rows["summon"]["kind"] == "action"
     assert main(["compile", "game_of_thrones_2p", "--format", "json"]) == 0
     triggers = [r for r in out_json(capsys) if r["kind"] == "trigger"]
@@ -729,7 +729,9 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     assert out.startswith("verb attack\n")
     # the whole body is one function, resumable at numbered sections
     assert "generated Python, " in out and "def _m" in out and "if pc == 1:" in out
-    assert "Call verb=strike (a step of the run loop)" in out  # what may wait for a decision
+    assert "Require (a step of the run loop)" in out  # what may leave the block
+    # strike may wait for a decision: the generated code starts its block and returns if it did
+    assert "_E.call_verb(st, " in out and "'target': " in out
     assert "def _a" not in out  # an action's enumerator belongs to the action
     assert main(["compile", CLASH, "--show", "summon"]) == 0
     assert "legal options:" in capsys.readouterr().out

@@ -617,6 +617,11 @@ class StmtGen:
     def block_ok(self, b: n.Block) -> bool:
         return all(self.fusable(s) for s in b.body)
 
+    def verb_unheard(self, s: n.CallStmt) -> bool:
+        """A call of a verb with a block and no triggers: nothing but its block happens."""
+        sym = self.cg.s.verbs[s.verb]
+        return sym.name not in self.listened and sym.decl.body is not None
+
     def verb_ok(self, name: str) -> bool:
         if name in self.listened:
             return False

@@ -58,7 +58,7 @@ class Compiler:
             None if os.environ.get("MADANG_NO_FUSION") else ResumableGen(self, self.stmtgen)
         )
 
-    LAYOUT = "resumable-1"  # change when the blocks' layout changes: old saves are refused
+    LAYOUT = "resumable-2"  # change when the blocks' layout changes: old saves are refused
 
     def layout(self) -> str:
         """How blocks are laid out (saves record positions in them; fingerprint.py)."""

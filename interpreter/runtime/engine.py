@@ -1068,14 +1068,7 @@ class Call(Stmt):
                     if st.over:
                         return
             else:
-                if len(st.frames) > budget.MAX_FRAMES:
-                    raise RulesError(
-                        f"{self.span}: {verb.name} called with {len(st.frames):,} blocks in"
-                        " progress (a verb that calls itself without end?)"
-                    )
-                callee = Frame(verb.body, env, -1, FUNC)
-                st.frames.append(callee)
-                enter(st, callee)
+                call_verb(st, verb, env, self.span)
             return
         depth = sum(1 for f in st.frames if f.kind == EVENT)
         if depth >= MAX_CHAIN:
@@ -1157,6 +1150,21 @@ class Call(Stmt):
             push_triggers(st, verb, "after", fr.env)
             return True
         return False
+
+
+def call_verb(st: State, verb, env: dict, span) -> None:
+    """Start the block of a verb nobody listens to, with its arguments bound in `env` (by
+    Call.exec, or by a generated block that computed them itself, resumable.py)."""
+    if verb.body is None:
+        return
+    if len(st.frames) > budget.MAX_FRAMES:
+        raise RulesError(
+            f"{span}: {verb.name} called with {len(st.frames):,} blocks in"
+            " progress (a verb that calls itself without end?)"
+        )
+    callee = Frame(verb.body, env, -1, FUNC)
+    st.frames.append(callee)
+    enter(st, callee)
 
 
 def push_triggers(st: State, verb, timing: str, args: dict) -> None:

@@ -160,7 +160,10 @@ class _Emitter:
             self.empty = False
             return
         if not g.native(s):
-            self.delegate(g.c.checked_stmt(s))
+            if isinstance(s, n.CallStmt) and g.sg.verb_unheard(s):
+                self.call(s)
+            else:
+                self.delegate(g.c.checked_stmt(s))
             return
         match s:
             case n.If():
@@ -186,6 +189,30 @@ class _Emitter:
         self.line("    if st.frames[-1] is not fr:")
         self.line(f"        fr.pc = {self.ref(after)}")
         self.line("        return")
+        self.open(after)
+
+    def call(self, s: n.CallStmt) -> None:
+        """A call of a verb that may wait and that nobody listens to: its arguments computed
+        here and its block started (engine.call_verb), as Call.exec would."""
+        g = self.g
+        cg = g.cg
+        verb = cg.p.verbs[cg.s.verbs[s.verb].name]
+        vr = cg.const(verb)
+        args = ", ".join(
+            ["'you': env.get('you')"]
+            + [f"{q!r}: {cg.src(a, ())}" for q, a in zip(verb.param_names, s.args)]
+        )
+        at, after = self.sym(), self.sym()
+        self.open(at)
+        self.line(f"_call = {{{args}}}")
+        self.line(f"if st.log is not None: _E.Call.note_call(st, {vr}, _call)")
+        self.line(f"fr.pc = {self.ref(after)}")
+        self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
+        self.line(
+            "if st.pending is not None or st.over or not st.frames or st.frames[-1] is not fr:"
+        )
+        self.line("    return")
+        self.closed = False
         self.open(after)
 
     def delegate(self, rt) -> None:
