@@ -79,9 +79,6 @@ class Compiler:
             p.verbs[v.name].body = self.block(v.decl.body)
         for ab in s.abilities:
             self.ability(ab)
-        for name in p.verbs:
-            alias_of = s.canonical.get(name, name)
-            del alias_of
         for vrt in p.verbs.values():
             vrt.listened = bool(vrt.listeners)
         for i, chk in enumerate(s.checks):
