@@ -36,7 +36,7 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
 
 
 def test_the_objects_present_are_found_again_after_every_change_of_a_zone():
-    """The objects in active zones by card are kept until a zone changes (State.zone_memo): a
+    """The objects in active zones by card are kept until a zone changes (State.zone_kept): a
     move empties the cache, and a clone starts with its own."""
     from madang.runtime import engine as E
     from madang.runtime.api import new_game

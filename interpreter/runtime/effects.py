@@ -11,6 +11,12 @@ _MISSING = object()
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
+def _objects_of(st, cards: frozenset) -> list:
+    """The objects in active zones whose card is one of `cards`, in zone order."""
+    obj_card = st.obj_card
+    return [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+
+
 class StaticRT:
     """A continuous effect of an ability: while its source is in an active zone."""
 
@@ -35,15 +41,7 @@ class StaticRT:
         """The objects whose copy of this ability is in force (None for the rules' own)."""
         if self.origin == "global":
             return [None]
-        memo = st.zone_memo()
-        key = ("sources", self.id)
-        out = memo.get(key)
-        if out is None:
-            cards = self.card_set
-            obj_card = st.obj_card
-            out = memo[key] = [
-                o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards
-            ]
+        out = st.zone_kept(("sources", self.id), _objects_of, self.card_set)
         if self.origin == "keyword" and st.grants:
             return out + self.prog.granted_holders(st, self.owner, self.card_set)
         return out
@@ -243,13 +241,8 @@ class ContinuousEffects:
     def _present(st, cards: frozenset) -> dict:
         """The objects in active zones whose card is one of `cards`, by card: one pass over
         the active zones serves every continuous modifier of a property (kept until a zone
-        changes, `State.zone_memo`)."""
-        memo = st.zone_memo()
-        key = ("present", id(cards))
-        out = memo.get(key)
-        if out is None:
-            out = memo[key] = ContinuousEffects._find_present(st, cards)
-        return out
+        changes, `State.zone_kept`)."""
+        return st.zone_kept(("present", id(cards)), ContinuousEffects._find_present, cards)
 
     @staticmethod
     def _find_present(st, cards: frozenset) -> dict:

@@ -1374,14 +1374,8 @@ def was_declined(st: State, declined: list, lst, src) -> bool:
 def objects_by_card(st: State) -> dict[int, list[int]]:
     """The objects in active zones grouped by card, in zone order: one pass serves every
     ability of a card, so cards loaded but not in play cost nothing. Kept until a zone changes
-    (`State.zone_memo`): callers only read it."""
-    memo = st.zone_memo()
-    present = memo.get(PRESENT)
-    if present is None:
-        present = memo[PRESENT] = _objects_by_card(st)
-    elif st.g.prog.verify_checks and present != _objects_by_card(st):  # the test suite's proof
-        raise AssertionError("a zone changed without emptying State.zmemo")
-    return present
+    (`State.zone_kept`): callers only read it."""
+    return st.zone_kept(PRESENT, _objects_by_card)
 
 
 def _objects_by_card(st: State) -> dict[int, list[int]]:

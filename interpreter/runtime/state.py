@@ -139,17 +139,23 @@ class State:
         self.work = 0  # work charged inside steps (runtime/budget.py), not saved
         self.work_limit = g.max_steps
         # What is computed from the zones' contents alone (objects present by card, ...),
-        # until they next change: every change of a zone sets it to None (zone_memo).
+        # until they next change: every change of a zone sets it to None (zone_kept).
         self.zmemo: dict | None = None
 
-    def zone_memo(self) -> dict:
-        """The cache of what is computed from the zones' contents alone: emptied by every
-        change of a zone (engine.move_object, create_object, remove_objects, shuffle_zone),
-        never copied or saved."""
+    def zone_kept(self, key, compute, *args):
+        """`compute(self, *args)`, a value computed from the zones' contents alone, kept until a
+        zone changes (engine.move_object, create_object, remove_objects, shuffle_zone empty the
+        cache; it is never copied or saved). Callers only read the value. The test suite
+        computes it afresh at each use and fails if they differ (`Program.verify_checks`)."""
         m = self.zmemo
         if m is None:
             m = self.zmemo = {}
-        return m
+        v = m.get(key)
+        if v is None:
+            v = m[key] = compute(self, *args)
+        elif self.g.prog.verify_checks and v != compute(self, *args):
+            raise AssertionError(f"{key}: a zone changed without emptying State.zmemo")
+        return v
 
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
