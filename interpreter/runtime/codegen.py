@@ -172,6 +172,7 @@ class CodeGen:
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
+        self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
         self.bound: dict[str, str] = {}
@@ -373,6 +374,11 @@ class CodeGen:
                     if res is not None and res[0] == "local"
                     else repr(self.s.canonical[e.keyword])
                 )
+                if o in self.objs:  # an object, never none: the printed keywords first
+                    return (
+                        f"({kw} in CARDS[st.obj_card[{o}]].keywords"
+                        f" or PROG.granted_args(st, {o}, {kw}) is not None)"
+                    )
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
                 o = self.src(e.obj, its)
@@ -388,8 +394,32 @@ class CodeGen:
         """`items where cond` as a list comprehension (or a generator, with parentheses)."""
         var = f"it{len(its)}"
         items = self.src(e.items, its)
-        cond = self.src(e.cond, its + (var,))
+        held = self.objects_only(e.items)
+        if held:
+            self.objs.add(var)
+        try:
+            cond = self.src(e.cond, its + (var,))
+        finally:
+            if held:
+                self.objs.discard(var)
         return f"{start}{var} for {var} in _seq(st, {items}) if {cond}{end}"
+
+    def objects_only(self, e) -> bool:
+        """Whether every item of the list `e` is an object (never none): a zone's contents,
+        or a `where` over them."""
+        if isinstance(e, n.Where):
+            return self.objects_only(e.items)
+        if isinstance(e, n.Attr):
+            res = self.r.attrs.get(id(e))
+            return (
+                res is not None
+                and res[0] in ("player_zone", "area_zone")
+                and self.r.types.get(id(e)) != "map"
+            )
+        if isinstance(e, n.Name):
+            res = self.r.names.get(id(e))
+            return res is not None and res[0] == "zone"
+        return False
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
@@ -486,13 +516,25 @@ class CodeGen:
         obj = self.src(e.obj, its)
         if self.r.types.get(id(e)) == "map":
             var = f"m{len(its)}"
-            one = self.one_attr(kind, name, var)
+            held = self.objects_only(e.obj)
+            if held:
+                self.objs.add(var)
+            try:
+                one = self.one_attr(kind, name, var)
+            finally:
+                if held:
+                    self.objs.discard(var)
             return f"[{one} for {var} in ({obj} or [])]"
         return self.one_attr(kind, name, obj)
 
     def one_attr(self, kind: str, name: str, obj: str) -> str:
         if kind == "obj_prop":
             return self.prop(obj, name)
+        if kind == "obj_builtin" and obj in self.objs:  # an object, never none
+            if name == "owner":
+                return f"st.obj_owner[{obj}]"
+            if name in ("name", "kind"):
+                return f"CARDS[st.obj_card[{obj}]].{name}"
         if kind == "obj_builtin":
             return {
                 "owner": f"_owner(st, {obj})",
