@@ -53,7 +53,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
         for (z, i), o in zip(slots, order):
             c.zones[z][i] = o
             c.obj_zone[o] = z
-    c.zmemo = None
+    c.zmemo = None  # it placed objects itself (State.zone_kept)
     c.rng = rng.getrandbits(64) & MASK64
     return c
 

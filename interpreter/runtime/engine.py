@@ -943,22 +943,16 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     values: list = []
     cache: dict = {}
     order = action_order(st.g.prog, actions)
-    if order is None:
-        for act in actions:
-            if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
-                act.fast_enum(st, {"you": player}, None, values, cache)
-            else:
-                act.enumerate(st, player, values, cache)
-        return values
-    always, by_card = order
-    present = cache[PRESENT] = objects_by_card(st)
-    picks = list(always)
-    for c in present:
-        picks += by_card.get(c, ())
-    picks.sort()
-    for i in picks:
-        act = actions[i]
-        if act.direct:
+    if order is not None:
+        always, by_card = order
+        present = cache[PRESENT] = objects_by_card(st)
+        picks = list(always)
+        for c in present:
+            picks += by_card.get(c, ())
+        picks.sort()
+        actions = [actions[i] for i in picks]
+    for act in actions:
+        if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
             act.fast_enum(st, {"you": player}, None, values, cache)
         else:
             act.enumerate(st, player, values, cache)
