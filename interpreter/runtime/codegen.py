@@ -760,20 +760,27 @@ class StmtGen:
                 out.append(f"{pad}    if st.over: return")
             case n.CallStmt() | n.Emit():
                 sym = cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else cg.s.events[s.event]
-                verb = cg.p.verbs[sym.name]
-                vr = cg.const(verb)
-                args = ", ".join(
-                    ["'you': env.get('you')"]
-                    + [f"{p!r}: {x(a)}" for p, a in zip(verb.param_names, s.args)]
-                )
                 e = tmp()
-                out.append(f"{pad}{e} = {{{args}}}")
-                out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {e})")
+                self.call_env(s, sym.name, e, out, pad)
                 if isinstance(s, n.CallStmt):
                     out.append(f"{pad}{self.verb_fn(sym.name)}[0](st, {e})")
                     out.append(f"{pad}if st.over: return")
             case _:  # pragma: no cover - fusable() admits only the cases above
                 raise RulesError(f"{s.span}: cannot fuse this statement")
+
+    def call_env(self, s, verb_name: str, var: str, out: list[str], pad: str) -> str:
+        """The lines binding `var` to a call's environment (`you` and the arguments, as
+        Call.exec binds them) and noting the call in the log; the verb's constant name."""
+        cg = self.cg
+        verb = cg.p.verbs[verb_name]
+        vr = cg.const(verb)
+        args = ", ".join(
+            ["'you': env.get('you')"]
+            + [f"{p!r}: {cg.src(a, ())}" for p, a in zip(verb.param_names, s.args)]
+        )
+        out.append(f"{pad}{var} = {{{args}}}")
+        out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {var})")
+        return vr
 
     def body(self, b: n.Block, out: list[str], depth: int) -> None:
         if not b.body:

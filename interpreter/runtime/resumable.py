@@ -195,17 +195,9 @@ class _Emitter:
         """A call of a verb that may wait and that nobody listens to: its arguments computed
         here and its block started (engine.call_verb), as Call.exec would."""
         g = self.g
-        cg = g.cg
-        verb = cg.p.verbs[cg.s.verbs[s.verb].name]
-        vr = cg.const(verb)
-        args = ", ".join(
-            ["'you': env.get('you')"]
-            + [f"{q!r}: {cg.src(a, ())}" for q, a in zip(verb.param_names, s.args)]
-        )
         at, after = self.sym(), self.sym()
         self.open(at)
-        self.line(f"_call = {{{args}}}")
-        self.line(f"if st.log is not None: _E.Call.note_call(st, {vr}, _call)")
+        vr = g.sg.call_env(s, g.cg.s.verbs[s.verb].name, "_call", self.lines, PAD)
         self.line(f"fr.pc = {self.ref(after)}")
         self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
         self.line(
