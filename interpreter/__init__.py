@@ -1,6 +1,6 @@
 """madang: a declarative rules language and a generic interpreter for card and board games."""
 
-from .runtime.api import GameState, MadangError, load_program, new_game
+from .game.api import GameState, MadangError, load_program, new_game
 
 __version__ = "0.1.0"
 __all__ = ["GameState", "MadangError", "load_program", "new_game", "__version__"]

@@ -4,7 +4,7 @@ import io
 import random
 
 import pytest
-from madang.runtime.api import MadangError, load_program, new_game
+from madang.game.api import MadangError, load_program, new_game
 from madang.tools.agents import (
     Decision,
     FirstAgent,
@@ -16,8 +16,9 @@ from madang.tools.agents import (
     make_agent,
     pick,
 )
+from madang.tools.intervals import wilson
 from madang.tools.narration import Narrator, narrate, spelling
-from madang.tools.simulate import Totals, pairings, play_one, seat_specs, wilson
+from madang.tools.simulate import Totals, pairings, play_one, seat_specs
 
 CLASH = "clash_of_decks"
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from madang.build.loader import load_ruleset
 from madang.language.diagnostics import Diagnostics
 from madang.language.parser import Origin, parse_card_text, parse_module
-from madang.runtime.loader import load_ruleset
 from quick import examples
 
 HERE = Path(__file__).parent / "broken"
@@ -193,7 +193,7 @@ def test_folder_without_ruleset_yaml_and_unknown_ruleset(tmp_path):
 
 
 def test_card_file_naming_a_ruleset_that_does_not_exist(tmp_path):
-    from madang.runtime.loader import load_standalone_cards
+    from madang.build.loader import load_standalone_cards
 
     f = tmp_path / "c.yaml"
     f.write_text("ruleset: no_such_game\ncards: []\n", encoding="utf-8")

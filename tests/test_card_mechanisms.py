@@ -9,12 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
+from madang.build.loader import load_ruleset
+from madang.game.api import GameState, new_game
+from madang.game.determinize import determinize
 from madang.language.diagnostics import Diagnostics
 from madang.language.fmt import format_source
 from madang.language.parser import Origin, parse_module
-from madang.runtime.api import GameState, new_game
-from madang.runtime.determinize import determinize
-from madang.runtime.loader import load_ruleset
 from madang.tools.narration import Narrator
 from madang.tools.scenario import _Runner, load_scenario
 

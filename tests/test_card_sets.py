@@ -4,8 +4,8 @@ places; `madang check` and `--cards` take the set, and `--strict` judges only th
 
 from pathlib import Path
 
+from madang.build.loader import load_ruleset
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import load_ruleset
 from madang.tools.cli import main
 
 CARD = """\

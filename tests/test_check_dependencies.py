@@ -1,11 +1,11 @@
-"""State checks run only when something they read may have changed (runtime/depends.py;
+"""State checks run only when something they read may have changed (build/depends.py;
 docs/language.md 11.8): the same games as evaluating every check after every statement."""
 
 import random
 
 import pytest
+from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
-from madang.runtime.api import load_program, new_game
 
 RULES = """\
 kind token:
@@ -50,7 +50,7 @@ def ruleset(tmp_path):
 
 
 def test_a_statement_marks_only_the_checks_whose_reads_it_may_change(ruleset, monkeypatch):
-    from madang.runtime import compiler as C
+    from madang.build import compiler as C
 
     seen = []
     compile_ = C.Compiler.compile

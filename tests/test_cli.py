@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from madang.runtime.api import GameState
+from madang.game.api import GameState
 from madang.tools import cli
 from madang.tools.cli import main
 
@@ -581,8 +581,8 @@ def test_simulate_unfinished_games_are_counted(capsys):
 
 
 def test_simulate_counts_rules_errors_without_crashing(tmp_path, capsys):
+    from madang.build.loader import find_ruleset
     from madang.language.diagnostics import Diagnostics
-    from madang.runtime.loader import find_ruleset
 
     src = find_ruleset(CLASH, Diagnostics())
     folder = tmp_path / "clash"

@@ -1,7 +1,7 @@
 """Cthulhu Wars: elder signs are hidden (F: elder_signs.gaining): the pool is face down, and a
 player's signs are seen by their owner only; the others see how many."""
 
-from madang.runtime.api import new_game
+from madang.game.api import new_game
 
 
 def test_elder_sign_values_are_hidden_from_the_other_players():

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from madang.build.loader import load_ruleset
+from madang.game.api import GameState, MadangError, load_program, new_game
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.api import GameState, MadangError, load_program, new_game
-from madang.runtime.loader import load_ruleset
 from madang.tools.cli import main
 
 HERE = Path(__file__).parent

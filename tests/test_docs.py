@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from madang.build.loader import load_ruleset
 from madang.language.diagnostics import Diagnostics
 from madang.language.keywords import CORE, KO_COMPARISONS
 from madang.language.parser import Origin, parse_card_text, parse_module
-from madang.runtime.loader import load_ruleset
 from madang.tools.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -128,18 +128,18 @@ def _result(ret) -> str:
 
 
 def table_builtin_functions() -> str:
-    from madang.runtime.builtins import BUILTIN_FUNCS
+    from madang.language.signatures import BUILTIN_SIGS
 
     rows = ["| function | arguments | result | what it gives |", "|---|---|---|---|"]
-    for name, b in BUILTIN_FUNCS.items():
+    for name, b in BUILTIN_SIGS.items():
         n = f"{b.min_args}" if b.min_args == b.max_args else f"{b.min_args}–{b.max_args}"
         rows.append(f"| `{name}` | {n} | {_result(b.returns)} | {_md(b.doc)} |")
     return "\n".join(rows)
 
 
 def table_builtin_names() -> str:
+    from madang.language.signatures import BUILTIN_NAMES
     from madang.language.symbols import type_name
-    from madang.runtime.builtins import BUILTIN_NAMES
 
     what = {
         "players": "the players still in the game, in seat order",
@@ -160,8 +160,8 @@ def table_builtin_names() -> str:
 
 
 def table_attributes() -> str:
+    from madang.language.signatures import OBJECT_ATTRS, PLAYER_ATTRS
     from madang.language.symbols import type_name
-    from madang.runtime.builtins import OBJECT_ATTRS, PLAYER_ATTRS
 
     what = {
         "owner": "its owner (assignable: `c.owner = p`)",

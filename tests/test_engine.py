@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-from madang.runtime.api import GameState, MadangError, load_program, new_game
-from madang.runtime.builtins import RulesError
+from madang.game.api import GameState, MadangError, load_program, new_game
+from madang.runtime.errors import RulesError
 
 MINI = str(Path(__file__).parent / "rulesets" / "mini")
 
@@ -248,7 +248,7 @@ def test_option_constraints_and_budgets_of_a_ruleset():
 
 
 def test_option_default_by_number_of_players():
-    from madang.runtime.api import resolve_options
+    from madang.game.api import resolve_options
 
     prog = load_program(MINI)
     assert resolve_options(prog, {})[0]["board"] == "small"
@@ -368,8 +368,8 @@ def test_area_facts_of_the_map_are_read_as_attributes(tmp_path):
     g = new_game(str(tmp_path), {}, seed=1)
     assert g.st.counters["wet"] == 1 and g.st.counters["marks"] == 13
     (tmp_path / "f.madang").write_text('flow:\n    log area("Hill").glif\n', encoding="utf-8")
+    from madang.build.loader import load_ruleset
     from madang.language.diagnostics import Diagnostics
-    from madang.runtime.loader import load_ruleset
 
     diags = Diagnostics()
     load_ruleset(str(tmp_path), diags)

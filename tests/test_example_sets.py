@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from madang.build.loader import load_ruleset
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import load_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 SETS = ["arena_expansion", "clash_expansion", "got_expansion"]

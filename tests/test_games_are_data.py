@@ -4,8 +4,8 @@ bundled rulesets (DESIGN.md: "The interpreter knows no game")."""
 import re
 from pathlib import Path
 
+from madang.build.loader import bundled_names, load_ruleset
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import bundled_names, load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "interpreter").rglob("*.py"))

@@ -119,7 +119,7 @@ def test_the_tensor_does_not_change_when_only_hidden_cards_change():
 
 @pytest.mark.parametrize(("name", "options"), EVERY_RULESET)
 def test_pettingzoo_api_and_seed_tests_pass(name, options):
-    from madang.pettingzoo import env
+    from madang.game.pettingzoo import env
     from pettingzoo.test import api_test, seed_test
 
     api_test(env(name, options), num_cycles=200)
@@ -127,7 +127,7 @@ def test_pettingzoo_api_and_seed_tests_pass(name, options):
 
 
 def test_pettingzoo_render_is_the_seats_text_view():
-    from madang.pettingzoo import env
+    from madang.game.pettingzoo import env
 
     e = env("clash_of_decks", render_mode="ansi")
     e.reset(seed=3)
@@ -142,7 +142,7 @@ def test_pettingzoo_render_is_the_seats_text_view():
 
 @pytest.mark.parametrize(("name", "options"), EVERY_RULESET)
 def test_openspiel_random_sim_test_and_serialisation(name, options):
-    import madang.openspiel  # noqa: F401
+    import madang.game.openspiel  # noqa: F401
     import pyspiel
 
     text = ";".join(f"{k}:{v}" for k, v in options.items())
@@ -163,7 +163,7 @@ def test_openspiel_random_sim_test_and_serialisation(name, options):
 
 
 def test_openspiel_mcts_bot_plays_a_game():
-    import madang.openspiel  # noqa: F401
+    import madang.game.openspiel  # noqa: F401
     import pyspiel
     from open_spiel.python.algorithms import mcts
 

@@ -4,8 +4,8 @@
 import random
 
 import pytest
-from madang.runtime.api import GameState, load_program, new_game
-from madang.runtime.loader import bundled_names
+from madang.build.loader import bundled_names
+from madang.game.api import GameState, load_program, new_game
 
 MODES = {
     "clash_of_decks": [

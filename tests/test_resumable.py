@@ -1,4 +1,4 @@
-"""Whole blocks compiled into resumable generated functions (runtime/resumable.py): the same
+"""Whole blocks compiled into resumable generated functions (build/resumable.py): the same
 games as stepping through statement objects one by one, through decisions inside loops, saves
 and loads in the middle of a block, and `break` out of blocks that keep their frames."""
 
@@ -6,9 +6,9 @@ import json
 import random
 
 import pytest
-from madang.runtime import api
-from madang.runtime.api import GameState, load_program, new_game
-from madang.runtime.loader import bundled_names
+from madang.build.loader import bundled_names
+from madang.game import api
+from madang.game.api import GameState, load_program, new_game
 
 RULESET = "name: res\ntitle: {en: Res}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n"
 
@@ -191,7 +191,7 @@ def test_a_log_in_a_generated_block_hides_a_secret_card(tmp_path):
 def test_bundled_games_are_the_same_without_inlined_definitions(name, monkeypatch):
     # codegen writes a definition's body at its uses (inline_define): the same games as calling
     # it, decision by decision (a keyword parameter read by `has` once escaped the inlining)
-    from madang.runtime import codegen
+    from madang.build import codegen
 
     compiled = load_program(name)
     monkeypatch.setattr(codegen, "INLINE_DEPTH", 0)

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from madang.runtime.api import GameState, MadangError, new_game
-from madang.runtime.builtins import RulesError
-from madang.tools.cli import atomic_write, main
+from madang.game.api import GameState, MadangError, new_game
+from madang.runtime.errors import RulesError
+from madang.tools.cli import main
+from madang.tools.outputs import atomic_write
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -158,10 +159,10 @@ def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
     target = tmp_path / "save.json"
     target.write_text('{"old": true}', encoding="utf-8")
     code = (
-        "import os, sys, madang.tools.cli as c\n"
+        "import os, sys, madang.tools.outputs as o\n"
         "real = os.replace\n"
         "os.replace = lambda *a: os.kill(os.getpid(), 9)\n"
-        f"c.atomic_write({str(target)!r}, 'x' * 10_000_000)\n"
+        f"o.atomic_write({str(target)!r}, 'x' * 10_000_000)\n"
     )
     subprocess.run([sys.executable, "-c", code], timeout=120)
     assert json.loads(target.read_text(encoding="utf-8")) == {"old": True}
@@ -273,7 +274,7 @@ def _changed_save(tmp_path, change_file: str, old: str, new: str) -> str:
     """A save made with a copy of the ruleset, then one of its files changed."""
     import shutil
 
-    from madang.runtime import api
+    from madang.game import api
 
     folder = tmp_path / "clash"
     shutil.copytree(REPO / "rulesets" / "clash_of_decks", folder)

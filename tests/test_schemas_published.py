@@ -7,9 +7,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from madang.build.loader import bundled_names, kinds_spec, load_ruleset
 from madang.language.diagnostics import Diagnostics
 from madang.language.schema import card_schema
-from madang.runtime.loader import bundled_names, kinds_spec, load_ruleset
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "schemas"
 

@@ -7,8 +7,8 @@ import json
 import random
 
 import pytest
-from madang.runtime.api import MadangError, load_program, new_game
-from madang.runtime.determinize import hidden_slots
+from madang.game.api import MadangError, load_program, new_game
+from madang.game.determinize import hidden_slots
 from madang.tools.agents import Decision, GreedyAgent, MCTSAgent, hash64, make_agent
 from madang.tools.cli import main
 from madang.tools.mcts import greedy_candidates, greedy_index, option_kind, rewards

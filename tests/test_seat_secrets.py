@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from madang.runtime.api import new_game
+from madang.game.api import new_game
 from madang.tools.agents import RandomAgent
 from madang.tools.narration import Narrator
 from madang.tools.seatview import seat_view

@@ -4,8 +4,8 @@ that is easy to get wrong: modifier reads, durations, arithmetic, definitions' t
 from pathlib import Path
 
 import pytest
-from madang.runtime.api import GameState, new_game
-from madang.runtime.builtins import RulesError
+from madang.game.api import GameState, new_game
+from madang.runtime.errors import RulesError
 
 HEAD = """\
 kind unit:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import random
 
-from madang.runtime.api import new_game
+from madang.game.api import new_game
 from madang.tools.cli import main
 from madang.tools.seatview import seat_view
 from madang.tools.table import card_info, print_board

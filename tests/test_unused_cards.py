@@ -4,7 +4,7 @@ unused cards"; engine.enumerate_actions, effects.granted_args)."""
 
 import pytest
 import yaml
-from madang.runtime.api import load_program
+from madang.game.api import load_program
 from madang.tools.bench import card_rows
 from test_resumable import play
 
@@ -38,8 +38,8 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
 def test_the_objects_present_are_found_again_after_every_change_of_a_zone():
     """The objects in active zones by card are kept until a zone changes (State.zone_kept): a
     move empties the cache, and a clone starts with its own."""
+    from madang.game.api import new_game
     from madang.runtime import engine as E
-    from madang.runtime.api import new_game
 
     g = new_game(load_program("clash_of_decks"), {}, seed=1)
     st = g.st

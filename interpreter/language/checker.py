@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..runtime.builtins import BUILTIN_FUNCS, BUILTIN_NAMES, OBJECT_ATTRS, PLAYER_ATTRS
 from . import lint, templates
 from . import nodes as n
 from .diagnostics import Diagnostics, did_you_mean
+from .signatures import BUILTIN_NAMES, BUILTIN_SIGS, OBJECT_ATTRS, PLAYER_ATTRS
 from .symbols import (
     ANY,
     AREA,
@@ -378,7 +378,7 @@ class Checker:
                 v = self.s.verbs.get(st.verb)
                 if v is None:
                     hint = did_you_mean(st.verb, self.s.verbs)
-                    if st.verb in self.s.defines or st.verb in BUILTIN_FUNCS:
+                    if st.verb in self.s.defines or st.verb in BUILTIN_SIGS:
                         hint = (
                             f"'{st.verb}' is an expression, not a verb; use it inside a statement"
                         )
@@ -983,7 +983,7 @@ class Checker:
             self.r.calls[id(e)] = ("define", d.name)
             self.args(d, e.args, e, sc)
             return self.define_type(d)
-        b = BUILTIN_FUNCS.get(e.func)
+        b = BUILTIN_SIGS.get(e.func)
         if b is not None:
             lo, hi, ret = b.min_args, b.max_args, b.returns
             if not lo <= len(e.args) <= hi:
@@ -1008,7 +1008,7 @@ class Checker:
             self.d.error(
                 f"unknown function '{e.func}'",
                 e.span,
-                did_you_mean(e.func, list(s.defines) + list(BUILTIN_FUNCS)),
+                did_you_mean(e.func, list(s.defines) + list(BUILTIN_SIGS)),
                 code="unknown-function",
             )
         for a in e.args:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .files import MAX_FILE_BYTES, read_bytes, unsafe_shown
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -102,8 +104,6 @@ class Diagnostics:
     def _line(self, span: Span) -> str | None:
         text = self.sources.get(span.file)
         if text is None and span.line > 0:
-            from .sources import MAX_FILE_BYTES, read_bytes, unsafe_shown
-
             try:  # a plain file within the size limit, shown without its control characters
                 text = unsafe_shown(read_bytes(span.file, MAX_FILE_BYTES).decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import re
-import stat
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 
 from .diagnostics import Diagnostics, Span
-
-MAX_FILE_BYTES = 20_000_000
+from .files import BIDI, MAX_FILE_BYTES, UNSAFE, NotRegular, TooLarge, read_bytes, unsafe_shown
 
 # Texts that stand for files on disk while a block runs: an editor's unsaved buffers, checked as
 # if saved (keyed by resolved path).
@@ -64,38 +60,6 @@ def read_text(path: str | Path, diags: Diagnostics) -> str | None:
     return decode(data, str(path), diags)
 
 
-class TooLarge(OSError):
-    """More bytes than the limit: counted while reading, never trusted from the file's size."""
-
-
-class NotRegular(OSError):
-    """A device, FIFO or socket: reading could block or never end."""
-
-
-def read_bytes(path: str | Path, limit: int) -> bytes:
-    """At most `limit` bytes of a regular file. Opened without blocking (a FIFO would wait for a
-    writer), checked to be a plain file, then read up to the limit whatever its size says."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(21, "is a folder", str(path))
-        if not stat.S_ISREG(mode):
-            raise NotRegular(f"{path}: not a regular file")
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise TooLarge(f"{path}: more than {limit:,} bytes")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def decode(data: bytes, file: str, diags: Diagnostics) -> str | None:
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
@@ -118,12 +82,12 @@ def decode(data: bytes, file: str, diags: Diagnostics) -> str | None:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
-    bad = _UNSAFE.search(text)
+    bad = UNSAFE.search(text)
     if bad:
         ch = bad.group()
         line = text.count("\n", 0, bad.start()) + 1
         col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        what = "a bidirectional-text control" if ch in _BIDI else "a control character"
+        what = "a bidirectional-text control" if ch in BIDI else "a control character"
         diags.add_source(file, unsafe_shown(text))
         diags.error(
             f"{what} (U+{ord(ch):04X}) in the text",
@@ -137,14 +101,3 @@ def decode(data: bytes, file: str, diags: Diagnostics) -> str | None:
         text = unicodedata.normalize("NFC", text)
     diags.add_source(file, text)
     return text
-
-
-_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-# Control characters other than tab and line ends (terminal escapes among them), and bidi marks.
-_UNSAFE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
-
-
-def unsafe_shown(text: str) -> str:
-    """The text with control characters and bidi marks replaced by U+FFFD (columns kept), for
-    showing a line of a file that has them."""
-    return _UNSAFE.sub("\ufffd", text)

@@ -1,55 +1,20 @@
-"""The core library: built-in names, functions and attributes, the same for every ruleset.
+"""The core library's implementations: the built-in functions, the same for every ruleset.
 
-Each function takes the game state first. Values are plain data: players, objects, zones and
+Their names, arity and types are the checker's (language/signatures.py). Each function takes the game state first. Values are plain data: players, objects, zones and
 areas are integers (their type is known statically), keywords and card names are strings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from ..language.symbols import (
-    ANY,
-    AREA,
-    BOOL,
-    NUMBER,
-    OBJECT,
-    PLAYER,
-    TEXT,
-    ZONE,
-    elem_type,
-    list_of,
-)
 from . import budget
 from .errors import RulesError
-
-
-@dataclass(frozen=True)
-class Builtin:
-    fn: Callable
-    min_args: int
-    max_args: int
-    returns: object  # a type, or a function of the argument types
-    doc: str
 
 
 def _items(st, v) -> list:
     """Lists stay lists; a zone (an int in a zone position) is read as its contents."""
     return v if isinstance(v, list) else st.zones[v]
-
-
-def _elem(ts):
-    return elem_type(ts[0]) if ts else ANY
-
-
-def _same(ts):
-    return ts[0] if ts else ANY
-
-
-def _some(ts):
-    """`first(l, k)` / `last(l, k)`: a list like l (of a zone: of its objects)."""
-    return list_of(OBJECT) if ts[0] == ZONE else ts[0]
 
 
 def _count(st, v):
@@ -292,150 +257,48 @@ def _fail(st, message):
     raise RulesError(str(message))
 
 
-BUILTIN_FUNCS: dict[str, Builtin] = {
-    "count": Builtin(_count, 1, 1, NUMBER, "number of items of a list or objects in a zone"),
-    "sum": Builtin(_sum, 1, 1, NUMBER, "sum of a list of numbers"),
-    "max": Builtin(_max, 1, 9, NUMBER, "largest of a list or of the arguments, none ignored"),
-    "min": Builtin(_min, 1, 9, NUMBER, "smallest of a list or of the arguments, none ignored"),
-    "first": Builtin(
-        _first,
-        1,
-        2,
-        lambda ts: _some(ts) if len(ts) > 1 else _elem(ts),
-        "first item (none if empty); first(l, k): the first k",
-    ),
-    "last": Builtin(
-        _last,
-        1,
-        2,
-        lambda ts: _some(ts) if len(ts) > 1 else _elem(ts),
-        "last item (none if empty); last(l, k): the last k",
-    ),
-    "nth": Builtin(_at, 2, 2, _elem, "the item at an index counted from 0 (none if out of range)"),
-    "position": Builtin(_position, 1, 1, NUMBER, "index of an object in its zone, from 0"),
-    "behind": Builtin(
-        _behind, 1, 1, OBJECT, "the next object after it in its zone (none at the end)"
-    ),
-    "ahead": Builtin(_ahead, 1, 1, OBJECT, "the object before it in its zone (none at the front)"),
-    "neighbours": Builtin(
-        _neighbours, 1, 1, list_of(OBJECT), "the objects directly before and after it in its zone"
-    ),
-    "opponents": Builtin(_opponents, 1, 1, list_of(PLAYER), "the other players still in the game"),
-    "next_player": Builtin(
-        _next_player, 1, 1, PLAYER, "the next player in turn order and direction"
-    ),
-    "random": Builtin(_random, 1, 1, _elem, "an item picked with the game's random generator"),
-    "roll": Builtin(_roll, 1, 2, list_of(NUMBER), "roll(n, sides=6): n dice"),
-    "shuffled": Builtin(
-        _shuffled, 1, 1, lambda ts: list_of(_elem(ts)), "a shuffled copy of a list"
-    ),
-    "reversed": Builtin(_reversed, 1, 1, lambda ts: list_of(_elem(ts)), "a list in reverse order"),
-    "range": Builtin(
-        _range, 1, 2, list_of(NUMBER), "range(n) or range(a, b): numbers from a to b-1"
-    ),
-    "index_of": Builtin(_index_of, 2, 2, NUMBER, "index of an item in a list (-1 if absent)"),
-    "take": Builtin(_take, 2, 2, lambda ts: list_of(_elem(ts)), "the first k items"),
-    "drop": Builtin(_drop, 2, 2, lambda ts: list_of(_elem(ts)), "all but the first k items"),
-    "contents": Builtin(_contents, 1, 1, list_of(OBJECT), "the objects in a zone, in order"),
-    "flatten": Builtin(
-        _flatten,
-        1,
-        1,
-        lambda ts: (
-            list_of(OBJECT)
-            if ts and ts[0] in (("list", ZONE),)
-            else (
-                ts[0][1]
-                if ts and isinstance(ts[0], tuple) and isinstance(ts[0][1], tuple)
-                else list_of(ANY)
-            )
-        ),
-        "the items of a list of lists, or the objects of a list of zones, in order",
-    ),
-    "card_name": Builtin(_card_name, 1, 1, TEXT, "the card name of an object"),
-    "exists": Builtin(_exists, 1, 1, BOOL, "whether a value is not none"),
-    "abs": Builtin(_abs, 1, 1, NUMBER, "absolute value"),
-    "any": Builtin(_any, 1, 1, BOOL, "whether any item of a list of booleans is true"),
-    "all": Builtin(_all, 1, 1, BOOL, "whether every item of a list of booleans is true"),
-    "zone_of": Builtin(_zone_of, 1, 1, ZONE, "the zone an object is in"),
-    "owner": Builtin(_owner, 1, 1, PLAYER, "the owner of an object"),
-    "from_zone": Builtin(
-        _from_zone, 1, 1, ZONE, "the zone an object was in before its last move (none: created)"
-    ),
-    "adjacent": Builtin(_adjacent, 1, 1, list_of(AREA), "the areas adjacent to an area"),
-    "area": Builtin(_area_named, 1, 1, AREA, "the area with a name"),
-    "sorted_by": Builtin(
-        _sorted_by,
-        2,
-        2,
-        lambda ts: ts[0] if ts else ANY,
-        "items sorted by a parallel list of keys (stable)",
-    ),
-    "unique": Builtin(_unique, 1, 1, _same, "items without repeats, first occurrence kept"),
-    "keyword_arg": Builtin(
-        _keyword_arg,
-        2,
-        3,
-        ANY,
-        "the argument of a keyword on an object, printed or granted (none for none)",
-    ),
-    "keyword_values": Builtin(
-        _keyword_values,
-        2,
-        3,
-        list_of(ANY),
-        "the argument of every instance of a keyword on an object: printed, then granted",
-    ),
-    "matches": Builtin(
-        _matches,
-        2,
-        2,
-        BOOL,
-        "whether an object meets a condition argument of a keyword (`K[cost 2 이하]`)",
-    ),
-    "ceil_div": Builtin(_ceil_div, 2, 2, NUMBER, "a / b rounded up"),
-    "zone_area": Builtin(
-        _zone_area, 1, 1, AREA, "the area of a per-area zone (none for any other zone)"
-    ),
-    "fail": Builtin(
-        _fail,
-        1,
-        1,
-        ANY,
-        "stop the game with a rules error carrying this message (a refused deck, an impossible position)",
-    ),
-    "objects": Builtin(
-        _objects,
-        1,
-        1,
-        list_of(OBJECT),
-        "a list or zone read as a list of objects (typed: choices show card names)",
-    ),
-}
-
-# Names with a meaning in every ruleset (option and data are read with a dot: option.NAME).
-BUILTIN_NAMES: dict[str, object] = {
-    "players": list_of(PLAYER),
-    "active": PLAYER,
-    "first_player": PLAYER,
-    "turn_direction": NUMBER,
-    "turn_number": NUMBER,
-    "round_number": NUMBER,
-    "player_count": NUMBER,
-    "areas": list_of(AREA),
-    "option": ANY,
-    "data": ANY,
-}
-
-OBJECT_ATTRS: dict[str, object] = {
-    "owner": PLAYER,
-    "zone": ZONE,
-    "position": NUMBER,
-    "name": TEXT,
-    "kind": TEXT,
-    "id": NUMBER,
-}
-
-PLAYER_ATTRS: dict[str, object] = {
-    "seat": NUMBER,
+# The implementations of the built-in functions; their signatures are language/signatures.py.
+BUILTIN_FUNCS: dict[str, Callable] = {
+    "count": _count,
+    "sum": _sum,
+    "max": _max,
+    "min": _min,
+    "first": _first,
+    "last": _last,
+    "nth": _at,
+    "position": _position,
+    "behind": _behind,
+    "ahead": _ahead,
+    "neighbours": _neighbours,
+    "opponents": _opponents,
+    "next_player": _next_player,
+    "random": _random,
+    "roll": _roll,
+    "shuffled": _shuffled,
+    "reversed": _reversed,
+    "range": _range,
+    "index_of": _index_of,
+    "take": _take,
+    "drop": _drop,
+    "contents": _contents,
+    "flatten": _flatten,
+    "card_name": _card_name,
+    "exists": _exists,
+    "abs": _abs,
+    "any": _any,
+    "all": _all,
+    "zone_of": _zone_of,
+    "owner": _owner,
+    "from_zone": _from_zone,
+    "adjacent": _adjacent,
+    "area": _area_named,
+    "sorted_by": _sorted_by,
+    "unique": _unique,
+    "keyword_arg": _keyword_arg,
+    "keyword_values": _keyword_values,
+    "matches": _matches,
+    "ceil_div": _ceil_div,
+    "zone_area": _zone_area,
+    "fail": _fail,
+    "objects": _objects,
 }

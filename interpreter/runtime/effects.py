@@ -5,7 +5,7 @@ arguments. `Program` (program.py) inherits these lookups."""
 
 from __future__ import annotations
 
-from .builtins import RulesError
+from .errors import RulesError
 
 _MISSING = object()
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped

@@ -10,7 +10,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 from __future__ import annotations
 
 from . import budget, seen
-from .builtins import RulesError
+from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
@@ -21,7 +21,7 @@ class Stmt:
     """`immediate`: never pushes a frame nor asks a decision, so it may run inline inside
     another statement (see `inline`): fewer trips through the run loop. `dirty`: the state
     checks whose condition this statement's step may change (bits; the compiler narrows it,
-    runtime/depends.py), and `END_DIRTY` those that its `at_end` may change."""
+    build/depends.py), and `END_DIRTY` those that its `at_end` may change."""
 
     __slots__ = ("id", "span", "mutates", "immediate", "inline", "dirty")
     IMMEDIATE = False
@@ -1473,7 +1473,7 @@ class Check:
             if self.cond(st, env):
                 raise AssertionError(
                     f"state check {self.name} holds but was not due: a statement's writes"
-                    " were missed (runtime/depends.py)"
+                    " were missed (build/depends.py)"
                 )
 
     def at_end(self, st, fr):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..language.symbols import OBJECT, Symbols
 from . import engine as E
 from .effects import ContinuousEffects, StaticRT
 
@@ -137,7 +136,12 @@ class ActionRT:
                         if prog.has(st, o, lst.owner)
                     ]
                 for a, t in zip(args, self.param_types):  # the objects the action acts on
-                    if t == OBJECT and a is not None and a not in sources and lst.applies_to(st, a):
+                    if (
+                        t == "object"
+                        and a is not None
+                        and a not in sources
+                        and lst.applies_to(st, a)
+                    ):
                         sources.append(a)
             for src in sources:
                 env = {b: a for b, a in zip(lst.binds, args)}
@@ -195,13 +199,22 @@ class Program(ContinuousEffects):
     """A compiled ruleset: everything needed to run games of it."""
 
     # The test suite sets this: a state check that is not due is evaluated anyway, and one that
-    # holds is an error (the statements' write sets missed something; runtime/depends.py).
+    # holds is an error (the statements' write sets missed something; build/depends.py).
     verify_checks = False
 
-    def __init__(self, syms: Symbols, meta: dict):
-        self.syms = syms  # for tools that read the declarations (scenario files, the editor)
+    def __init__(
+        self,
+        meta: dict,
+        zones: dict[str, ZoneRT],
+        counters: dict[str, CounterRT],
+        canonical: dict[str, str],
+        syms: object = None,
+    ):
+        # The front end's declarations, kept for tools that read them (scenario files, the
+        # editor); the run time never looks inside.
+        self.syms = syms
         # every spelling of a name → its canonical one (zones, narration): the run time's copy
-        self.canonical: dict[str, str] = dict(syms.canonical)
+        self.canonical: dict[str, str] = dict(canonical)
         self.phase_names: dict[str, str] = {}  # a phase's spelling -> its name (the compiler's)
         self.meta = meta
         self.name = meta.get("name", "")
@@ -213,11 +226,8 @@ class Program(ContinuousEffects):
         self.window_actions: dict[str, list[ActionRT]] = {}
         self.cards: list[CardRT] = []
         self.card_index: dict[str, int] = {}
-        self.zones = {
-            z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
-            for z in syms.unique(syms.zones)
-        }
-        self.counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
+        self.zones = zones
+        self.counters = counters
         self.checks: list = []
         self.deck_rules: list[DeckRule] = []
         self.holds = False  # some `hold:` block exists: triggers look for one on the stack
@@ -243,6 +253,12 @@ class Program(ContinuousEffects):
         self.listener_by_id: dict[int, ListenerRT] = {}
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
+        # Set by the loader with the program (build/loader.py), read by the public layer:
+        self.evaluation = None  # f(state, player) -> number: the ruleset's own (agents)
+        self.fingerprints: dict[str, str] = {}  # digests of rules, cards, options (saves)
+        self.folder = None  # the ruleset's folder (saves and logs name it)
+        self.extra_cards: list[str] = []  # card and deck files loaded beside it
+        self.texts: tuple[str, ...] = ()  # every string literal of its language files, sorted
 
     def add_block(self, stmts) -> int:
         self.blocks.append(tuple(stmts))

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..runtime.api import GameState, MadangError
+from ..game.api import GameState, MadangError
 
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (

@@ -28,16 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..build.loader import find_ruleset, load_ruleset
+from ..game.api import GameState, load_program, new_game
 from ..language.diagnostics import Diagnostics
-from ..runtime.api import GameState, load_program, new_game
-from ..runtime.loader import find_ruleset, load_ruleset
 from .simulate import pairings
 
 COLD_CODE = """
 import json, sys, time
 t0 = time.perf_counter()
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import load_ruleset
+from madang.build.loader import load_ruleset
 t1 = time.perf_counter()
 d = Diagnostics()
 load_ruleset(sys.argv[1], d)

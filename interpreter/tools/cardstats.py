@@ -87,7 +87,7 @@ def merge(into: dict[str, list[int]], more: dict[str, list[int]]) -> None:
 
 
 def _rate(wins: int, games: int) -> dict:
-    from .simulate import wilson  # simulate imports this module
+    from .intervals import wilson
 
     return {"games": games, "wins": wins, "rate": round(wins / games, 4) if games else None,
             "ci95": list(wilson(wins, games))}  # fmt: skip

@@ -13,16 +13,16 @@ import json
 import os
 import re
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
 from .. import __version__
+from ..game.api import GameState, MadangError, load_program, new_game
 from ..language.diagnostics import Diagnostics, Span
-from ..language.sources import read_bytes
+from ..language.files import read_bytes
 from ..runtime import budget
-from ..runtime.api import GameState, MadangError, load_program, new_game
-from ..runtime.builtins import RulesError
+from ..runtime.errors import RulesError
+from .outputs import atomic_write
 
 
 class UsageError(Exception):
@@ -75,8 +75,8 @@ def _warn_unused_cards(ruleset, extra, cards, options, gauntlet) -> None:
 
 def _card_names(path: str) -> list[str]:
     """The names a card file (or card set) defines; it has loaded already, so it is well formed."""
+    from ..build.loader import card_set_file
     from ..language.yamlsrc import load_yaml
-    from ..runtime.loader import card_set_file
 
     file = card_set_file(path)
     doc = load_yaml(Path(file).read_text(encoding="utf-8"), file, Diagnostics())
@@ -159,72 +159,6 @@ def warn(msg: str) -> None:
     sys.stderr.write(f"warning: {printable(msg)}\n")
 
 
-def atomic_write(path: str | Path, text: str) -> None:
-    """Write `text` to `path` so that the file is always either the old one or the whole new
-    one: a temporary file in the same folder, then a rename. A link is followed (the file it
-    points at is replaced, the link stays) and the file keeps its permissions; a file with
-    several hard links is rewritten in place, since a rename would split them."""
-    path = Path(os.path.realpath(path))
-    try:
-        old = path.stat()
-    except FileNotFoundError:
-        old = None
-    if old is not None and old.st_nlink > 1:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return
-    _remove_stale_temporaries(path)
-    # suffix, prefix (with our process id, so that a later run can tell a stopped writer's), folder
-    fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.{os.getpid()}.", str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        mode = old.st_mode & 0o7777 if old is not None else 0o666 & ~_umask()
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _remove_stale_temporaries(path: Path) -> None:
-    """The temporary files a writer stopped mid-save (SIGKILL, a system crash) left
-    beside `path`: only ours (`.NAME.PID.XXXX.tmp`, regular files), only when that process is
-    gone."""
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp")
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return
-    for name in names:
-        m = pattern.fullmatch(name)
-        if m is None or _alive(int(m.group(1))):
-            continue
-        leftover = path.parent / name
-        try:
-            if leftover.is_file() and not leftover.is_symlink():
-                leftover.unlink()
-        except OSError:
-            pass
-
-
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs (Linux's /proc; elsewhere every writer counts as running)."""
-    proc = Path("/proc")
-    return not proc.is_dir() or (proc / str(pid)).exists()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> None:
     """Before a run starts: every file it will write can be written, and none of them is a
     file the run reads (a log written over the save it resumes, or over a card file)."""
@@ -274,14 +208,14 @@ def _listed_in(folder: Path, path: Path) -> bool:
 
 
 def cmd_check(args) -> int:
-    from ..language.decks import deck_ruleset, looks_like_deck
-    from ..runtime.loader import (
+    from ..build.loader import (
         card_set_sources,
         check_language_file,
         is_card_set_folder,
         load_ruleset,
         load_standalone_cards,
     )
+    from ..language.decks import deck_ruleset, looks_like_deck
 
     diags = Diagnostics()
     done: set[str] = set()
@@ -369,8 +303,8 @@ def _looks_like_a_path(ref: str) -> bool:
 
 
 def cmd_schema(args) -> int:
+    from ..build.loader import kinds_spec, load_ruleset
     from ..language.schema import card_schema
-    from ..runtime.loader import kinds_spec, load_ruleset
 
     diags = Diagnostics()
     loaded = load_ruleset(args.ruleset, diags, compile=False)
@@ -489,7 +423,7 @@ def _value_text(v) -> str:
 def ruleset_rows() -> list[dict]:
     import yaml
 
-    from ..runtime.loader import bundled_names, find_ruleset
+    from ..build.loader import bundled_names, find_ruleset
 
     rows = []
     for name in bundled_names():
@@ -690,7 +624,7 @@ def cmd_play(args) -> int:
     log_file = None
     if args.log:
         log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115
-        header = {"madang_log": 1, "ruleset": prog.name, "ruleset_path": str(getattr(prog, "folder", "") or ""),
+        header = {"madang_log": 1, "ruleset": prog.name, "ruleset_path": str(prog.folder or ""),
                   "cards": [str(Path(c).resolve()) for c in [*(args.cards or ()), *_deck_files(args.deck)]],
                   "options": st.g.options, "seed": st.g.seed, "from_decision": start}  # fmt: skip
         if args.load:
@@ -923,7 +857,7 @@ NOTHING_COLLECTED = 5  # pytest's exit code when no test ran
 
 
 def cmd_test(args) -> int:
-    from ..runtime.loader import bundled_dir, bundled_names
+    from ..build.loader import bundled_dir, bundled_names
     from .scenario import run_paths
     from .selection import SelectionError, compile_selection
 
@@ -947,7 +881,7 @@ def cmd_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from ..runtime.loader import bundled_names
+    from ..build.loader import bundled_names
     from .bench import bench, render
 
     if args.games < 1:
@@ -979,7 +913,7 @@ def cmd_lsp(args) -> int:
         import pygls  # noqa: F401
     except ImportError:
         raise UsageError("the language server needs pygls: pip install 'madang[lsp]'") from None
-    from .lsp import serve
+    from .lsp_server import serve
 
     return serve()
 

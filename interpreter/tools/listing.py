@@ -1,7 +1,7 @@
 """`madang compile`: what a ruleset's rules became.
 
 A rules author reads the generated Python of a block (a verb's, an action's, a trigger's: one
-resumable function, runtime/resumable.py), of an expression or of an action's enumerator, and
+resumable function, build/resumable.py), of an expression or of an action's enumerator, and
 sees which statements the function hands to their run-time objects (those that can wait for a
 decision or start blocks of their own: windows, choices, scopes, calls that triggers listen
 to), as Jinja can print the Python of a compiled template.

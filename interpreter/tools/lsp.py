@@ -14,12 +14,12 @@ from pathlib import Path
 
 import yaml
 
+from ..build.loader import Loaded, bundled_names, check_language_file, load_ruleset
 from ..language.decks import is_deck, looks_like_deck
 from ..language.diagnostics import Diagnostic, Diagnostics, Span
 from ..language.keywords import CORE
 from ..language.sources import overlay
 from ..language.symbols import Symbols
-from ..runtime.loader import Loaded, bundled_names, check_language_file, load_ruleset
 
 WORD = re.compile(r"\w+")
 
@@ -341,11 +341,3 @@ def formatted(path: Path, text: str) -> str | None:
 
 
 # ---------------------------------------------------------------- the server
-
-
-def serve() -> int:
-    """Run the server on standard input and output until the client exits."""
-    from .lsp_server import build_server
-
-    build_server().start_io()
-    return 0

@@ -197,3 +197,9 @@ def build_server() -> MadangServer:
         return t.SemanticTokens(data=lsp.semantic_tokens(ls.model.text(path), analysis))
 
     return server
+
+
+def serve() -> int:
+    """Run the server on standard input and output until the client exits."""
+    build_server().start_io()
+    return 0

@@ -19,8 +19,8 @@ import math
 import random
 import time
 
-from ..runtime.api import GameState
-from ..runtime.builtins import RulesError
+from ..game.api import GameState
+from ..runtime.errors import RulesError
 
 # A playout without an evaluation stops after this many decisions and counts as a draw.
 PLAYOUT_LIMIT = 5000
@@ -51,7 +51,7 @@ def rewards(game: GameState, scale: float) -> list[float]:
 
 
 def has_evaluation(game: GameState) -> bool:
-    return getattr(game.st.g.prog, "evaluation", None) is not None
+    return game.st.g.prog.evaluation is not None
 
 
 # The greedy agent's defaults: at most GREEDY_OPTIONS options judged per decision, and the seat's

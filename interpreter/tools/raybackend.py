@@ -20,7 +20,7 @@ def run_chunks(run_chunk: Callable, tasks: list, address: str | None = None) -> 
     try:
         import ray
     except ImportError:
-        from ..runtime.api import MadangError
+        from ..game.api import MadangError
 
         raise MadangError("--backend ray needs Ray: pip install 'madang[ray]'") from None
     started = not ray.is_initialized()

@@ -196,6 +196,6 @@ def render_report(result: dict) -> str:
 
 
 def write_report(path: str, result: dict) -> None:
-    from .cli import atomic_write
+    from .outputs import atomic_write
 
     atomic_write(path, render_report(result))

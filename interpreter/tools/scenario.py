@@ -19,15 +19,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..build.compiler import compile_snippet
+from ..build.loader import bundled_dir, bundled_names, load_ruleset
+from ..game.api import GameState, MadangError, make_game
+from ..game.api import start as start_game
 from ..language.diagnostics import Diagnostics, did_you_mean
 from ..language.sources import overlay
 from ..language.yamlsrc import YamlDoc, load_yaml
 from ..runtime import engine
-from ..runtime.api import GameState, MadangError, make_game
-from ..runtime.api import start as start_game
-from ..runtime.builtins import RulesError
-from ..runtime.compiler import compile_snippet
-from ..runtime.loader import bundled_dir, bundled_names, load_ruleset
+from ..runtime.errors import RulesError
 from ..runtime.program import Program, SnippetError
 from ..runtime.state import FUNC, Frame, State
 

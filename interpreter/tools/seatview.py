@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..runtime.api import GameState
+from ..game.api import GameState
 from .view import View, option_labels
 
 SPECTATOR = -1

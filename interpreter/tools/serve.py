@@ -21,8 +21,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..runtime.api import GameState, MadangError, load_program, new_game, resolve_options
-from ..runtime.loader import bundled_names
+from ..build.loader import bundled_names
+from ..game.api import GameState, MadangError, load_program, new_game, resolve_options
 from .agents import make_agent
 from .seatview import SPECTATOR, card_texts, seat_view
 

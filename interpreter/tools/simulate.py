@@ -21,8 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..runtime import budget
-from ..runtime.api import (
+from ..game.api import (
     GameState,
     MadangError,
     load_program,
@@ -30,10 +29,12 @@ from ..runtime.api import (
     new_game,
     resolve_options,
 )
-from ..runtime.api import start as start_game
-from ..runtime.builtins import RulesError
+from ..game.api import start as start_game
+from ..runtime import budget
+from ..runtime.errors import RulesError
 from . import cardstats
 from .agents import Decision, make_agent
+from .intervals import wilson
 
 MAX_ERROR_KINDS = 20
 MAX_PAIRINGS = 100_000  # assignments of per-seat option values to seats, listed up front
@@ -145,17 +146,6 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
         return {"error": "internal error: RecursionError"}
     except Exception as e:  # an engine bug must not lose a run of thousands of games
         return {"error": f"internal error: {type(e).__name__}: {' '.join(str(e).split())[:250]}"}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = p + z * z / (2 * n)
-    r = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (round(max(0.0, (c - r) / d), 4), round(min(1.0, (c + r) / d), 4))
 
 
 def _combo_key(free: list[str], combo: tuple) -> str:
@@ -491,4 +481,4 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
     return out
 
 
-__all__ = ["simulate", "pairings", "wilson", "seat_specs", "play_one", "Totals", "local_cpus"]
+__all__ = ["simulate", "pairings", "seat_specs", "play_one", "Totals", "local_cpus"]

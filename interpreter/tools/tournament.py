@@ -19,10 +19,11 @@ import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from ..runtime.api import MadangError, load_program, new_game, resolve_options
-from ..runtime.builtins import RulesError
+from ..game.api import MadangError, load_program, new_game, resolve_options
+from ..runtime.errors import RulesError
 from .agents import Decision, make_agent
-from .simulate import local_cpus, pairings, wilson
+from .intervals import wilson
+from .simulate import local_cpus, pairings
 
 _MOVES = None  # a shared counter of moves played, in worker processes (for the progress bar)
 

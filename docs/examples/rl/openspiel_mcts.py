@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-import madang.openspiel  # noqa: F401  (registers the game "madang")
+import madang.game.openspiel  # noqa: F401  (registers the game "madang")
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts

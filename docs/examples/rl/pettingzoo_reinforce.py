@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from madang.pettingzoo import env
+from madang.game.pettingzoo import env
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

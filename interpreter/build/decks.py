@@ -21,7 +21,10 @@ from pathlib import Path
 from ..language.decks import DeckFile, read_deck
 from ..language.diagnostics import Diagnostics, Span
 from ..language.symbols import NUMBER, OBJECT, TEXT, Symbols, list_of
-from .builtins import RulesError
+from ..runtime.engine import create_object
+from ..runtime.errors import MadangError, RulesError
+from ..runtime.setup import make_game, start
+from ..runtime.state import State
 
 _FIELD_TYPES = {"card": OBJECT, "text": TEXT, "number": NUMBER, "cards": list_of(OBJECT)}
 
@@ -81,9 +84,6 @@ def check_deck_rules(prog, decks: list[DeckFile], diags: Diagnostics) -> None:
     """Each `rule` on each deck; a broken rule is reported at the cards that break it."""
     if not prog.deck_rules or not decks:
         return
-    from .api import MadangError, make_game, start  # api imports the loader, which imports this
-    from .state import State
-
     try:
         g = make_game(prog, {}, 0)
     except MadangError:
@@ -119,8 +119,6 @@ def check_deck_rules(prog, decks: list[DeckFile], diags: Diagnostics) -> None:
 
 
 def _create(st, prog, card, zone) -> int | None:
-    from .engine import create_object
-
     idx = prog.card_index.get(card)
     return None if idx is None else create_object(st, idx, zone, 0)
 

@@ -19,11 +19,11 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
+from ..runtime.program import Program
 from .compiler import Compiler
 from .decks import check_deck_rules, load_decks
 from .evaluation import compile_evaluation, evaluation_name, find_definition
 from .fingerprint import fingerprints
-from .program import Program
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
@@ -143,6 +143,9 @@ def load_ruleset(
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
         program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
+        program.texts = tuple(
+            sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
+        )
         check_deck_rules(program, decks, diags)
     return Loaded(folder, meta, col.s, program, card_files, decks)
 

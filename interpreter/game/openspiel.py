@@ -1,6 +1,6 @@
 """OpenSpiel: any ruleset as a Python game registered with pyspiel (`pip install 'madang[rl]'`).
 
-    import pyspiel, madang.openspiel
+    import pyspiel, madang.game.openspiel
     game = pyspiel.load_game("madang", {"ruleset": "my_game", "options": "players:3", "seed": 7})
 
 The game type says what the rulesets are: sequential, imperfect information, terminal rewards,
@@ -9,7 +9,7 @@ node that picks one of `deals` equally likely deals (each a seed of the engine's
 from the game's `seed`), and every shuffle and die roll of that game follows from it. So a state is
 its history of actions — the deal first — which is how OpenSpiel serialises and replays states,
 and searches (MCTS, CFR) see the chance event as OpenSpiel expects. Actions are the ruleset's
-stable ids (runtime/actionspace.py); observation tensors come from runtime/tensor.py.
+stable ids (game/actionspace.py); observation tensors come from game/tensor.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from .runtime.api import GameState, load_program, new_game
+from .api import GameState, load_program, new_game
 
 SHORT_NAME = "madang"
 DEFAULTS = {"ruleset": "", "options": "", "seed": 0, "deals": 1024, "max_decisions": 20_000}

@@ -9,28 +9,40 @@ from __future__ import annotations
 from ..language import nodes as n
 from ..language.checker import Resolved
 from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
-from . import budget
-from . import engine as E
-from .builtins import RulesError
-from .codegen import PLAIN_STMTS
-from .depends import rule_roots
-from .program import (
+from ..runtime import budget
+from ..runtime import engine as E
+from ..runtime.errors import RulesError
+from ..runtime.program import (
     ActionRT,
     CardRT,
+    CounterRT,
     DeckRule,
     ListenerRT,
     Program,
     SnippetError,
     StaticRT,
     VerbRT,
+    ZoneRT,
 )
+from .codegen import PLAIN_STMTS
+from .depends import rule_roots
+
+
+def new_program(syms: Symbols, meta: dict) -> Program:
+    """An empty program for the ruleset's zones, counters and spellings."""
+    zones = {
+        z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
+        for z in syms.unique(syms.zones)
+    }
+    counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
+    return Program(meta, zones, counters, syms.canonical, syms)
 
 
 class Compiler:
     def __init__(self, syms: Symbols, res: Resolved, meta: dict, program: Program | None = None):
         self.s = syms
         self.r = res
-        self.p = program if program is not None else Program(syms, meta)
+        self.p = program if program is not None else new_program(syms, meta)
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
         import os

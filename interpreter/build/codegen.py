@@ -13,8 +13,9 @@ from itertools import count
 
 from ..language import nodes as n
 from ..language.symbols import NUMBER
-from . import budget
-from .builtins import BUILTIN_FUNCS, RulesError
+from ..runtime import budget
+from ..runtime.builtins import BUILTIN_FUNCS
+from ..runtime.errors import RulesError
 
 _ids = count()
 
@@ -329,7 +330,7 @@ class CodeGen:
                     if res[1] == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
-                fn = self.const(BUILTIN_FUNCS[res[1]].fn)
+                fn = self.const(BUILTIN_FUNCS[res[1]])
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
                 return f"_index(st, {self.src(e.obj, its)}, {self.src(e.index, its)})"
@@ -595,7 +596,7 @@ class StmtGen:
         self._tmp = count()
         self._verb_fns: dict[str, list] = {}
         self._fusable_verbs: dict[str, bool] = {}
-        from . import engine as E
+        from ..runtime import engine as E
 
         ns = cg.ns
         ns["_none_target"] = _none_target

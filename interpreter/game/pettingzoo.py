@@ -1,6 +1,6 @@
 """PettingZoo: any ruleset as an AEC environment (`pip install 'madang[rl]'`).
 
-    from madang.pettingzoo import env
+    from madang.game.pettingzoo import env
     e = env("my_game", {"players": 3})
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -8,9 +8,9 @@
         action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-Actions are the ruleset's stable ids (runtime/actionspace.py), the observation is
+Actions are the ruleset's stable ids (game/actionspace.py), the observation is
 `{"observation": float32 array, "action_mask": int8 array}` from the seat's own view
-(runtime/tensor.py), and rewards come at the end: +1 for a winner, -1 for a loser, 0 for a draw.
+(game/tensor.py), and rewards come at the end: +1 for a winner, -1 for a loser, 0 for a draw.
 The game's own randomness is seeded by `reset(seed=...)`.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .runtime.api import GameState, load_program, new_game, resolve_options
+from .api import GameState, load_program, new_game, resolve_options
 
 
 def env(ruleset: str, options: dict | None = None, **kwargs) -> MadangEnv:

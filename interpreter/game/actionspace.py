@@ -23,11 +23,9 @@ every process that loads the same ruleset (see docs/integrations.md).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from .state import State
+from ..runtime.state import State
 
 ALIKE = 4  # copies of one option told apart by rank
 NUMBERS = 256  # numbers 0..255 have ids of their own
@@ -195,12 +193,9 @@ class ActionSpace:
         return next(a for a in self.prog.actions if self.action.get(a.id) is region)
 
 
-STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-
-
 def text_table(prog) -> list[str]:
     """Every text a decision could offer, derived from the ruleset's declarations: the strings of
-    its language files, its `data:` and options, and its cards' values; sorted, so that the
+    its language files (the loader collects them), its `data:` and options, and its cards' values; sorted, so that the
     table is the same wherever the ruleset is loaded."""
     found: set[str] = set()
 
@@ -221,18 +216,7 @@ def text_table(prog) -> list[str]:
     for card in prog.cards:
         walk(card.name)
         walk(getattr(card, "props", None))
-    folder = getattr(prog, "folder", None)
-    for rel in meta.get("files") or []:
-        if folder is None:
-            break
-        try:
-            text = (Path(folder) / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for m in STRING.finditer(text):
-            found.add(
-                m.group(1).encode().decode("unicode_escape") if "\\" in m.group(1) else m.group(1)
-            )
+    found.update(prog.texts)
     return sorted(found)
 
 

@@ -23,7 +23,7 @@ import re
 from itertools import count
 
 from ..language import nodes as n
-from . import engine as E
+from ..runtime import engine as E
 from .codegen import PLAIN_STMTS, define
 
 _ids = count()

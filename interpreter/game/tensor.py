@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .state import State
+from ..runtime.state import State
 
 
 class ObservationEncoder:

@@ -13,24 +13,17 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ..build.fingerprint import differences
+from ..build.loader import load_ruleset
 from ..language.diagnostics import Diagnostics
-from . import budget, engine, saves, seen
-from .builtins import RulesError
-from .fingerprint import differences
-from .loader import load_ruleset
-from .program import Program
-from .state import Game, State
+from ..runtime import engine, seen
+from ..runtime.errors import MadangError, RulesError
+from ..runtime.program import Program
+from ..runtime.setup import make_game, resolve_options, start
+from ..runtime.state import State
+from . import saves
 
 SAVE_FORMAT = "madang-save/1"
-
-
-class MadangError(Exception):
-    """A user-facing failure: bad options, an unknown ruleset, a corrupt save. Carries
-    diagnostics when there are any."""
-
-    def __init__(self, message: str, diags: Diagnostics | None = None):
-        super().__init__(message)
-        self.diags = diags
 
 
 @lru_cache(maxsize=16)
@@ -53,163 +46,6 @@ def load_program(ref: str | Path, cards: list[str] | tuple[str, ...] = ()) -> Pr
     ref = str(ref)
     key = ref if not Path(ref).exists() else str(Path(ref).resolve())
     return _load_cached(key, tuple(str(Path(c).resolve()) for c in cards))
-
-
-def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
-    """Defaults filled in, values converted and checked; returns (options, number of players)."""
-    meta = prog.meta
-    specs = dict(meta.get("options") or {})
-    players = meta.get("players", 2)
-    lo, hi = (players, players) if isinstance(players, int) else (players["min"], players["max"])
-    given = dict(options or {})
-    out: dict = {}
-    nplayers = lo
-    if "players" in given and "players" not in specs:
-        nplayers = _convert("players", given.pop("players"), lo)
-        if not lo <= nplayers <= hi:
-            raise MadangError(
-                f"option players={nplayers}: this ruleset is for {lo}–{hi} players"
-                if lo != hi
-                else f"option players={nplayers}: this ruleset is for {lo} players"
-            )
-    for name in given:
-        if name not in specs:
-            from ..language.diagnostics import did_you_mean
-
-            hint = did_you_mean(name, list(specs) + (["players"] if lo != hi else []))
-            raise MadangError(
-                f"unknown option '{name}'"
-                + (f" ({hint})" if hint else "")
-                + f"; options: {', '.join(sorted(specs)) or 'none'}"
-            )
-    for name, spec in specs.items():
-        default = spec.get("default")
-        by_players = {int(k): v for k, v in (spec.get("default_by_players") or {}).items()}
-        if nplayers in by_players and "players" not in specs:
-            default = by_players[nplayers]
-        allowed = spec.get("values")
-        if spec.get("per_seat"):
-            raw = given.get(name)
-            if raw is None:
-                vals = [default] * hi
-            else:
-                parts = raw if isinstance(raw, list) else str(raw).split(",")
-                vals = [_convert(name, v, default) for v in parts]
-                if len(vals) == 1:
-                    vals = vals * hi
-            for v in vals:
-                _allowed(name, v, allowed)
-            out[name] = vals
-        else:
-            v = _convert(name, given[name], default) if name in given else default
-            _allowed(name, v, allowed)
-            out[name] = v
-    if "players" in specs:
-        nplayers = int(out["players"])
-    else:
-        out["players"] = nplayers
-    for name, spec in specs.items():
-        if spec.get("per_seat"):
-            out[name] = out[name][:nplayers] + [out[name][-1]] * max(0, nplayers - len(out[name]))
-    _check_budget(meta, out)
-    for c in meta.get("constraints") or []:
-        if all(out.get(k) == v for k, v in c["if"].items()) and any(
-            out.get(k) == v for k, v in c["forbid"].items()
-        ):
-            bad = ", ".join(f"{k}={v}" for k, v in c["forbid"].items() if out.get(k) == v)
-            when = ", ".join(f"{k}={v}" for k, v in c["if"].items())
-            raise MadangError(f"{bad} is not allowed with {when}: {c['message']}")
-    return out, nplayers
-
-
-def _convert(name, value, like):
-    if isinstance(like, str) and isinstance(value, int) and not isinstance(value, bool):
-        return str(value)  # a deck named "2" given as 2
-    if isinstance(value, str) and not isinstance(like, str):
-        if isinstance(like, bool):
-            if value.lower() in ("true", "yes", "1", "on"):
-                return True
-            if value.lower() in ("false", "no", "0", "off"):
-                return False
-            raise MadangError(f"option {name}={value!r}: expected true or false")
-        if isinstance(like, int):
-            try:
-                return int(value)
-            except ValueError:
-                raise MadangError(f"option {name}={value!r}: expected a whole number") from None
-    return value
-
-
-def _allowed(name, v, allowed):
-    if allowed is not None and v not in allowed:
-        raise MadangError(
-            f"option {name}={v!r} is not allowed; choose one of: {', '.join(map(str, allowed))}"
-        )
-
-
-def _check_budget(meta: dict, opts: dict) -> None:
-    b = meta.get("budget")
-    if not b:
-        return
-    src = b["points_from"]
-    pts_map = b.get("points")
-    points = pts_map.get(opts[src], 0) if pts_map else int(opts[src])
-    for name, refund in (b.get("refund") or {}).items():
-        if opts.get(name) is True:
-            points += refund
-    cost, parts = 0, []
-    for name, spec in (meta.get("options") or {}).items():
-        costs = spec.get("cost")
-        if costs:
-            c = costs.get(opts[name], costs.get(str(opts[name]), 0))
-            if c:
-                cost += c
-                parts.append(f"{name}={opts[name]} ({c})")
-    if cost > points:
-        raise MadangError(
-            f"the options cost {cost} points but the budget of {src}={opts[src]} is {points}: "
-            + ", ".join(parts)
-        )
-
-
-def make_game(prog: Program, options: dict | None, seed: int) -> Game:
-    opts, nplayers = resolve_options(prog, options)
-    g = Game(prog, nplayers, opts, int(seed))
-    settings = prog.settings
-    g.auto_single = bool(settings.get("auto_single", True))
-    g.max_steps = budget.allowed(settings.get("max_steps"))
-    maps = prog.meta.get("maps") or {}
-    if maps:
-        which = (
-            opts.get(settings.get("map_option", "map"))
-            if settings.get("map_option", "map") in opts
-            else next(iter(maps))
-        )
-        if isinstance(which, str) and which in maps:
-            areas = maps[which].get("areas") or {}
-            g.areas = list(areas)
-            g.area_index = {a: i for i, a in enumerate(g.areas)}
-            g.adjacency = [
-                [g.area_index[b] for b in (areas[a].get("adjacent") or []) if b in g.area_index]
-                for a in g.areas
-            ]
-            g.area_props = [dict(areas[a]) for a in g.areas]
-    for z in prog.zones.values():
-        g.zone_base[z.name] = len(g.zone_info)
-        count = {"global": 1, "player": nplayers, "area": len(g.areas)}[z.scope]
-        for k in range(count):
-            inst = len(g.zone_info)
-            g.zone_info.append((z.name, k if z.scope != "global" else -1))
-            if z.active:
-                g.active_zones.append(inst)
-    g.active_set = frozenset(g.active_zones)
-    g.renewing = frozenset(
-        z for z, (name, _owner) in enumerate(g.zone_info) if prog.zones[name].renews
-    )
-    for alias, canon in prog.canonical.items():
-        if canon in g.zone_base and alias not in g.zone_base:
-            g.zone_base[alias] = g.zone_base[canon]
-    return g
 
 
 class GameState:
@@ -287,7 +123,7 @@ class GameState:
         return GameState(self.st.clone(), self.resumed)
 
     def determinize(self, player: int, rng=None) -> GameState:
-        """A copy in which what `player` cannot see is re-dealt at random (runtime/determinize):
+        """A copy in which what `player` cannot see is re-dealt at random (game/determinize):
         searching agents play in such samples so that they never read hidden cards."""
         import random
 
@@ -297,7 +133,7 @@ class GameState:
 
     def evaluate(self, player: int) -> float | None:
         """The ruleset's `score(p)` for `player` (None when it declares none), for agents."""
-        f = getattr(self.st.g.prog, "evaluation", None)
+        f = self.st.g.prog.evaluation
         return None if f is None else f(self.st, player)
 
     def __reduce__(self):
@@ -366,7 +202,7 @@ class GameState:
 
     # ------------------------------------------------------------ a fixed action space
     def action_space(self):
-        """This ruleset's fixed action space (runtime/actionspace.py): ids that mean the same
+        """This ruleset's fixed action space (game/actionspace.py): ids that mean the same
         move in every state, for learning code. Shared by every state of the game."""
         g = self.st.g
         space = getattr(g, "action_space", None)
@@ -399,7 +235,7 @@ class GameState:
         self.apply_action(ids.index(action_id))
 
     def observation_tensor(self, player: int):
-        """`observation(player)` as a fixed-shape float32 array (runtime/tensor.py)."""
+        """`observation(player)` as a fixed-shape float32 array (game/tensor.py)."""
         g = self.st.g
         enc = getattr(g, "observation_encoder", None)
         if enc is None:
@@ -422,8 +258,8 @@ class GameState:
         doc = {
             "format": SAVE_FORMAT,
             "ruleset": g.prog.name,
-            "ruleset_path": str(getattr(g.prog, "folder", "")),
-            "cards": list(getattr(g.prog, "extra_cards", [])),
+            "ruleset_path": str(g.prog.folder or ""),
+            "cards": list(g.prog.extra_cards),
             "options": g.options,
             "seed": g.seed,
             "fingerprint": fingerprint(g.prog),
@@ -479,7 +315,7 @@ class GameState:
 
 def fingerprint(prog: Program) -> dict[str, str]:
     """The digests of the rules, card data and options the program was loaded from."""
-    return dict(getattr(prog, "fingerprints", None) or {})
+    return dict(prog.fingerprints)
 
 
 def _listed(parts: list[str]) -> str:
@@ -504,26 +340,13 @@ def new_game(
     return GameState(st)
 
 
-def start(st: State, run: bool = True) -> None:
-    """Counters to their defaults, then the flow with setup on top of it."""
-    from .state import FUNC, Frame
-
-    g = st.g
-    prog = g.prog
-    for name, c in prog.counters.items():
-        default = prog.counter_defaults[name]
-        if c.scope == "global":
-            st.counters[name] = default(st, {})
-        elif c.scope == "player":
-            st.pcounters[name] = [default(st, {"you": p}) for p in range(g.nplayers)]
-        else:
-            st.acounters[name] = [default(st, {}) for _ in g.areas]
-    st.frames = [Frame(prog.flow_block, {}, -1, FUNC), Frame(prog.setup_block, {}, -1, FUNC)]
-    if run:
-        try:
-            engine.run(st)
-        except RulesError:
-            raise
-
-
-__all__ = ["new_game", "GameState", "MadangError", "load_program", "RulesError"]
+__all__ = [
+    "new_game",
+    "GameState",
+    "MadangError",
+    "load_program",
+    "RulesError",
+    "make_game",
+    "resolve_options",
+    "start",
+]

@@ -13,7 +13,7 @@ import math
 
 import jsonschema
 
-from .state import CHECK
+from ..runtime.state import CHECK
 
 _INT = {"type": "integer"}
 _NAT = {"type": "integer", "minimum": 0}
@@ -273,7 +273,7 @@ def _option_ok(where: str, v, pending: dict, g, n_objs: int) -> None:
 
 
 def _value_ok(where: str, v, t, g, n_objs: int) -> None:
-    from .engine import DONE
+    from ..runtime.engine import DONE
 
     if v is None or isinstance(v, bool) or v == DONE:  # DONE: "stop choosing" of a choice
         return

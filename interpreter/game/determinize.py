@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from .seen import known_to
-from .state import MASK64, State
+from ..runtime.seen import known_to
+from ..runtime.state import MASK64, State
 
 
 def hidden_slots(st: State, seat: int) -> dict[tuple, list[tuple[int, int]]]:
