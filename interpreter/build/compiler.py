@@ -43,6 +43,7 @@ class Compiler:
         self.s = syms
         self.r = res
         self.p = program if program is not None else new_program(syms, meta)
+        self.define_bodies: dict[str, list | None] = {}  # define_body: each definition once
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
         import os
@@ -121,7 +122,7 @@ class Compiler:
         p.index_statics()
         chooser = p.settings.get("trigger_chooser")
         if chooser and chooser in s.defines and not s.defines[chooser].params:
-            f = _call_define(self.define_body(s.defines[chooser]), [], [])
+            f = call_define(self.define_body(s.defines[chooser]), [], [])
             p.trigger_chooser = lambda st: f(st, {})
         p.order_triggers = p.add_stmt(E.OrderTriggers(None))
         # `new_triggers_wait`: the triggers met while several owners' triggers resolve wait in a
@@ -134,7 +135,6 @@ class Compiler:
             # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
             a.direct = a.origin == "global" and a.limit is None and not a.costs
         E.mark_inline(p)
-        p._define_cache = self.__dict__.get("_defines", {})
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
                 self.expr(c.default) if c.default is not None else (lambda st, env: 0)
@@ -483,7 +483,7 @@ class Compiler:
     def define_body(self, d):
         """A definition's compiled body, in a holder (`[fn]`) so that a definition that calls
         itself refers to the holder before the body exists."""
-        cache = self.__dict__.setdefault("_defines", {})
+        cache = self.define_bodies
         if d.name not in cache:
             cache[d.name] = None  # recursion guard: filled in below
             holder = []
@@ -532,7 +532,9 @@ def _locals_used(e, res: Resolved) -> set[str]:
     return out
 
 
-def _call_define(holder, names, args):
+def call_define(holder, names, args):
+    """f(st, env) calling a compiled definition (`define_body`'s holder) with the arguments
+    computed by `args` in the caller's environment, bound to `names`."""
     if not names:
 
         def call0(st, env):
@@ -552,10 +554,14 @@ def _call_define(holder, names, args):
 __all__ = ["Compiler", "Program", "type_name", "OBJECT", "CardSym"]
 
 
-def compile_snippet(prog: Program, text: str, local_types: dict, file: str = "<snippet>") -> int:
-    """Compile statements written in the language against a compiled program (scenario tests
-    start games this way): the front end runs here, never in the run time. Returns the new
+def compile_snippet(
+    compiler: Compiler, text: str, local_types: dict, file: str = "<snippet>"
+) -> int:
+    """Compile statements written in the language into the program `compiler` built (scenario
+    tests start games this way, on a program of their own): the build stage's own front end
+    and compiled definitions are reused, never read back from the Program. Returns the new
     block; raises SnippetError with rendered diagnostics."""
+    prog = compiler.p
     from ..language.checker import Checker, Scope
     from ..language.diagnostics import Diagnostics
     from ..language.parser import Origin, parse_module
@@ -568,12 +574,12 @@ def compile_snippet(prog: Program, text: str, local_types: dict, file: str = "<s
     if mod is None or diags.has_errors():
         raise SnippetError(diags.render())
     body = mod.decls[0].body
-    checker = Checker(prog.syms, diags)
+    checker = Checker(compiler.s, diags)
     checker.block(body, Scope(dict(local_types), ctx="flow"))
     if diags.has_errors():
         raise SnippetError(diags.render())
-    comp = Compiler(prog.syms, checker.r, prog.meta, program=prog)
-    comp._defines = getattr(prog, "_define_cache", {})
+    comp = Compiler(compiler.s, checker.r, prog.meta, program=prog)
+    comp.define_bodies = compiler.define_bodies
     block = comp.block(body)
     E.mark_inline(prog)
     return block

@@ -31,13 +31,13 @@ def find_definition(syms, meta: dict):
 
 def compile_evaluation(compiler, syms, meta: dict) -> Evaluation | None:
     """f(state, player) -> number, from the compiler that compiled the ruleset."""
-    from .compiler import _call_define
+    from .compiler import call_define
 
     d = find_definition(syms, meta)
     if d is None:
         return None
     body = compiler.define_body(d)
-    call = _call_define(body, [d.params[0].name], [lambda st, env: env["you"]])
+    call = call_define(body, [d.params[0].name], [lambda st, env: env["you"]])
 
     def evaluate(st, player: int) -> float:
         v = call(st, {"you": player, "this": None})

@@ -81,6 +81,7 @@ class Loaded:
     program: Program | None
     card_files: list[str] = field(default_factory=list)
     decks: list = field(default_factory=list)  # DeckFile of every deck, built-in first
+    compiler: Compiler | None = None  # what built `program` (scenarios compile snippets with it)
 
 
 def load_ruleset(
@@ -137,7 +138,7 @@ def load_ruleset(
     _check_evaluation(folder, meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
     res = Checker(col.s, diags).check_all()
-    program = None
+    program = compiler = None
     if compile and not diags.has_errors():
         compiler = Compiler(col.s, res, meta)
         program = compiler.compile()
@@ -147,7 +148,7 @@ def load_ruleset(
             sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
         )
         check_deck_rules(program, decks, diags)
-    return Loaded(folder, meta, col.s, program, card_files, decks)
+    return Loaded(folder, meta, col.s, program, card_files, decks, compiler)
 
 
 def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:

@@ -65,7 +65,7 @@ class StaticRT:
         return None
 
     def hits(self, st, env, o) -> bool:
-        cache = self.prog.read_cache
+        cache = st.g.read_cache
         if cache is not None:  # one state, read many times: each target computed once
             key = (self.id, env.get("this"))
             t = cache.get(key, _MISSING)
@@ -139,9 +139,10 @@ class ContinuousEffects:
     def _granted_by_present(self, st, o, kw, statics):
         """`granted_args` over many continuous grants (many cards loaded): one pass over the
         zones finds the cards present, and a card's grant is looked at only when it is."""
-        cards = self.grant_cards.get(id(statics))
+        kept = st.g.grant_cards
+        cards = kept.get(id(statics))
         if cards is None:
-            cards = self.grant_cards[id(statics)] = frozenset(
+            cards = kept[id(statics)] = frozenset(
                 sa.card_index for sa in statics if sa.origin == "card"
             )
         present = self._present(st, cards)
@@ -190,7 +191,6 @@ class ContinuousEffects:
         then looks only at the abilities that could give the keyword asked about."""
         self.grant_index = {}
         self.grant_any = []
-        self.grant_cards = {}  # _granted_by_present: the cards of a list of grants
         for sa in self.statics_grant + [x for v in self.statics_prop.values() for x in v]:
             if sa.origin == "card":
                 sa.card_set = frozenset([sa.card_index])
@@ -261,7 +261,7 @@ class ContinuousEffects:
         return out
 
     def read_prop(self, st, o, name):
-        cache = self.read_cache
+        cache = st.g.read_cache
         if cache is not None and name in self.modified_props:
             key = (o, name)
             v = cache.get(key, _MISSING)
@@ -299,7 +299,7 @@ class ContinuousEffects:
         or _MISSING, whether any adds, their sum), computed under the guard against a value
         that depends on itself."""
         key = (o, name)
-        reading = self._reading
+        reading = st.g.reading
         if key in reading:
             reading.clear()
             raise RulesError(
@@ -312,7 +312,7 @@ class ContinuousEffects:
         # engine, and a generator or a list of (ability, sources) pairs over them measured
         # slower on the random playouts of a card game with state checks.
         try:
-            cache = self.read_cache
+            cache = st.g.read_cache
             if cache is None:
                 present = self._present(st, self.static_cards[name])  # index_statics
             else:  # one state read many times (the checks): each effect's targets found once

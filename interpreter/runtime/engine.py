@@ -171,9 +171,10 @@ def run_checks(st: State) -> None:
     if not dirty:
         return
     prog = st.g.prog
-    outer = prog.read_cache
+    g = st.g
+    outer = g.read_cache
     if outer is None:
-        prog.read_cache = {}
+        g.read_cache = {}
     try:
         for chk in prog.checks:
             bit = chk.bit
@@ -183,7 +184,7 @@ def run_checks(st: State) -> None:
             elif prog.verify_checks:
                 chk.verify_quiet(st)
     finally:
-        prog.read_cache = outer
+        g.read_cache = outer
     st.dirty = dirty & prog.check_bits
 
 
@@ -942,7 +943,7 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     loaded but not in play cost nothing."""
     values: list = []
     cache: dict = {}
-    order = action_order(st.g.prog, actions)
+    order = action_order(st.g, actions)
     if order is not None:
         always, by_card = order
         present = cache[PRESENT] = objects_by_card(st)
@@ -962,11 +963,11 @@ def enumerate_actions(st: State, actions, player: int) -> list:
 PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's cache
 
 
-def action_order(prog, actions):
+def action_order(g, actions):
     """(positions of the actions that are not a card's own, {card: their positions}) for a
     window's list of actions, or None when it has no card's action (computed once)."""
     key = id(actions)
-    got = prog.action_orders.get(key)
+    got = g.action_orders.get(key)
     if got is None:
         by_card: dict[int, list[int]] = {}
         always = []
@@ -975,7 +976,7 @@ def action_order(prog, actions):
                 by_card.setdefault(act.card_index, []).append(i)
             else:
                 always.append(i)
-        got = prog.action_orders[key] = (always, by_card) if by_card else (None,)
+        got = g.action_orders[key] = (always, by_card) if by_card else (None,)
     return got if got[0] is not None else None
 
 

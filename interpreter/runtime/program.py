@@ -236,12 +236,7 @@ class Program(ContinuousEffects):
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
-        self._reading: set = set()  # (object, property) values being computed: cycle guard
-        # While the state cannot change (the conditions of the state checks are evaluated one
-        # after another), modified values and the targets of continuous effects are kept here.
-        self.read_cache: dict | None = None
         self.check_bits = 0  # one bit per state check (engine.run_checks)
-        self.action_orders: dict = {}  # engine.action_order, by window action list
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
         self.counter_defaults: dict[str, object] = {}

@@ -79,6 +79,13 @@ class Game:
     area_props: list[dict] = field(default_factory=list)
     auto_single: bool = True
     max_steps: int = 2_000_000
+    # What the run time keeps while playing, never in the shared Program (it is frozen):
+    # while the state cannot change (the conditions of the state checks are evaluated one after
+    # another), modified values and the targets of continuous effects (engine.run_checks)
+    read_cache: dict | None = None
+    reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
+    action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
+    grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..build.compiler import compile_snippet
-from ..build.loader import bundled_dir, bundled_names, load_ruleset
+from ..build.loader import Loaded, bundled_dir, bundled_names, load_ruleset
 from ..game.api import GameState, MadangError, make_game
 from ..game.api import start as start_game
 from ..language.diagnostics import Diagnostics, did_you_mean
@@ -601,18 +601,24 @@ _snippets: dict[tuple, tuple[Program, int]] = {}
 def scenario_program(ref: str, cards: tuple[str, ...] = ()) -> Program:
     """The ruleset compiled for scenarios: a Program of their own, not the one `load_program`
     shares with games, because each `start:` adds its compiled statements to the Program."""
+    return scenario_build(ref, cards).program
+
+
+def scenario_build(ref: str, cards: tuple[str, ...] = ()) -> Loaded:
+    """What the build stage made of the ruleset for scenarios: the Program, the declarations the
+    runner checks names against, and the compiler that compiles each `start:` snippet."""
     key = str(Path(ref).resolve()) if Path(ref).exists() else ref
-    return _scenario_program(key, tuple(str(Path(c).resolve()) for c in cards))
+    return _scenario_build(key, tuple(str(Path(c).resolve()) for c in cards))
 
 
 @lru_cache(maxsize=16)
-def _scenario_program(ref: str, cards: tuple[str, ...]) -> Program:
+def _scenario_build(ref: str, cards: tuple[str, ...]) -> Loaded:
     diags = Diagnostics()
     loaded = load_ruleset(ref, diags, list(cards))
     if loaded is None or loaded.program is None or diags.has_errors():
         raise MadangError(f"ruleset '{ref}' has errors", diags)
     loaded.program.folder = loaded.folder
-    return loaded.program
+    return loaded
 
 
 class _Runner:
@@ -632,7 +638,8 @@ class _Runner:
 
     def run(self) -> None:
         sc = self.sc
-        prog = self.program()
+        self.build = self.load()
+        prog = self.build.program
         try:
             g = make_game(prog, sc.options, sc.seed)
         except MadangError as e:
@@ -681,23 +688,23 @@ class _Runner:
         local = self.sc.file.parent / ref
         return str(local) if ("/" in ref or ref.startswith(".")) or local.is_dir() else ref
 
-    def program(self) -> Program:
+    def load(self) -> Loaded:
         ref = self.ruleset_ref()
         try:
-            prog = scenario_program(ref)
+            built = scenario_build(ref)
         except MadangError as e:
             raise _Failed(self.ruleset_problems(e)) from None
         if self.sc.cards is None:
-            return prog
+            return built
         if isinstance(self.sc.cards, str):  # a card file or card set beside the scenario
             try:
-                return scenario_program(ref, (str(self.sc.file.parent / self.sc.cards),))
+                return scenario_build(ref, (str(self.sc.file.parent / self.sc.cards),))
             except MadangError as e:
                 raise _Failed(self.ruleset_problems(e)) from None
-        tmp, content = self.card_file(prog.name)
+        tmp, content = self.card_file(built.program.name)
         try:
             with overlay({tmp: content}):  # read from memory: no file is written or trusted
-                return scenario_program(ref, (str(tmp),))
+                return scenario_build(ref, (str(tmp),))
         except MadangError as e:
             raise _Failed(self.remap(e, tmp)) from None
 
@@ -781,7 +788,7 @@ class _Runner:
         hit = _snippets.get(key)
         if hit is not None and hit[0] is self.prog:
             return hit[1]
-        block = compile_snippet(self.prog, text, types, file=self.sc.path)
+        block = compile_snippet(self.build.compiler, text, types, file=self.sc.path)
         _snippets[key] = (self.prog, block)
         return block
 
@@ -839,7 +846,7 @@ class _Runner:
         return True
 
     def prop(self, path: tuple, name: str) -> None:
-        fields = self.prog.syms.fields
+        fields = self.build.syms.fields
         if name not in fields:
             self.err(
                 path,
@@ -855,20 +862,20 @@ class _Runner:
     def event(self, path: tuple, text: Any) -> None:
         name, _ = _parse_event(str(text))
         if self.canon_event(name) is None:
-            known = sorted(set(self.prog.verbs) | set(self.prog.syms.events) | self.action_names())
+            known = sorted(set(self.prog.verbs) | set(self.build.syms.events) | self.action_names())
             self.err(path, f"no event or action '{name}'", did_you_mean(name, known))
 
     def action_names(self) -> set[str]:
         return {a.name for a in self.prog.actions}
 
     def canon_event(self, name: str) -> str | None:
-        c = self.prog.syms.canonical.get(name, name)
-        if c in self.prog.verbs or c in self.prog.syms.events or c in self.action_names():
+        c = self.build.syms.canonical.get(name, name)
+        if c in self.prog.verbs or c in self.build.syms.events or c in self.action_names():
             return c
         return None
 
     def keyword(self, path: tuple, name: Any) -> None:
-        kws = self.prog.syms.keywords
+        kws = self.build.syms.keywords
         if name not in kws:
             self.err(path, f"no keyword '{name}'", did_you_mean(str(name), kws))
 
@@ -900,14 +907,14 @@ class _Runner:
                 self.err(rp, f"'{ref}': setup puts no card in {label}", key=True)
 
     def setup_prop(self, path: tuple, ci: int | None, prop: str, value: Any) -> None:
-        fields = self.prog.syms.fields
+        fields = self.build.syms.fields
         if prop not in fields:
             self.prop(path, prop)
             return
         if ci is None:
             return
         card = self.prog.cards[ci]
-        kind = self.prog.syms.kinds.get(card.kind)
+        kind = self.build.syms.kinds.get(card.kind)
         if kind is not None and prop not in kind.fields:
             self.err(path, f"a {card.kind} ({card.name}) has no property '{prop}'", key=True)
             return
@@ -1270,7 +1277,7 @@ class _Runner:
                     out.append(f"{who} sees {label}: expected {_show(v)}, got {_show(got)}")
 
     def expect_keywords(self, want: dict, out: list) -> None:
-        canon = self.prog.syms.canonical
+        canon = self.build.syms.canonical
         for ref, v in want.items():
             o = self.obj(ref)
             if o is None:
