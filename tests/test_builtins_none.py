@@ -37,3 +37,22 @@ def test_the_properties_of_none_are_none(tmp_path):
     # error on the other; with one back end every built-in property of none is none.
     g = run(tmp_path, OF_NOTHING)
     assert g.st.counters["mark"] == 11
+
+
+ONE_LIBRARY = """
+setup:
+    let nobody = first(first(players).hand)
+    if position(nobody) == nobody.position and owner(nobody) == nobody.owner:
+        mark += 1
+    if zone_of(nobody) == nobody.zone and card_name(nobody) == nobody.name:
+        mark += 10
+flow:
+    lose first(players)
+"""
+
+
+def test_a_built_in_function_and_the_property_of_the_same_name_agree_on_none(tmp_path):
+    # #33: `position(x)` of none stopped the game while `x.position` was none: two helper
+    # libraries. Now the built-ins are the property readers (runtime/operators.py).
+    g = run(tmp_path, ONE_LIBRARY)
+    assert g.st.counters["mark"] == 11

@@ -21,7 +21,7 @@ from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
 from ..runtime.program import Program
 from .compiler import Compiler
-from .decks import check_deck_rules, load_decks
+from .deckrules import check_deck_rules, load_decks
 from .evaluation import compile_evaluation, evaluation_name, find_definition
 from .fingerprint import fingerprints
 

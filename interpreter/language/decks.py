@@ -3,7 +3,7 @@
 A deck file is YAML (`ruleset:`, `name:`, `cards: {CARD: copies, ...}` and the fields the
 ruleset's `decks:` section declares, such as a card that heads it). Reading one checks its shape and its
 card names, each problem at its line; the ruleset's `rule` declarations are checked later, on the
-compiled program (build/decks.py). What the rules see of a deck is a plain record in
+compiled program (build/deckrules.py). What the rules see of a deck is a plain record in
 `data.decks`: its name, its cards one name per copy, and its fields.
 """
 

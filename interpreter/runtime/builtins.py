@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from . import budget
 from .errors import RulesError
+from .operators import _card_of, _owner, _position, _zone_of
 
 
 def _items(st, v) -> list:
@@ -60,13 +61,6 @@ def _last(st, v, k=None):
 def _at(st, v, i):
     v = _items(st, v)
     return v[i] if 0 <= i < len(v) else None
-
-
-def _position(st, o):
-    if o is None:
-        raise RulesError("position() of none")
-    z = st.obj_zone[o]
-    return st.zones[z].index(o) if z >= 0 else -1
 
 
 def _behind(st, o):
@@ -161,7 +155,7 @@ def _flatten(st, v):
 
 
 def _card_name(st, o):
-    return st.g.prog.cards[st.obj_card[o]].name
+    return _card_of(st, o).name
 
 
 def _exists(st, v):
@@ -178,14 +172,6 @@ def _any(st, v):
 
 def _all(st, v):
     return all(v)
-
-
-def _zone_of(st, o):
-    return None if o is None else st.obj_zone[o]
-
-
-def _owner(st, o):
-    return None if o is None else st.obj_owner[o]
 
 
 def _adjacent(st, a):

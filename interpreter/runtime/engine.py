@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import budget, seen
 from .errors import RulesError
-from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Decision, Frame, State
+from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
 DONE = "__done__"
@@ -198,7 +198,7 @@ def ask(
     type_="any",
     rewind: bool = True,
 ) -> None:
-    st.pending = Decision(player, prompt, values, kind, type_)
+    st.pending = Pending(player, prompt, values, kind, type_)
     st.lki = []  # an arrival's events are over by the next decision
     if rewind:
         fr.pc -= 1

@@ -38,7 +38,7 @@ class Frame:
 
 
 @dataclass
-class Decision:
+class Pending:
     """A choice the game waits for: `player` picks one of `values`. Labels for people and
     scripts are made only when asked for (engine.decision_labels), not on the hot path."""
 
@@ -123,7 +123,7 @@ class State:
         self.mods: list[tuple] = []  # (target, prop, amount, until, ts)
         self.grants: list[tuple] = []  # (target, keyword, until, ts)
         self.frames: list[Frame] = []
-        self.pending: Decision | None = None
+        self.pending: Pending | None = None
         self.has_answer = False
         self.answer = None
         self.rng = (g.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
@@ -313,7 +313,7 @@ class State:
         p = d["pending"]
         if p:
             t = p["type"]
-            st.pending = Decision(
+            st.pending = Pending(
                 p["player"],
                 p["prompt"],
                 p["values"],

@@ -1,0 +1,134 @@
+"""What generated code calls besides the built-ins: the language's operators on its values
+(`+` on lists and texts, comparisons with none, `in` a zone, `x[i]`) and the properties every
+object has (`x.owner`, `x.zone`, `x.position`, `x.name`). One library: the built-in functions
+of the same meaning (`owner(x)`, `position(x)`) are these functions (runtime/builtins.py).
+A property of none is none."""
+
+from __future__ import annotations
+
+from . import budget
+from .errors import RulesError
+
+
+def _players(st):
+    lost = st.lost
+    if not lost:
+        return list(range(st.g.nplayers))
+    return [q for q in range(st.g.nplayers) if q not in lost]
+
+
+def _seq(st, v):
+    s = v if isinstance(v, list) else st.zones[v] if isinstance(v, int) else []
+    st.work += len(s)
+    if st.work > st.work_limit:
+        budget.charge(st, 0, "a list")
+    return s
+
+
+def _times(st, n, where: str):
+    if n > 0:
+        budget.charge(st, n, where)
+    return range(n)
+
+
+def _mul(x, y):
+    return budget.number(x * y)
+
+
+def _plus(x, y):
+    if isinstance(x, list) or isinstance(y, list):
+        return (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
+    if isinstance(x, str) or isinstance(y, str):
+        return f"{x}{y}"
+    return x + y
+
+
+def _div(x, y, span):
+    if y == 0:
+        raise RulesError(f"{span}: division by zero")
+    return x // y
+
+
+def _mod(x, y, span):
+    if y == 0:
+        raise RulesError(f"{span}: division by zero")
+    return x % y
+
+
+def _lt(x, y):
+    return x is not None and y is not None and x < y
+
+
+def _le(x, y):
+    return x is not None and y is not None and x <= y
+
+
+def _gt(x, y):
+    return x is not None and y is not None and x > y
+
+
+def _ge(x, y):
+    return x is not None and y is not None and x >= y
+
+
+def _contains(st, x, c):
+    if isinstance(c, (list, dict)):
+        return x in c
+    return x is not None and c is not None and st.obj_zone[x] == c
+
+
+def _index(st, v, i):
+    if isinstance(v, list):
+        return v[i] if isinstance(i, int) and -len(v) <= i < len(v) else None
+    if isinstance(v, dict):
+        return v.get(i if not isinstance(i, int) or i in v else str(i))
+    if isinstance(v, int) and st is not None:
+        z = st.zones[v]
+        return z[i] if 0 <= i < len(z) else None
+    return None
+
+
+def _dget(st, v, name):
+    if isinstance(v, dict):
+        return v.get(name)
+    if isinstance(v, int) and st is not None and st.g.area_props:
+        return st.g.area_props[v].get(name)
+    return None
+
+
+def _fact(st, a, name):
+    return None if a is None else st.g.area_props[a].get(name)
+
+
+def _owner(st, o):
+    return None if o is None else st.obj_owner[o]
+
+
+def _zone_of(st, o):
+    return None if o is None else st.obj_zone[o]
+
+
+class _NoCard:
+    """What `x.name` and `x.kind` read when `x` is none: none, as every other property of it."""
+
+    name = kind = None
+
+
+def _card_of(st, o):
+    return _NoCard if o is None else st.g.prog.cards[st.obj_card[o]]
+
+
+def _position(st, o):
+    if o is None:
+        return None
+    z = st.obj_zone[o]
+    return st.zones[z].index(o) if z >= 0 else -1
+
+
+HELPERS = {
+    "_players": _players, "_seq": _seq, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
+    "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
+    "_fact": _fact, "_times": _times, "_mul": _mul,
+    "_charge": budget.charge,
+}  # fmt: skip
