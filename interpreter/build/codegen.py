@@ -20,9 +20,22 @@ from ..runtime.operators import HELPERS
 _ids = count()
 
 
+def mark(lines: list[str], k: int, span) -> None:
+    """End line `k` of generated code with a comment naming the rules' place (`# rules.madang:81`):
+    the map from generated code back to the source, like Jinja's debug_info."""
+    if span is not None and k < len(lines) and "#" not in lines[k]:
+        lines[k] += f"  # {span.file.rpartition('/')[2]}:{span.line}"
+
+
+_REPEATED_OVER_TEST = re.compile(r"^( *)if st\.over: return\n\1if st\.over: return$", re.M)
+
+
 def define(ns: dict, name: str, code: str, filename: str):
     """Compile our own generated source into `ns` and return the function, keeping the source
-    on it (`fn.generated`) so that `madang compile` can show what the rules became."""
+    on it (`fn.generated`) so that `madang compile` can show what the rules became. Each
+    statement's first line ends with a comment naming its place in the rules (`# rules.madang:81`)."""
+    while _REPEATED_OVER_TEST.search(code):  # the same test twice in a row: once is enough
+        code = _REPEATED_OVER_TEST.sub(r"\1if st.over: return", code)
     exec(compile(code, filename, "exec"), ns)  # generated from checked syntax trees only
     fn = ns[name]
     fn.generated = code
@@ -79,15 +92,24 @@ class CodeGen:
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop)
 
-    def const(self, value) -> str:
-        """A name in the namespace bound to `value` (for functions and objects)."""
+    def const(self, value, hint: str | None = None) -> str:
+        """A name in the namespace bound to `value` (for functions and objects), made from
+        `hint` (the name in the rules) when there is one, so the generated code reads."""
         key = id(value)
         name = self._const_ids.get(key)
         if name is None:
-            name = f"_k{next(_ids)}"
+            word = hint or getattr(value, "name", None) or type(value).__name__
+            word = word if isinstance(word, str) and word.isidentifier() else "k"
+            name = f"_{word}_{next(_ids)}"
             self._const_ids[key] = name
             self.ns[name] = value
         return name
+
+    def test(self, e: n.Expr, its=()) -> str:
+        """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
+        if isinstance(e, n.BoolOp):
+            return f" {e.op} ".join(f"({self.test(i, its)})" for i in e.items)
+        return self.src(e, its)
 
     def compile(self, e: n.Expr):
         saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
@@ -197,7 +219,7 @@ class CodeGen:
                     if inlined is not None:
                         return inlined
                     body = self.c.define_body(d)
-                    fn = self.const(body)
+                    fn = self.const(body, res[1])
                     items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
                     return f"{fn}[0](st, {{{', '.join(items)}}})"
@@ -207,7 +229,7 @@ class CodeGen:
                     if res[1] == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
-                fn = self.const(BUILTIN_FUNCS[res[1]])
+                fn = self.const(BUILTIN_FUNCS[res[1]], res[1])
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
                 return f"_index(st, {self.src(e.obj, its)}, {self.src(e.index, its)})"
@@ -233,9 +255,8 @@ class CodeGen:
                 return (
                     f"({a} {op} {b})" if numeric and self._never_none(e) else f"{CMP[op]}({a}, {b})"
                 )
-            case n.BoolOp():
-                parts = [f"({self.src(i, its)})" for i in e.items]
-                return f"(True if {f' {e.op} '.join(parts)} else False)"
+            case n.BoolOp():  # a value: true or false, whatever the items are
+                return f"(True if {self.test(e, its)} else False)"
             case n.Not():
                 return f"(not {self.src(e.expr, its)})"
             case n.Neg():
@@ -354,7 +375,7 @@ class CodeGen:
             inlined = self.inline_define(self.s.defines[target], [], its)
             if inlined is not None:
                 return inlined
-            fn = self.const(self.c.define_body(self.s.defines[target]))
+            fn = self.const(self.c.define_body(self.s.defines[target]), target)
             return (
                 f"{fn}[0](st, {{'you': {self._special('you')}, 'this': {self._special('this')}}})"
             )
@@ -564,9 +585,15 @@ class StmtGen:
         if holder is None:
             holder = self._verb_fns[name] = []
             holder.append(self.compile_run(list(self.cg.s.verbs[name].decl.body.body)))
-        return self.cg.const(holder)
+        return self.cg.const(holder, name)
 
-    def emit(self, s, out: list[str], depth: int) -> None:  # noqa: C901 - one case per statement
+    def emit(self, s, out: list[str], depth: int) -> None:
+        """The lines of a statement that never waits; the first names its place in the rules."""
+        start = len(out)
+        self._emit(s, out, depth)
+        mark(out, start, s.span)
+
+    def _emit(self, s, out: list[str], depth: int) -> None:  # noqa: C901 - one case per statement
         cg = self.cg
         pad = "    " * depth
 
@@ -620,7 +647,7 @@ class StmtGen:
                 out.append(f"{pad}return")
             case n.If():
                 for k, (cond, body) in enumerate(s.branches):
-                    out.append(f"{pad}{'if' if k == 0 else 'elif'} {x(cond)}:")
+                    out.append(f"{pad}{'if' if k == 0 else 'elif'} {cg.test(cond, ())}:")
                     self.body(body, out, depth + 1)
                 if s.orelse is not None:
                     out.append(f"{pad}else:")

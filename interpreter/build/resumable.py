@@ -24,7 +24,7 @@ from itertools import count
 
 from ..language import nodes as n
 from ..runtime import engine as E
-from .codegen import PLAIN_STMTS, define
+from .codegen import PLAIN_STMTS, define, mark
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
@@ -197,7 +197,9 @@ class _Emitter:
         g = self.g
         at, after = self.sym(), self.sym()
         self.open(at)
+        start = len(self.lines)
         vr = g.sg.call_env(s, g.cg.s.verbs[s.verb].name, "_call", self.lines, PAD)
+        mark(self.lines, start, s.span)
         self.line(f"fr.pc = {self.ref(after)}")
         self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
         self.line(
@@ -211,11 +213,12 @@ class _Emitter:
         """Run a statement's object as the run loop does; stop when it waits or left."""
         g = self.g
         self.delegated.append(rt)
-        name = g.cg.const(rt)
+        name = g.cg.const(rt, type(rt).__name__)
         at, after = self.sym(), self.sym()
         self.open(at)
         self.line(f"fr.pc = {self.ref(after)}")
         self.line(f"{name}.exec(st, fr)")
+        mark(self.lines, len(self.lines) - 1, getattr(rt, "span", None))
         if g.checks:
             self.line(f"st.dirty |= {name}.dirty")
             if rt.mutates:
@@ -229,12 +232,13 @@ class _Emitter:
         self.open(after)
 
     def branch(self, s: n.If, loops: list) -> None:
-        x = self._x
+
         end = self.sym()
         targets = [self.sym() for _ in s.branches]
         other = self.sym() if s.orelse is not None else end
         for k, ((cond, _), t) in enumerate(zip(s.branches, targets)):
-            self.line(f"{'if' if k == 0 else 'elif'} {x(cond)}:")
+            self.line(f"{'if' if k == 0 else 'elif'} {self.g.cg.test(cond, ())}:")
+            mark(self.lines, len(self.lines) - 1, cond.span if k else s.span)
             self.line(f"    pc = {self.ref(t)}")
         self.line("else:")
         self.line(f"    pc = {self.ref(other)}")
@@ -274,7 +278,8 @@ class _Emitter:
             self.line("    continue")
             self.line(f"env[{key_i}] -= 1")
         else:  # while / until: one step of work per round, as a round of the run loop was
-            self.line(f"if bool({x(s.cond)}) == {s.until!r}:")
+            test = self.g.cg.test(s.cond, ())
+            self.line(f"if {test}:" if s.until else f"if not ({test}):")
             self.line(f"    pc = {self.ref(exit_)}")
             self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
