@@ -28,21 +28,22 @@ from .codegen import PLAIN_STMTS
 from .depends import rule_roots
 
 
-def new_program(syms: Symbols, meta: dict) -> Program:
-    """An empty program for the ruleset's zones, counters and spellings."""
+def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
+    """An empty program for the ruleset's zones, counters and spellings (the declarations'
+    and, found by the checker, the phases')."""
     zones = {
         z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
         for z in syms.unique(syms.zones)
     }
     counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
-    return Program(meta, zones, counters, syms.canonical, syms)
+    return Program(meta, zones, counters, {**res.phase_names, **syms.canonical}, syms)
 
 
 class Compiler:
     def __init__(self, syms: Symbols, res: Resolved, meta: dict, program: Program | None = None):
         self.s = syms
         self.r = res
-        self.p = program if program is not None else new_program(syms, meta)
+        self.p = program if program is not None else new_program(syms, meta, res)
         self.define_bodies: dict[str, list | None] = {}  # define_body: each definition once
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}

@@ -19,13 +19,12 @@ def evaluation_name(meta: dict) -> str | None:
 
 
 def find_definition(syms, meta: dict):
-    """The definition `settings.evaluation` names, if it exists with one parameter; it is
-    marked used (no 'never used' warning: agents use it)."""
+    """The definition `settings.evaluation` names, if it exists with one parameter (agents use
+    it: the loader tells the checker, so that it is not reported as never used)."""
     name = evaluation_name(meta)
     d = None if name is None else syms.defines.get(name)
     if d is None or len(d.params) != 1:
         return None
-    d.used = True
     return d
 
 

@@ -134,10 +134,16 @@ def load_ruleset(
         load_cards(path, col, diags, meta["name"], standalone=path in map(str, extra_cards))
     decks = load_decks(folder, meta, col.s, list(extra_decks), diags)
     col.s.data = meta.get("data")
-    _check_trigger_chooser(folder, meta, col.s, diags)
-    _check_evaluation(folder, meta, col.s, diags)
+    by_settings = [
+        _check_trigger_chooser(folder, meta, col.s, diags),
+        _check_evaluation(folder, meta, col.s, diags),
+    ]
     check_view(meta, col.s, meta.get("_doc"), diags)
-    res = Checker(col.s, diags).check_all()
+    checker = Checker(col.s, diags)
+    for d in by_settings:
+        if d is not None:
+            checker.mark_used(d)
+    res = checker.check_all()
     program = compiler = None
     if compile and not diags.has_errors():
         compiler = Compiler(col.s, res, meta)
@@ -151,11 +157,14 @@ def load_ruleset(
     return Loaded(folder, meta, col.s, program, card_files, decks, compiler)
 
 
-def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
     """`settings.evaluation` names a definition with one player parameter (docs/agents.md)."""
     name = evaluation_name(meta)
-    if name is None or find_definition(syms, meta) is not None:
-        return
+    if name is None:
+        return None
+    d = find_definition(syms, meta)
+    if d is not None:
+        return d
     path = folder / "ruleset.yaml"
     doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     diags.error(
@@ -166,15 +175,14 @@ def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostic
     )
 
 
-def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
     """`settings.trigger_chooser` names a definition without parameters (it gives a player)."""
     name = (meta.get("settings") or {}).get("trigger_chooser")
     if name is None:
         return
     d = syms.defines.get(name)
     if d is not None and not d.params:
-        d.used = True
-        return
+        return d  # used by the engine: the checker is told
     path = folder / "ruleset.yaml"
     doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     diags.error(

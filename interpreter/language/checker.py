@@ -74,6 +74,13 @@ class Checker:
         self.d = diags
         self.r = Resolved()
         self._windows_used: set[str] = set()
+        # the declarations something uses (ids of symbols): the "never used" warnings, kept
+        # here rather than written into the collector's tables
+        self.used: set[int] = set()
+
+    def mark_used(self, sym) -> None:
+        """A declaration used from outside the language files (a setting names it)."""
+        self.used.add(id(sym))
 
     # ---------------------------------------------------------------- entry
     def check_all(self) -> Resolved:
@@ -148,13 +155,13 @@ class Checker:
         s = self.s
         for table, what in ((s.verbs, "verb"), (s.defines, "definition"), (s.events, "event")):
             for sym in s.unique(table):
-                if not sym.used:
+                if id(sym) not in self.used:
                     self.d.warning(f"{what} '{sym.name}' is never used", sym.span, code="unused")
         for z in s.unique(s.zones):
-            if not z.used:
+            if id(z) not in self.used:
                 self.d.warning(f"zone '{z.name}' is never used", z.span, code="unused")
         for c in s.unique(s.counters):
-            if not c.used:
+            if id(c) not in self.used:
                 self.d.warning(f"counter '{c.name}' is never used", c.span, code="unused")
         for w in sorted(s.windows):
             if w not in self._windows_used:
@@ -240,7 +247,7 @@ class Checker:
                 code="unknown-event",
             )
             return None
-        sym.used = True
+        self.used.add(id(sym))
         return sym
 
     def action(self, d: n.ActionDecl, scope: Scope) -> None:
@@ -274,7 +281,7 @@ class Checker:
                 code="unknown-keyword",
             )
             return
-        kw.used = True
+        self.used.add(id(kw))
         if len(use.args) != len(kw.params):
             want = len(kw.params)
             sig = ", ".join(f"{p.name}: {type_name(p.type)}" for p in kw.params)
@@ -296,7 +303,7 @@ class Checker:
                         code="type",
                     )
                 else:
-                    self.s.keywords[arg.name].used = True
+                    self.used.add(id(self.s.keywords[arg.name]))
                     self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
             elif p.type == CONDITION:
                 self.expect(arg, Scope({"it": OBJECT}, where=True, ctx="condition"), BOOL)
@@ -372,7 +379,7 @@ class Checker:
                     for a in st.args:
                         self.expr(a, sc)
                     return
-                ev.used = True
+                self.used.add(id(ev))
                 self.args(ev, st.args, st, sc)
             case n.CallStmt():
                 v = self.s.verbs.get(st.verb)
@@ -386,7 +393,7 @@ class Checker:
                     for a in st.args:
                         self.expr(a, sc)
                     return
-                v.used = True
+                self.used.add(id(v))
                 self.r.calls[id(st)] = ("verb", v.name)
                 self.args(v, st.args, st, sc)
             case n.Win() | n.Lose():
@@ -479,7 +486,6 @@ class Checker:
                     code="duplicate",
                 )
             names[alias] = st.name
-            self.s.canonical.setdefault(alias, st.name)
 
     def effect(self, st, sc: Scope) -> None:
         if isinstance(st, n.Modify):
@@ -545,7 +551,7 @@ class Checker:
                 code="unknown-keyword",
             )
             return
-        kw.used = True
+        self.used.add(id(kw))
         self.r.names[id(k)] = ("keyword", self.s.canonical[k.name])
         if len(st.args) != len(kw.params):
             sig = ", ".join(f"{p.name}: {type_name(p.type)}" for p in kw.params)
@@ -560,7 +566,7 @@ class Checker:
         for arg, p in zip(st.args, kw.params):
             if p.type == KEYWORD:
                 if isinstance(arg, n.Name) and arg.name in self.s.keywords:
-                    self.s.keywords[arg.name].used = True
+                    self.used.add(id(self.s.keywords[arg.name]))
                     self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
                 else:
                     self.compat(self.expr(arg, sc), KEYWORD, arg, f"argument '{p.name}'")
@@ -591,7 +597,7 @@ class Checker:
                 return sc.names[e.name]
             c = self.s.counters.get(e.name)
             if c is not None and c.scope == "global":
-                c.used = True
+                self.used.add(id(c))
                 self.r.names[id(e)] = ("counter", c.name)
                 return NUMBER
             if e.name in ASSIGNABLE_NAMES:
@@ -756,7 +762,7 @@ class Checker:
             case n.Has():
                 self.expect(e.obj, sc, OBJECT)
                 if e.keyword in self.s.keywords:
-                    self.s.keywords[e.keyword].used = True
+                    self.used.add(id(self.s.keywords[e.keyword]))
                 elif e.keyword in sc.names and sc.names[e.keyword] in (KEYWORD, ANY):
                     self.r.names[id(e)] = ("local", e.keyword)
                 else:
@@ -814,17 +820,17 @@ class Checker:
             return sc.names[name]
         if name in s.defines:
             d = s.defines[name]
-            d.used = True
+            self.used.add(id(d))
             if d.params:
                 self.d.error(f"'{name}' takes arguments: write {name}(...)", e.span, code="arity")
             res[id(e)] = ("define", d.name)
             return self.define_type(d)
         if name in s.counters and s.counters[name].scope == "global":
-            s.counters[name].used = True
+            self.used.add(id(s.counters[name]))
             res[id(e)] = ("counter", s.counters[name].name)
             return NUMBER
         if name in s.zones and s.zones[name].scope == "global":
-            s.zones[name].used = True
+            self.used.add(id(s.zones[name]))
             res[id(e)] = ("zone", s.zones[name].name)
             return ZONE
         if name in BUILTIN_NAMES or name in KOREAN_NAMES:
@@ -841,7 +847,7 @@ class Checker:
             res[id(e)] = ("it_prop", name)
             return s.fields[name].type
         if name in s.keywords:
-            s.keywords[name].used = True
+            self.used.add(id(s.keywords[name]))
             res[id(e)] = ("keyword", s.canonical[name])
             return KEYWORD
         if name in s.kinds:
@@ -853,7 +859,7 @@ class Checker:
         if name in s.zones or name in s.counters:
             what = "zone" if name in s.zones else "counter"
             sym = s.zones.get(name) or s.counters.get(name)
-            sym.used = True
+            self.used.add(id(sym))
             self.d.error(
                 f"'{name}' is a {what} {('of each ' + sym.scope) if sym.scope != 'global' else ''}: say whose, as in p.{name}",
                 e.span,
@@ -969,9 +975,9 @@ class Checker:
             )
         kind, target, rt = cands[0]
         if zone is not None and kind.endswith("zone"):
-            zone.used = True
+            self.used.add(id(zone))
         if counter is not None and kind.endswith("counter"):
-            counter.used = True
+            self.used.add(id(counter))
         self.r.attrs[id(e)] = (kind, target)
         return rt
 
@@ -979,7 +985,7 @@ class Checker:
         s = self.s
         d = s.defines.get(e.func)
         if d is not None:
-            d.used = True
+            self.used.add(id(d))
             self.r.calls[id(e)] = ("define", d.name)
             self.args(d, e.args, e, sc)
             return self.define_type(d)

@@ -68,7 +68,6 @@ ZONE_FLAGS = {
 class Sym:
     name: str
     span: Span
-    used: bool = False
 
 
 @dataclass
