@@ -650,6 +650,7 @@ def test_bench_json_with_a_baseline(tmp_path, capsys):
         assert key in c, key
     assert c["check_1000_cards_errors"] == 0
     assert c["playouts"]["games"] == 3 and c["playouts"]["decisions_per_s"] > 0
+    assert c["mcts_iterations_per_s"] > 0 and c["mcts_iterations"] == 100  # #34: search speed
     assert r["baseline"]["ratio_playouts"] > 0 and r["baseline"]["ruleset"] == CLASH
     assert main(["bench", "no_such_game"]) == 1
 

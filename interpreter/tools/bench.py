@@ -10,7 +10,9 @@ Figures are read from here, never asserted in tests. Per ruleset:
   playouts and decisions per second, decisions and turns per game (`--games` playouts, fewer
   when they take more than `--seconds`);
 - a mid-game state (a random game stopped half-way): clone time (median of 2,000, µs),
-  to_json / from_json time (median of 50, ms), and the size of its save in bytes.
+  to_json / from_json time (median of 50, ms), and the size of its save in bytes;
+- MCTS search speed: `mcts:100` deciding at four positions of a random game, iterations per
+  second of CPU time (what search agents get from the playouts' speed).
 
 A hand-written anchor named with `--baseline PATH` (a script printing one JSON line with
 playouts_per_s and decisions_per_s, such as the scripts of `../shared/bench/`) runs in the same
@@ -164,6 +166,37 @@ def mid_game(ref: str, seed: int = 3) -> GameState:
     return g
 
 
+def mcts_rate(ref: str, iterations: int = 100, positions: int = 4, seed: int = 5) -> dict:
+    """MCTS search speed, what agents pay for playouts: `mcts:N` deciding at positions spread
+    over a random game (its seat's decisions), iterations per second of CPU time."""
+    from .agents import make_agent
+
+    prog = load_program(ref)
+    probe = new_game(prog, {}, seed)
+    rng = random.Random(seed)
+    while not probe.is_terminal():
+        probe.apply_action(rng.randrange(len(probe.legal_actions())))
+    total = probe.st.decisions
+    at = sorted({max(0, total * (k + 1) // (positions + 1)) for k in range(positions)})
+    g = new_game(prog, {}, seed)
+    rng = random.Random(seed)
+    agent = make_agent(f"mcts:{iterations}")
+    searched, cpu = 0, 0.0
+    for k in range(total):
+        if g.is_terminal():
+            break
+        if k in at and len(g.legal_actions()) > 1:
+            t = time.process_time()
+            agent.choose(g)
+            cpu += time.process_time() - t
+            searched += 1
+        g.apply_action(rng.randrange(len(g.legal_actions())))
+    if not searched:
+        return {"mcts_iterations_per_s": None}
+    return {"mcts_iterations_per_s": round(searched * iterations / cpu, 1),
+            "mcts_seconds_per_move": round(cpu / searched, 3), "mcts_iterations": iterations}  # fmt: skip
+
+
 def state_costs(ref: str) -> dict:
     g = mid_game(ref)
     clones = []
@@ -213,6 +246,8 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
         r["playouts"] = playouts(ref, games, budget_s=budget_s)
         say(f"{ref}: clone, save, load")
         r.update(state_costs(ref))
+        say(f"{ref}: mcts search")
+        r.update(mcts_rate(ref))
         out["rulesets"][ref] = r
     # The anchor is a program: it runs only when named with --baseline, never found by walking
     # folders (a planted `*_baseline.py` above the current folder would run).
@@ -275,6 +310,9 @@ def render(result: dict) -> str:
             )
         lines.append(f"  mid-game state ({r['mid_game_decisions']} decisions in): clone {r['clone_us']} µs, "
                      f"to_json {r['save_ms']} ms, from_json {r['load_ms']} ms, save {r['save_bytes']:,} bytes")  # fmt: skip
+        if r.get("mcts_iterations_per_s"):
+            lines.append(f"  mcts search: {r['mcts_iterations_per_s']} iterations/s of CPU "
+                         f"({r['mcts_seconds_per_move']} s a move at mcts:{r['mcts_iterations']})")  # fmt: skip
     b = result.get("baseline")
     if b and "error" in b:
         lines.append(f"baseline {b['script']}: {b['error']}")
