@@ -167,7 +167,7 @@ def mid_game(ref: str, seed: int = 3) -> GameState:
 
 
 def mcts_rate(ref: str, iterations: int = 100, positions: int = 4, seed: int = 5) -> dict:
-    """MCTS search speed, what agents pay for playouts: `mcts:N` deciding at positions spread
+    """MCTS search speed, what search costs at the playouts' speed: `mcts:N` deciding at positions
     over a random game (its seat's decisions), iterations per second of CPU time."""
     from .agents import make_agent
 
