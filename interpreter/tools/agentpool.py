@@ -81,6 +81,7 @@ class AgentPool:
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._slots: asyncio.Semaphore | None = None
+        self.thinking = 0  # moves in progress (the game loaded in a worker)
         self.closed = False
 
     async def choose(self, kind: str, iterations: int | None, save: str) -> int | str:
@@ -97,7 +98,11 @@ class AgentPool:
                 worker.conn.send((kind, iterations, self.seconds, budget.CEILING, save))
                 status, value = await _receive(worker.conn, LOAD_SECONDS)
                 if status == "loaded":
-                    status, value = await _receive(worker.conn, self.seconds + GRACE_SECONDS)
+                    self.thinking += 1
+                    try:
+                        status, value = await _receive(worker.conn, self.seconds + GRACE_SECONDS)
+                    finally:
+                        self.thinking -= 1
                 ok = status == "ok"
                 return value if ok else str(value)
             except TimeoutError:
