@@ -18,7 +18,6 @@ import contextlib
 import json
 import secrets
 import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -501,27 +500,15 @@ def serve(
     import uvicorn
 
     class Stoppable(uvicorn.Server):
-        """uvicorn's server, stopped by our own signal handlers (it would re-raise them)."""
+        """uvicorn's server, which notes the signal that stopped it and, unlike uvicorn, does
+        not raise it again once stopped (that would kill the process before it says so)."""
 
         stopped_by = ""
 
-        @contextlib.contextmanager
-        def capture_signals(self):
-            if threading.current_thread() is not threading.main_thread():
-                yield
-                return
-
-            def stop(sig, _frame):
-                self.stopped_by = self.stopped_by or signal.Signals(sig).name
-                self.force_exit = self.should_exit  # a second signal: no more waiting
-                self.should_exit = True
-
-            old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-            try:
-                yield
-            finally:
-                for s, handler in old.items():
-                    signal.signal(s, handler)
+        def handle_exit(self, sig: int, frame) -> None:
+            self.stopped_by = self.stopped_by or signal.Signals(sig).name
+            self.force_exit = self.should_exit  # a second signal: no more waiting
+            self.should_exit = True
 
     server = Server(limits)
     app = build_app(server, host, port, allow_origins)
