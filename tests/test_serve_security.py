@@ -18,7 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 from madang.runtime.api import new_game
+from madang.tools.agents import RandomAgent
 from madang.tools.cli import main
+from madang.tools.history import History
 from madang.tools.serve import IDLE_SECONDS, Server, build_app
 from madang.tools.serveguard import Limits, Refusal, allowed_hosts, seat_agent
 from starlette.testclient import TestClient, WebSocketDenialResponse
@@ -317,6 +319,23 @@ def test_a_table_with_a_person_connected_is_never_evicted():
             if mover == 0:
                 ws.send_json({"choose": 0})
                 assert "view" in ws.receive_json()
+
+
+def test_a_replay_keeps_checkpoints_yet_shows_every_state_the_game_had():
+    game = new_game(CLASH, {}, seed=3)
+    states, history = [game.clone()], History(game, every=4)
+    agent = RandomAgent()
+    while not game.is_terminal():
+        k = agent.choose(game)
+        game.apply_action(k)
+        states.append(game.clone())
+        history.append_move(game, k)
+    assert len(history) == len(states) and len(history.checkpoints) <= len(states) // 4 + 1
+    order = [*range(len(states)), *reversed(range(len(states))), 5, 2, -1, 9, 7]
+    for i in order:
+        assert history[i].digest() == states[i].digest(), i
+    with pytest.raises(IndexError):
+        history[len(states)]
 
 
 # ------------------------------------------------------------------ seeds

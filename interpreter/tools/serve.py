@@ -35,6 +35,7 @@ from ..game.api import GameState, MadangError, load_program, new_game, resolve_o
 from ..runtime.errors import RulesError
 from .agentpool import AgentPool, Lane
 from .agents import FirstAgent, RandomAgent
+from .history import History
 from .seatview import SPECTATOR, card_texts, seat_view
 from .serveguard import (
     Limits,
@@ -61,7 +62,7 @@ class Table:
     texts: dict[str, str]
     sockets: set = field(default_factory=set)  # (websocket, seat)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    history: list[GameState] = field(default_factory=list)  # replays: one state per decision
+    history: list[GameState] | History = field(default_factory=list)  # a replay's states
     seed: int = 0
     seed_public: bool = True  # chosen by the client, or a replay's: nothing to hide
     touched: float = field(default_factory=time.monotonic)  # a person's last sign of life
@@ -82,7 +83,8 @@ class Server:
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         self.pool = AgentPool(self.limits.agent_workers, self.limits.agent_seconds)
-        self.lane = Lane(2)
+        self.lane = Lane(2)  # people's moves, new tables, replays
+        self.agent_lane = Lane(2)  # agents that answer at once: never ahead of a person
         self._opening = {False: 0, True: 0}  # tables being made, by kind (replay or not)
         self._rulesets: list[dict] | None = None
 
@@ -93,6 +95,7 @@ class Server:
                 table.driver.cancel()
         self.pool.close()
         self.lane.close()
+        self.agent_lane.close()
 
     # ------------------------------------------------------------ room
     def make_room(self, replay: bool) -> None:
@@ -187,12 +190,16 @@ class Server:
         except (TypeError, ValueError):
             raise MadangError("not a madang log: its seed is not a number") from None
         game = new_game(ruleset, options, seed)
-        history = [game.clone()]
+        history = History(game)
         for e in decisions:
             if game.is_terminal():
                 break
-            game.apply_label(str(e["choice"]))
-            history.append(game.clone())
+            labels = game.action_labels()
+            choice = str(e["choice"])
+            if choice not in labels:
+                raise MadangError(f"the log's choice {choice[:80]!r} is not an option here")
+            game.apply_action(labels.index(choice))
+            history.append_move(game, labels.index(choice))
         prog = game.st.g.prog
         seats = ["replay"] * game.st.g.nplayers
         tokens = {secrets.token_urlsafe(12): p for p in range(game.st.g.nplayers)}
@@ -248,7 +255,7 @@ class Server:
                     return
                 spec = table.seats[game.current_player()]
                 if spec in CHEAP:
-                    await self.lane.run(_cheap_moves, table, SLICE_SECONDS)
+                    await self.agent_lane.run(_cheap_moves, table, SLICE_SECONDS)
                     messages = self._views(table)
                 else:
                     save, mark = game.to_json(), game.st.decisions
