@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 from madang.runtime.api import new_game
+from madang.tools import agentpool
 from madang.tools.agents import RandomAgent
 from madang.tools.cli import main
 from madang.tools.history import History
@@ -189,6 +190,22 @@ def test_six_tables_of_the_slowest_agents_hold_neither_a_new_table_nor_a_move():
         assert server.pool.thinking == limits.agent_workers  # the agents are still at it
     # the agents think for 30 s a move: a table or a move waiting for them would take that long
     assert took < limits.agent_seconds / 2
+
+
+def test_an_agent_over_its_time_is_stopped_and_its_seat_plays_at_random(monkeypatch):
+    monkeypatch.setattr(agentpool, "GRACE_SECONDS", 0.0)  # greedy never stops by itself
+    server = Server(Limits(agent_workers=1, agent_seconds=0.001))
+    with client_for(server) as client:
+        made = client.post("/api/tables", json={"ruleset": CLASH, "seats": ["greedy"] * 2}).json()
+        url = f"{WS}/ws/{made['table']}?token={token(made, 'watch')}"
+        with client.websocket_connect(url) as ws:
+            for _ in range(20):
+                msg = ws.receive_json()
+                if msg.get("note"):
+                    break
+        assert "played at random: it took more than 0.001 s" in msg["note"]
+        assert server.tables[made["table"]].game.st.decisions >= 1
+        assert server.pool.thinking <= 1 and not server.pool._idle  # a late worker is not kept
 
 
 def _free_port() -> int:
