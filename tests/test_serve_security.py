@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from madang.runtime.api import new_game
+from madang.game.api import new_game
 from madang.tools import agentpool
 from madang.tools.agents import RandomAgent
 from madang.tools.cli import main

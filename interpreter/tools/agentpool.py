@@ -31,7 +31,6 @@ def _work(conn) -> None:
     """A worker process: (kind, iterations, seconds, work ceiling, save) in; "loaded", then an
     index out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops us
-    from ..runtime import budget
     from ..game.api import GameState
     from .agents import GreedyAgent, MCTSAgent
 

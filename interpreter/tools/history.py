@@ -7,7 +7,7 @@ decisions and the choices between them; a state in between is re-played when ask
 
 from __future__ import annotations
 
-from ..runtime.api import GameState
+from ..game.api import GameState
 
 
 class History:
