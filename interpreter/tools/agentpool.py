@@ -61,9 +61,9 @@ class _Worker:
         self.proc.start()
         child.close()
 
-    def kill(self) -> None:
+    def stop(self) -> None:
         with contextlib.suppress(OSError, ValueError):
-            self.proc.kill()
+            self.proc.terminate()  # SIGTERM: a worker has no handler for it
             self.proc.join(1.0)
         with contextlib.suppress(OSError):
             self.conn.close()
@@ -113,13 +113,13 @@ class AgentPool:
                 if ok and not self.closed:
                     self._idle.append(worker)
                 else:
-                    worker.kill()
+                    worker.stop()
 
     def close(self) -> None:
-        """Kill every worker now (a move in progress is abandoned)."""
+        """Stop every worker now (a move in progress is dropped)."""
         self.closed = True
         for w in [*self._idle, *self._busy]:
-            w.kill()
+            w.stop()
         self._idle.clear()
 
 

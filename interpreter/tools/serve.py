@@ -65,7 +65,7 @@ class Table:
     history: list[GameState] | History = field(default_factory=list)  # a replay's states
     seed: int = 0
     seed_public: bool = True  # chosen by the client, or a replay's: nothing to hide
-    touched: float = field(default_factory=time.monotonic)  # a person's last sign of life
+    touched: float = field(default_factory=time.monotonic)  # a person's last activity
     driver: asyncio.Task | None = None  # the task moving this table's agents
 
     def link(self, seat: int) -> str:
@@ -89,7 +89,7 @@ class Server:
         self._rulesets: list[dict] | None = None
 
     def close(self) -> None:
-        """Stop every agent now (worker processes killed, drivers cancelled)."""
+        """Stop every agent now (worker processes stopped, drivers cancelled)."""
         for table in self.tables.values():
             if table.driver is not None:
                 table.driver.cancel()
@@ -97,13 +97,13 @@ class Server:
         self.lane.close()
         self.agent_lane.close()
 
-    # ------------------------------------------------------------ room
+    # ------------------------------------------------------------ places
     def make_room(self, replay: bool) -> None:
-        """Room for one more table of the kind, made by dropping the longest-idle table that
+        """A place for one more table of the kind, made by dropping the longest-idle table that
         nobody is connected to (over, or idle for IDLE_SECONDS); never a table with a person."""
-        cap = self.limits.max_replays if replay else self.limits.max_tables
+        most = self.limits.max_replays if replay else self.limits.max_tables
         kind = [t for t in self.tables.values() if bool(t.history) == replay]
-        if len(kind) + self._opening[replay] < cap:
+        if len(kind) + self._opening[replay] < most:
             return
         now = time.monotonic()
         free = [
@@ -116,7 +116,7 @@ class Server:
             what = "replays" if replay else "tables"
             raise Refusal(
                 503,
-                f"the server is full: it holds {cap} {what} and each has a person at it or was "
+                f"the server is full: it holds {most} {what} and each has a person at it or was "
                 "opened in the last minutes; try again when a game ends",
             )
         self.drop(min(free, key=lambda t: t.touched))
@@ -127,7 +127,7 @@ class Server:
             table.driver.cancel()
 
     async def open(self, replay: bool, build, *args) -> Table:
-        """A new table from `build(*args)` (run in the lane), if there is room for it."""
+        """A new table from `build(*args)` (run in the lane), if there is a place for it."""
         self.make_room(replay)
         self._opening[replay] += 1
         try:
@@ -503,12 +503,12 @@ def serve(
     limits: Limits | None = None,
     allow_origins: tuple[str, ...] = (),
 ) -> int:
-    """Serve until Ctrl-C or SIGTERM, then stop within a second (agents are abandoned)."""
+    """Serve until Ctrl-C or SIGTERM, then stop within a second (agents in mid-move are dropped)."""
     import uvicorn
 
     class Stoppable(uvicorn.Server):
         """uvicorn's server, which notes the signal that stopped it and, unlike uvicorn, does
-        not raise it again once stopped (that would kill the process before it says so)."""
+        not raise it again once stopped (that would end the process before it says so)."""
 
         stopped_by = ""
 
