@@ -192,6 +192,18 @@ def test_six_tables_of_the_slowest_agents_hold_neither_a_new_table_nor_a_move():
     assert took < limits.agent_seconds / 2
 
 
+def test_searching_agents_move_in_their_workers():
+    server = Server(Limits(agent_workers=1, agent_seconds=1))
+    with client_for(server) as client:
+        seats = ["mcts:5", "greedy"]
+        made = client.post("/api/tables", json={"ruleset": CLASH, "seats": seats}).json()
+        url = f"{WS}/ws/{made['table']}?token={token(made, 'watch')}"
+        with client.websocket_connect(url) as ws:
+            messages = [ws.receive_json() for _ in range(5)]
+    assert all("view" in m and "note" not in m for m in messages)
+    assert server.tables[made["table"]].game.st.decisions >= 4
+
+
 def test_an_agent_over_its_time_is_stopped_and_its_seat_plays_at_random(monkeypatch):
     monkeypatch.setattr(agentpool, "GRACE_SECONDS", 0.0)  # greedy never stops by itself
     server = Server(Limits(agent_workers=1, agent_seconds=0.001))
