@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 from madang.tools.serve import Server, build_app
@@ -36,7 +37,8 @@ def site():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(build_app(server), host="127.0.0.1", port=port, log_level="warning")
+    app = build_app(server, port=port)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     web = uvicorn.Server(config)
     thread = threading.Thread(target=web.run, daemon=True)
     thread.start()
@@ -81,6 +83,12 @@ def secret_names(game, seat: int) -> set[str]:
     return hidden - seen
 
 
+def settled(raw: str) -> bool:
+    """The message shows P1 a decision, or the end of the game."""
+    view = json.loads(raw).get("view") or {}
+    return bool(view.get("decision") or view.get("over"))
+
+
 def names_in_message(raw: str) -> set[str]:
     """The card names a message carries as cards (zone contents), and the option labels."""
     msg = json.loads(raw)
@@ -97,10 +105,10 @@ def names_in_message(raw: str) -> set[str]:
 @pytest.mark.parametrize(("ruleset", "options"), RULESETS, ids=[r for r, _ in RULESETS])
 def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, ruleset, options):
     base, server = site
-    client = TestClient(build_app(server))
     seats = ["human"] + ["random"] * ((options.get("players") or 2) - 1)
-    reply = client.post(
-        "/api/tables", json={"ruleset": ruleset, "options": options, "seats": seats, "seed": 2}
+    reply = httpx.post(
+        base + "/api/tables",
+        json={"ruleset": ruleset, "options": options, "seats": seats, "seed": 2},
     )
     assert reply.status_code == 200, reply.text
     links = reply.json()["links"]
@@ -110,9 +118,9 @@ def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, rule
     for step in range(3000):
         browser.implicitly_wait(0)
         deadline = time.time() + 20
-        while time.time() < deadline:
+        while time.time() < deadline:  # agents move on the server: wait for P1's turn or the end
             count = browser.execute_script("return window.__messages.length")
-            if count > seen:
+            if count > seen and settled(browser.execute_script("return window.__messages.at(-1)")):
                 break
             time.sleep(0.02)
         assert count > seen, f"no new view after step {step}"
@@ -152,13 +160,14 @@ def test_the_lobby_lists_rulesets_and_makes_links(site, browser):
 
 def test_a_link_only_opens_its_own_seat(site):
     base, server = site
-    client = TestClient(build_app(server))
-    made = client.post(
-        "/api/tables", json={"ruleset": "clash_of_decks", "seats": ["human", "human"]}
+    client = TestClient(build_app(server, port=int(base.rsplit(":", 1)[1])), base_url=base)
+    made = httpx.post(
+        base + "/api/tables", json={"ruleset": "clash_of_decks", "seats": ["human", "human"]}
     ).json()
     table = server.tables[made["table"]]
     p2 = next(t for t, s in table.tokens.items() if s == 1)
-    with client.websocket_connect(f"/ws/{table.id}?token={p2}") as ws:
+    ws_base = base.replace("http", "ws", 1)
+    with client.websocket_connect(f"{ws_base}/ws/{table.id}?token={p2}") as ws:
         view = ws.receive_json()["view"]
         assert view["seat"] == 1
         hand = next(z for z in view["players"][0]["zones"] if z["name"] == "hand")
@@ -166,7 +175,7 @@ def test_a_link_only_opens_its_own_seat(site):
         if table.game.current_player() != 1:
             ws.send_json({"choose": 0})
             assert ws.receive_json() == {"error": "not your decision"}
-    with client.websocket_connect(f"/ws/{table.id}?token=forged") as ws:
+    with client.websocket_connect(f"{ws_base}/ws/{table.id}?token=forged") as ws:
         assert "error" in ws.receive_json()
 
 
@@ -181,16 +190,17 @@ def test_a_logged_game_replays_step_by_step(site, tmp_path: Path):
         == 0
     )
     base, server = site
-    client = TestClient(build_app(server))
-    made = client.post("/api/replays", content=log.read_bytes()).json()
+    client = TestClient(build_app(server, port=int(base.rsplit(":", 1)[1])), base_url=base)
+    made = httpx.post(base + "/api/replays", json={"log": log.read_text()}).json()
     table = server.tables[made["table"]]
     assert table.history[-1].is_terminal()
     watch = next(t for t, s in table.tokens.items() if s == -1)
-    with client.websocket_connect(f"/ws/{table.id}?token={watch}") as ws:
+    ws_base = base.replace("http", "ws", 1)
+    with client.websocket_connect(f"{ws_base}/ws/{table.id}?token={watch}") as ws:
         last = ws.receive_json()["view"]
         assert last["over"] and last["replay"]["step"] == last["replay"]["steps"] - 1
         ws.send_json({"step": 0})
         first = ws.receive_json()["view"]
         assert first["replay"]["step"] == 0 and not first["over"]
-    bad = client.post("/api/replays", content=b"not a log")
+    bad = httpx.post(base + "/api/replays", json={"log": "not a log"})
     assert bad.status_code == 400 and "not a madang log" in bad.json()["error"]

@@ -923,7 +923,28 @@ def cmd_serve(args) -> int:
         from .serve import serve
     except ImportError:
         raise UsageError("the browser client needs its extra: pip install 'madang[web]'") from None
-    return serve(args.host, args.port)
+    from .serveguard import Limits, check_origin_option
+
+    for origin in args.allow_origin:
+        if problem := check_origin_option(origin):
+            raise UsageError(problem)
+    bounds = {"--max-tables": (args.max_tables, 1, 10_000),
+              "--max-replays": (args.max_replays, 1, 1_000),
+              "--agent-workers": (args.agent_workers, 1, 64),
+              "--agent-seconds": (args.agent_seconds, 0.01, 600),
+              "--max-agent-iterations": (args.max_agent_iterations, 1, 10**7)}  # fmt: skip
+    for option, (value, lo, hi) in bounds.items():
+        if not lo <= value <= hi:
+            raise UsageError(f"{option} must be from {lo:g} to {hi:g}")
+    limits = Limits(max_tables=args.max_tables, max_replays=args.max_replays,
+                    agent_workers=args.agent_workers, agent_seconds=args.agent_seconds,
+                    max_agent_iterations=args.max_agent_iterations)  # fmt: skip
+    code = serve(args.host, args.port, limits, tuple(args.allow_origin))
+    # Games live in memory only: nothing is left to save, so the process ends now rather than
+    # after the interpreter's teardown (a few tenths of a second on a busy computer).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def cmd_replay(args) -> int:
@@ -1179,6 +1200,19 @@ def parser() -> argparse.ArgumentParser:
                 "browser sees only its own seat), watch agents play, and replay logged games.")  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                   help="also accept requests from this origin (a proxy in front, e.g. "
+                        "https://games.example.org); repeatable")  # fmt: skip
+    p.add_argument("--max-tables", type=int, default=64, metavar="N",
+                   help="games held at once (default 64); when full, a new one is refused")  # fmt: skip
+    p.add_argument("--max-replays", type=int, default=16, metavar="N",
+                   help="replays held at once (default 16)")  # fmt: skip
+    p.add_argument("--agent-workers", type=int, default=2, metavar="N",
+                   help="searching agents thinking at once, each in a process (default 2)")  # fmt: skip
+    p.add_argument("--agent-seconds", type=float, default=5.0, metavar="S",
+                   help="a searching agent's time for one move (default 5)")  # fmt: skip
+    p.add_argument("--max-agent-iterations", type=int, default=2000, metavar="N",
+                   help="the largest N a page may ask for in mcts:N (default 2000)")  # fmt: skip
     p.set_defaults(run=cmd_serve)
 
     p = command("replay", "narrate a logged game")

@@ -40,7 +40,8 @@ async function start(ev) {
   const options = {};
   for (const e of form.elements) if (e.name && e.name.startsWith("opt-") && e.value !== "") options[e.name.slice(4)] = e.value;
   const seats = [...form.querySelectorAll("select[name=seat]")].map((s) => s.value);
-  const body = { ruleset: form.ruleset.value, options, seats, seed: Number(form.seed.value || 0) };
+  const body = { ruleset: form.ruleset.value, options, seats };
+  if (form.seed.value !== "") body.seed = Number(form.seed.value); // none: a secret seed
   const res = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   showLinks(await res.json());
 }
@@ -60,7 +61,7 @@ async function replay(ev) {
   ev.preventDefault();
   const file = document.getElementById("log-file").files[0];
   if (!file) return;
-  const res = await fetch("/api/replays", { method: "POST", body: await file.text() });
+  const res = await fetch("/api/replays", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ log: await file.text() }) });
   showLinks(await res.json());
 }
 

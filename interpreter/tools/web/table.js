@@ -94,6 +94,7 @@ function render(v) {
   const who = v.seat >= 0 ? `P${v.seat + 1}` : "spectator";
   let status = `${v.ruleset} · ${who} · round ${v.round}` + (v.phase ? ` · ${v.phase}` : "");
   if (v.over) status += v.winners.length ? ` · over: ${v.winners.map((w) => "P" + (w + 1)).join(", ")} won` : " · over: a draw";
+  if (v.over && v.seed !== null && v.seed !== undefined) status += ` · seed ${v.seed}`;
   document.getElementById("status").textContent = status;
   const dec = document.getElementById("decision");
   dec.replaceChildren();
