@@ -22,7 +22,14 @@ from ..language.yamlsrc import load_yaml
 from ..runtime.program import Program
 from .compiler import Compiler
 from .deckrules import check_deck_rules, load_decks
-from .evaluation import compile_evaluation, evaluation_name, find_definition
+from .evaluation import (
+    compile_evaluation,
+    compile_payoff,
+    evaluation_name,
+    find_definition,
+    find_payoff,
+    payoff_name,
+)
 from .fingerprint import fingerprints
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
@@ -137,6 +144,7 @@ def load_ruleset(
     by_settings = [
         _check_trigger_chooser(folder, meta, col.s, diags),
         _check_evaluation(folder, meta, col.s, diags),
+        _check_payoff(folder, meta, col.s, diags),
     ]
     check_view(meta, col.s, meta.get("_doc"), diags)
     checker = Checker(col.s, diags)
@@ -149,6 +157,7 @@ def load_ruleset(
         compiler = Compiler(col.s, res, meta)
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
+        program.payoff = compile_payoff(compiler, col.s, meta)
         program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
         program.texts = tuple(
             sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
@@ -173,6 +182,34 @@ def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostic
         code="unknown-name",
         hint="write `define NAME(p: player) = ...`: how good the position is for p",
     )
+
+
+def _check_payoff(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
+    """`settings.payoff` names a definition with one player parameter; a `payoff` definition
+    (the default name) takes one player parameter (docs/integrations.md)."""
+    name = payoff_name(meta)
+    named = (meta.get("settings") or {}).get("payoff") is not None
+    d = syms.defines.get(name)
+    found = find_payoff(syms, meta)
+    if found is not None or (d is None and not named):
+        return found
+    if d is not None and not named:
+        diags.error(
+            f"'{name}' is the game's payoff: it takes one player parameter",
+            d.span,
+            code="arity",
+            hint=f"write `define {name}(p: player) = ...`: what the game pays p at its end",
+        )
+        return None
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    diags.error(
+        f"payoff '{name}' is not a definition with one parameter",
+        doc.span(("settings", "payoff")) if doc is not None else None,
+        code="unknown-name",
+        hint="write `define NAME(p: player) = ...`: what the game pays p at its end",
+    )
+    return None
 
 
 def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):

@@ -17,6 +17,7 @@ from ..build.fingerprint import differences
 from ..build.loader import load_ruleset
 from ..language.diagnostics import Diagnostics
 from ..runtime import engine, seen
+from ..runtime.chance import NeedChance, Tape
 from ..runtime.errors import MadangError, RulesError
 from ..runtime.program import Program
 from ..runtime.setup import make_game, resolve_options, start
@@ -24,6 +25,9 @@ from ..runtime.state import State
 from . import saves
 
 SAVE_FORMAT = "madang-save/1"
+CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
+TERMINAL = -4
+CHANCE_MODES = ("sampled", "explicit")
 
 
 @lru_cache(maxsize=16)
@@ -49,40 +53,103 @@ def load_program(ref: str | Path, cards: list[str] | tuple[str, ...] = ()) -> Pr
 
 
 class GameState:
-    """One game in progress. `legal_actions()` are indices into the pending decision's options."""
+    """One game in progress. `legal_actions()` are indices into the pending decision's options.
 
-    def __init__(self, st: State, resumed: bool = False):
+    With `chance="explicit"` the game's random operations are chance nodes (runtime/chance.py):
+    `current_player()` is CHANCE (-1), `chance_outcomes()` lists (outcome, probability) and
+    `apply_action(k)` picks outcome k. A step that meets one is replayed from the decision that
+    began it (`_base`, `_answer`) with the outcomes chosen so far (`_tape`); meanwhile `st` is the
+    state as far as that step got, for views only."""
+
+    def __init__(self, st: State, resumed: bool = False, chance: str = "sampled"):
+        if chance not in CHANCE_MODES:
+            raise MadangError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")
         self.st = st
         self.failed: str | None = None  # a rules error stopped the game mid-step: never saved
         # Read from a save: the checks on load cannot know the types of local names, so a
         # damaged value there surfaces while playing and is reported as the save's fault.
         self.resumed = resumed
+        self.chance = chance
+        self._base: State | None = None  # the state before the step waiting for chance
+        self._answer: int | None = None  # the decision's answer that began it (None: setup)
+        self._tape: list[int] = []  # the outcomes chosen so far in that step
+        self._chance_n = 0  # the pending chance node's number of outcomes (0: none)
 
     # ------------------------------------------------------------ OpenSpiel-style API
     def current_player(self) -> int:
-        """The player to decide, or -4 (terminal)."""
+        """The player to decide, CHANCE (-1) at a chance node, or TERMINAL (-4)."""
+        if self._chance_n:
+            return CHANCE
         if self.st.over:
-            return -4
-        return self.st.pending.player if self.st.pending else -4
+            return TERMINAL
+        return self.st.pending.player if self.st.pending else TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._chance_n > 0
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each outcome with its probability (all equally likely)."""
+        n = self._chance_n
+        return [(k, 1.0 / n) for k in range(n)]
 
     def legal_actions(self) -> list[int]:
+        if self._chance_n:
+            return list(range(self._chance_n))
         p = self.st.pending
         return list(range(len(p.values))) if p and not self.st.over else []
 
     def action_labels(self) -> list[str]:
+        if self._chance_n:
+            return [f"chance {k + 1} of {self._chance_n}" for k in range(self._chance_n)]
         return list(engine.decision_labels(self.st))
 
     def prompt(self) -> str:
+        if self._chance_n:
+            return "chance"
         return self.st.pending.prompt if self.st.pending else ""
 
     def apply_action(self, a: int) -> None:
         st = self.st
         if self.failed is not None:
             raise MadangError(f"the game stopped with an error in the rules: {self.failed}")
+        if self._chance_n:
+            if not isinstance(a, int) or not 0 <= a < self._chance_n:
+                raise MadangError(f"illegal chance outcome {a!r}: choose 0..{self._chance_n - 1}")
+            self._tape.append(a)
+            self._step(self._base, self._answer)
+            return
         if st.over or st.pending is None:
             raise MadangError("the game is over: no action can be applied")
         if not isinstance(a, int) or not 0 <= a < len(st.pending.values):
             raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.values) - 1}")
+        if self.chance == "explicit":
+            self._tape = []
+            self._step(st, a)
+        else:
+            self._run(st, a)
+
+    def _step(self, base: State, answer: int | None) -> None:
+        """Run one step from `base` on a copy, random outcomes read from the tape; stop at the
+        first random operation past its end (a chance node) or at the next decision."""
+        st = base.clone()
+        st.log = None if base.log is None else base.log[:]
+        st.chance = Tape(self._tape)
+        try:
+            if answer is None:
+                start(st)
+            else:
+                self._run(st, answer)
+        except NeedChance as e:
+            st.zmemo = None  # the step stopped inside a statement, maybe mid-shuffle
+            self._base, self._answer, self._chance_n = base, answer, e.n
+        else:
+            self._base, self._answer, self._chance_n, self._tape = None, None, 0, []
+        finally:
+            st.chance = None
+        self.st = st
+
+    def _run(self, st: State, a: int) -> None:
+        """Answer the pending decision of `st` with option `a` and run to the next one."""
         d = st.pending
         if st.log is not None:
             entry = {
@@ -120,7 +187,16 @@ class GameState:
         self.apply_action(labels.index(label))
 
     def clone(self) -> GameState:
-        return GameState(self.st.clone(), self.resumed)
+        c = GameState(self.st.clone(), self.resumed, self.chance)
+        c.failed = self.failed
+        # the state before a step waiting for chance is never changed: shared, not copied
+        c._base, c._answer, c._tape, c._chance_n = (
+            self._base,
+            self._answer,
+            self._tape[:],
+            self._chance_n,
+        )
+        return c
 
     def determinize(self, player: int, rng=None) -> GameState:
         """A copy in which what `player` cannot see is re-dealt at random (game/determinize):
@@ -146,13 +222,18 @@ class GameState:
         return self.clone()
 
     def is_terminal(self) -> bool:
-        return self.st.over
+        return self.st.over and not self._chance_n
 
     def returns(self) -> list[float]:
+        """At the end, each player's payoff: the ruleset's `payoff(p)` when it defines one
+        (build/evaluation.py), else +1 for a winner, -1 for a loser, 0 for a draw."""
         st = self.st
         n = st.g.nplayers
-        if not st.over:
+        if not self.is_terminal():
             return [0.0] * n
+        payoff = st.g.prog.payoff
+        if payoff is not None:
+            return [payoff(st, p) for p in range(n)]
         if not st.winners:
             return (
                 [(-1.0 if p in st.lost else 0.0) for p in range(n)]
@@ -214,7 +295,9 @@ class GameState:
 
     def legal_action_ids(self) -> list[int]:
         """The stable ids of the legal moves, in offer order (`legal_actions()` numbers them
-        0..n-1 instead)."""
+        0..n-1 instead). At a chance node the outcomes are their own ids, 0..n-1."""
+        if self._chance_n:
+            return list(range(self._chance_n))
         return self.action_space().ids(self.st)
 
     def action_mask(self):
@@ -253,7 +336,7 @@ class GameState:
                 "the game stopped halfway through a step with an error in the rules; that state"
                 f" cannot be saved ({self.failed})"
             )
-        st = self.st
+        st = self._base if self._chance_n else self.st
         g = st.g
         doc = {
             "format": SAVE_FORMAT,
@@ -263,8 +346,11 @@ class GameState:
             "options": g.options,
             "seed": g.seed,
             "fingerprint": fingerprint(g.prog),
-            "state": st.to_data(),
+            # at a chance node of the setup, the game has not started: no state to save yet
+            "state": None if self._chance_n and self._answer is None else st.to_data(),
         }
+        if self.chance != "sampled":
+            doc["chance"] = self._chance_data()
         return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -292,20 +378,39 @@ class GameState:
                 )
             opts = dict(doc["options"])
             g = make_game(prog, opts, doc["seed"])
-            saves.check_state(doc["state"], g)
-            st = State.from_data(g, doc["state"])
+            if doc["state"] is None and (doc.get("chance") or {}).get("answer", 0) is None:
+                st = State(g)  # saved at a chance node of the setup
+            else:
+                saves.check_state(doc["state"], g)
+                st = State.from_data(g, doc["state"])
+            chance = saves.check_chance(doc.get("chance"), st)
+            game = cls(st, resumed=True, chance=chance["mode"])
+            if "outcomes" in chance:  # saved at a chance node: replay the step up to it
+                game._tape = list(chance["outcomes"])
+                game._step(st, chance["answer"])
+                if not game._chance_n:
+                    raise saves.BadSave("its chance outcomes do not lead to a chance node")
         except saves.BadSave as e:
             raise MadangError(f"corrupt save file: {e}") from None
         except MadangError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise MadangError(f"corrupt save file: {type(e).__name__}: {e}") from None
-        return cls(st, resumed=True)
+        return game
+
+    def _chance_data(self) -> dict:
+        """How chance is played, and at a chance node the step it interrupts: the answer that
+        began it (the saved state is the one before) and the outcomes chosen since."""
+        out: dict = {"mode": self.chance}
+        if self._chance_n:
+            out["answer"] = self._answer
+            out["outcomes"] = list(self._tape)
+        return out
 
     def digest(self) -> str:
-        data = json.dumps(
-            self.st.to_data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
+        st = self._base if self._chance_n else self.st
+        doc = {"state": st.to_data(), "chance": self._chance_data()}
+        data = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(data.encode()).hexdigest()
 
     def __str__(self) -> str:
@@ -330,17 +435,27 @@ def new_game(
     seed: int = 0,
     log: bool = False,
     cards=(),
+    chance: str = "sampled",
 ) -> GameState:
+    """A new game. `chance="sampled"` draws the outcomes of random operations from the
+    engine's generator (seeded by `seed`); `chance="explicit"` makes each one a chance node
+    (`current_player() == CHANCE`, `chance_outcomes()`), for solvers."""
     prog = ruleset if isinstance(ruleset, Program) else load_program(ruleset, cards)
     g = make_game(prog, options, seed)
     st = State(g)
     if log:
         st.log = []
-    start(st)
-    return GameState(st)
+    game = GameState(st, chance=chance)
+    if chance == "explicit":
+        game._step(st, None)
+    else:
+        start(st)
+    return game
 
 
 __all__ = [
+    "CHANCE",
+    "TERMINAL",
     "new_game",
     "GameState",
     "MadangError",

@@ -1,15 +1,16 @@
 """OpenSpiel: any ruleset as a Python game registered with pyspiel (`pip install 'madang[rl]'`).
 
     import pyspiel, madang.game.openspiel
-    game = pyspiel.load_game("madang", {"ruleset": "my_game", "options": "players:3", "seed": 7})
+    game = pyspiel.load_game("madang", {"ruleset": "my_game", "options": "players:3"})
 
-The game type says what the rulesets are: sequential, imperfect information, terminal rewards,
-and *explicit* chance (`EXPLICIT_STOCHASTIC`) at one place: the first node of a game is a chance
-node that picks one of `deals` equally likely deals (each a seed of the engine's generator, derived
-from the game's `seed`), and every shuffle and die roll of that game follows from it. So a state is
-its history of actions — the deal first — which is how OpenSpiel serialises and replays states,
-and searches (MCTS, CFR) see the chance event as OpenSpiel expects. Actions are the ruleset's
-stable ids (game/actionspace.py); observation tensors come from game/tensor.py.
+The game is the ruleset's own: its random operations are explicit chance nodes with their exact
+probabilities (a shuffle of n cards is n-1 uniform draws, a die its faces; runtime/chance.py),
+its returns are the ruleset's `payoff(p)` when it defines one (else +1 / -1 / 0), and each
+seat's information state is its perfect recall of what it saw (game/recall.py). A state is
+its history of actions, chance outcomes included, which is how OpenSpiel serialises and
+replays states. With `chance: "sampled"` the engine's seeded generator draws instead (no chance
+nodes: faster, for play and learning, not for solvers). Actions are the ruleset's stable ids
+(game/actionspace.py); observation tensors come from game/tensor.py.
 """
 
 from __future__ import annotations
@@ -18,26 +19,43 @@ import numpy as np
 import pyspiel
 
 from .api import GameState, load_program, new_game
+from .recall import Recall
 
 SHORT_NAME = "madang"
-DEFAULTS = {"ruleset": "", "options": "", "seed": 0, "deals": 1024, "max_decisions": 20_000}
+DEFAULTS = {
+    "ruleset": "",
+    "options": "",
+    "seed": 0,
+    "chance": "explicit",
+    "max_decisions": 20_000,
+    "recall": 16,
+    "max_chance_outcomes": 0,
+}
+Type = pyspiel.GameType
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="madang ruleset",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=1,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+
+def game_type(chance: str = "explicit", utility=Type.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="madang ruleset",
+        dynamics=Type.Dynamics.SEQUENTIAL,
+        chance_mode=Type.ChanceMode.EXPLICIT_STOCHASTIC
+        if chance == "explicit"
+        else Type.ChanceMode.SAMPLED_STOCHASTIC,
+        information=Type.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=Type.RewardModel.TERMINAL,
+        max_num_players=16,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+GAME_TYPE = game_type()
 
 
 def parse_options(text: str) -> dict:
@@ -55,6 +73,20 @@ def parse_options(text: str) -> dict:
     return out
 
 
+def utility(prog) -> tuple[object, float, float, float | None]:
+    """(utility kind, lowest, highest, constant sum) from the ruleset: its payoff's declared
+    `payoff_range` and `payoff_sum` (ruleset.yaml settings), or win/lose/draw's [-1, 1]."""
+    settings = prog.settings
+    if prog.payoff is None:
+        return Type.Utility.GENERAL_SUM, -1.0, 1.0, None
+    lo, hi = settings.get("payoff_range") or (float("-inf"), float("inf"))
+    total = settings.get("payoff_sum")
+    if total is None:
+        return Type.Utility.GENERAL_SUM, float(lo), float(hi), None
+    kind = Type.Utility.ZERO_SUM if total == 0 else Type.Utility.CONSTANT_SUM
+    return kind, float(lo), float(hi), float(total)
+
+
 class MadangGame(pyspiel.Game):
     def __init__(self, params: dict | None = None):
         params = {**DEFAULTS, **(params or {})}
@@ -65,74 +97,110 @@ class MadangGame(pyspiel.Game):
             )
         self.options = parse_options(str(params["options"]))
         self.seed = int(params["seed"])
-        self.deals = int(params["deals"])
-        if self.deals < 1:
-            raise ValueError('the parameter "deals" must be at least 1')
+        self.chance = str(params["chance"])
+        if self.chance not in ("explicit", "sampled"):
+            raise ValueError('the parameter "chance" is "explicit" or "sampled"')
         self.max_decisions = int(params["max_decisions"])
+        self.recall = max(0, int(params["recall"]))
         self.program = load_program(self.ruleset)
         probe = new_game(self.program, self.options, seed=self.seed)
         self.num_seats = probe.st.g.nplayers
         self.tensor_shape = probe.observation_tensor(0).shape
+        self.space_size = probe.action_space().size
+        # A chance node has as many outcomes as the objects it shuffles or picks from, or a
+        # die's faces: bounded by a multiple of the objects at the start unless given.
+        self.chance_bound = int(params["max_chance_outcomes"]) or max(
+            64, 4 * len(probe.st.obj_card)
+        )
+        kind, lo, hi, total = utility(self.program)
         info = pyspiel.GameInfo(
-            num_distinct_actions=probe.action_space().size,
-            max_chance_outcomes=self.deals,
+            num_distinct_actions=self.space_size,
+            max_chance_outcomes=self.chance_bound if self.chance == "explicit" else 0,
             num_players=self.num_seats,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=None,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=total,
             max_game_length=self.max_decisions,
         )
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(game_type(self.chance, kind), info, params)
 
     def new_initial_state(self) -> MadangState:
         return MadangState(self)
 
-    def deal_seed(self, deal: int) -> int:
-        """The engine's seed for one deal: distinct per (seed, deal), stable across runs."""
-        return self.seed * 1_000_003 + deal
+    def information_state_tensor_size(self) -> int:
+        return self.recall * (self.num_seats + 2 + int(np.prod(self.tensor_shape)))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
-        return Observer(self)
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self, recall)
 
 
 class MadangState(pyspiel.State):
     def __init__(self, game: MadangGame):
         super().__init__(game)
-        self.game_state: GameState | None = None  # None until the opening chance node's deal
+        self.game_state: GameState = new_game(
+            game.program, game.options, seed=game.seed, chance=game.chance
+        )
         self._limit = game.max_decisions
+        self.recall = Recall(game.num_seats, game.recall)
+        self._settled()
+
+    def __deepcopy__(self, memo):
+        """pyspiel clones Python states with deepcopy: the game state and the record are
+        cloned, the compiled ruleset is shared."""
+        c = type(self).__new__(type(self))
+        pyspiel.State.__init__(c, self.get_game())
+        c.__dict__.update(self.__dict__)
+        c.game_state = self.game_state.clone()
+        c.recall = self.recall.clone()
+        return c
+
+    def _settled(self) -> None:
+        """Once the game waits for a player again (or is over): each seat's view, recorded."""
+        gs = self.game_state
+        if gs.is_chance_node():
+            n = len(gs.chance_outcomes())
+            if n > self.get_game().chance_bound:
+                raise ValueError(
+                    f'a chance node with {n} outcomes: give the game a larger "max_chance_outcomes"'
+                )
+            return
+        self.recall.observed(
+            gs.st.g.nplayers, lambda p: observation_text(gs, p), gs.observation_tensor
+        )
 
     def current_player(self) -> int:
-        if self.game_state is None:
-            return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        return self.game_state.current_player()
+        return self.game_state.current_player()  # CHANCE is -1 in both
 
     def is_chance_node(self) -> bool:
-        return self.game_state is None
+        return self.game_state.is_chance_node()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        n = self.get_game().deals
-        return [(k, 1.0 / n) for k in range(n)] if self.game_state is None else []
+        return self.game_state.chance_outcomes() if self.game_state.is_chance_node() else []
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.game_state is None:
-            return list(range(self.get_game().deals)) if player == pyspiel.PlayerId.CHANCE else []
-        if player != self.game_state.current_player():
+        gs = self.game_state
+        if player != gs.current_player() or self.is_terminal():
             return []
-        return sorted(self.game_state.legal_action_ids())
+        return sorted(gs.legal_action_ids())
 
     def _apply_action(self, action: int) -> None:
-        if self.game_state is None:
-            g = self.get_game()
-            self.game_state = new_game(g.program, g.options, seed=g.deal_seed(int(action)))
-            return
-        self.game_state.apply_action_id(int(action))
+        gs = self.game_state
+        if gs.is_chance_node():
+            gs.apply_action(int(action))
+        else:
+            ids = gs.legal_action_ids()
+            k = ids.index(int(action))
+            self.recall.decided(gs, k, int(action), self.get_game().space_size)
+            gs.apply_action(k)
+        self._settled()
 
     def _action_to_string(self, player: int, action: int) -> str:
         gs = self.game_state
-        if gs is None or player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
         if player == gs.current_player():
             ids = gs.legal_action_ids()
             if action in ids:
@@ -141,41 +209,43 @@ class MadangState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         gs = self.game_state
-        return gs is not None and (gs.is_terminal() or gs.st.decisions >= self._limit)
+        return gs.is_terminal() or (not gs.is_chance_node() and gs.st.decisions >= self._limit)
 
     def returns(self) -> list[float]:
-        if self.game_state is None:
-            return [0.0] * self.get_game().num_seats
         return [float(r) for r in self.game_state.returns()]
 
     def __str__(self) -> str:
-        from .pettingzoo import render_text
-
         gs = self.game_state
-        if gs is None:
-            return "before the deal"
-        return f"decisions {gs.st.decisions}\n" + render_text(gs, max(gs.current_player(), 0))
+        who = gs.current_player()
+        return f"decisions {gs.st.decisions}\n" + observation_text(gs, max(who, 0))
+
+
+def observation_text(game: GameState, seat: int) -> str:
+    from .pettingzoo import render_text
+
+    return render_text(game, seat)
 
 
 class Observer:
-    """pyspiel's observer interface: `tensor` and `dict` filled from one seat's view."""
+    """pyspiel's observer interface: `tensor` and `dict` filled from one seat's view, or with
+    `recall`, from its perfect recall (information states)."""
 
-    def __init__(self, game: MadangGame):
-        self.tensor = np.zeros(game.tensor_shape, np.float32)
-        self.dict = {"observation": self.tensor}
+    def __init__(self, game: MadangGame, recall: bool):
+        self.recall = recall
+        size = game.information_state_tensor_size() if recall else int(np.prod(game.tensor_shape))
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"information_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: MadangState, player: int) -> None:
-        if state.game_state is None:
-            self.tensor[:] = 0.0
+        if self.recall:
+            state.recall.tensor(player, self.tensor)
         else:
-            self.tensor[:] = state.game_state.observation_tensor(player)
+            self.tensor[:] = state.game_state.observation_tensor(player).reshape(-1)
 
     def string_from(self, state: MadangState, player: int) -> str:
-        from .pettingzoo import render_text
-
-        if state.game_state is None:
-            return "before the deal"
-        return render_text(state.game_state, player)
+        if self.recall:
+            return state.recall.text(player)
+        return observation_text(state.game_state, player)
 
 
 pyspiel.register_game(GAME_TYPE, MadangGame)

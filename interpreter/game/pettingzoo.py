@@ -141,7 +141,18 @@ def render_text(game: GameState, seat: int) -> str:
     ]
     for zone, content in view["zones"].items():
         shown = ", ".join(content) if isinstance(content, list) else f"{content['count']} hidden"
+        known = content.get("known") if isinstance(content, dict) else None
+        if known:
+            shown += " (" + ", ".join(f"#{i + 1} {name}" for i, name in known) + ")"
         lines.append(f"{zone}: {shown}")
+    # every counter: they are public, and two histories that differ only in them differ
+    for name, value in view["counters"].items():
+        lines.append(f"{name}: {value}")
+    for name, values in view["player_counters"].items():
+        lines.append(f"{name}: " + ", ".join(f"P{k + 1} {v}" for k, v in enumerate(values)))
+    g = game.st.g
+    for name, values in game.st.acounters.items():
+        lines.append(f"{name}: " + ", ".join(f"{a} {v}" for a, v in zip(g.areas, values)))
     decision = view.get("decision")
     if decision:
         lines.append(f"P{seat + 1} {decision['prompt']}: " + " | ".join(decision["options"]))

@@ -141,6 +141,36 @@ def check_state(data: object, g) -> None:
     _check_invariants(data, g)
 
 
+def check_chance(data: object, st) -> dict:
+    """A save's `chance` (game/api.py): how chance is played and, at a chance node, the answer
+    that began the step (an option of the saved state's decision, or none before setup) and
+    the outcomes chosen since. A save without it is of a game with sampled chance."""
+    if data is None:
+        return {"mode": "sampled"}
+    if not isinstance(data, dict) or data.get("mode") not in ("sampled", "explicit"):
+        raise BadSave("chance: mode must be sampled or explicit")
+    if set(data) - {"mode", "answer", "outcomes"}:
+        raise BadSave(f"chance: unknown keys {sorted(set(data) - {'mode', 'answer', 'outcomes'})}")
+    if "outcomes" not in data:
+        return data
+    outcomes, answer = data["outcomes"], data.get("answer")
+    if not isinstance(outcomes, list) or not all(
+        isinstance(k, int) and not isinstance(k, bool) and 0 <= k for k in outcomes
+    ):
+        raise BadSave("chance.outcomes must be a list of whole numbers from 0")
+    if answer is None:
+        if st.frames or st.decisions:
+            raise BadSave("chance.answer: none only before the game has started")
+    elif not (
+        isinstance(answer, int)
+        and not isinstance(answer, bool)
+        and st.pending is not None
+        and 0 <= answer < len(st.pending.values)
+    ):
+        raise BadSave("chance.answer is not an option of the saved decision")
+    return data
+
+
 def _fresh_counters(g) -> dict[str, set[str]]:
     """The counter names a state of this game holds, by table: those the rules declare."""
     table = {"global": "counters", "player": "player_counters"}

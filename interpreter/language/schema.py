@@ -237,6 +237,24 @@ RULESET_SCHEMA: dict = {
                     "description": "For agents: a definition with one player parameter saying "
                     "how good the position is for that player (docs/agents.md).",
                 },
+                "payoff": {
+                    "type": "string",
+                    "description": "The definition with one player parameter giving what the "
+                    "game pays that player at its end (default: payoff; docs/integrations.md).",
+                },
+                "payoff_range": {
+                    "type": "array",
+                    "items": {"type": "number"},
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "description": "The lowest and highest payoff a player can get "
+                    "(solvers' bounds; default [-1, 1] for win/lose, unbounded with a payoff).",
+                },
+                "payoff_sum": {
+                    "type": "number",
+                    "description": "The payoffs of all players always add up to this "
+                    "(0: zero-sum); without it the game is general-sum.",
+                },
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},

@@ -101,7 +101,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo",
+        "zmemo", "chance",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -148,6 +148,9 @@ class State:
         # What is computed from the zones' contents alone (objects present by card, ...),
         # until they next change: every change of a zone sets it to None (zone_kept).
         self.zmemo: dict | None = None
+        # Explicit chance (runtime/chance.py): the outcomes of random operations come from
+        # this tape instead of the generator. Set only while game/api.py replays a step.
+        self.chance = None
 
     def zone_kept(self, key, compute, *args):
         """`compute(self, *args)`, a value computed from the zones' contents alone, kept until a
@@ -172,6 +175,9 @@ class State:
         return z ^ (z >> 31)
 
     def rand_below(self, n: int) -> int:
+        """A number in 0..n-1: every random operation of the rules draws through here."""
+        if self.chance is not None:
+            return self.chance.next(n)
         return (self.next64() * n) >> 64
 
     def shuffle(self, items: list) -> None:
@@ -234,6 +240,7 @@ class State:
         c.log = None
         c.ts = self.ts
         c.zmemo = None
+        c.chance = None
         return c
 
     # ------------------------------------------------------------ serialisation
