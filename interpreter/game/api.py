@@ -187,7 +187,11 @@ class GameState:
         self.apply_action(labels.index(label))
 
     def clone(self) -> GameState:
-        c = GameState(self.st.clone(), self.resumed, self.chance)
+        """An independent copy. With explicit chance a state is never changed in place (each
+        step runs on a copy of the one before), so the copies share it: solvers clone at
+        every node."""
+        st = self.st if self.chance == "explicit" else self.st.clone()
+        c = GameState(st, self.resumed, self.chance)
         c.failed = self.failed
         # the state before a step waiting for chance is never changed: shared, not copied
         c._base, c._answer, c._tape, c._chance_n = (

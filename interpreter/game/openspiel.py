@@ -136,24 +136,23 @@ class MadangGame(pyspiel.Game):
 
 
 class MadangState(pyspiel.State):
+    """pyspiel clones a Python state by making a new initial state and deep-copying its
+    `__dict__` over it: the initial state is therefore a clone of one kept by the game, and
+    the game state and the record deep-copy as clones (the compiled ruleset is shared)."""
+
     def __init__(self, game: MadangGame):
         super().__init__(game)
-        self.game_state: GameState = new_game(
-            game.program, game.options, seed=game.seed, chance=game.chance
-        )
         self._limit = game.max_decisions
-        self.recall = Recall(game.num_seats, game.recall)
-        self._settled()
-
-    def __deepcopy__(self, memo):
-        """pyspiel clones Python states with deepcopy: the game state and the record are
-        cloned, the compiled ruleset is shared."""
-        c = type(self).__new__(type(self))
-        pyspiel.State.__init__(c, self.get_game())
-        c.__dict__.update(self.__dict__)
-        c.game_state = self.game_state.clone()
-        c.recall = self.recall.clone()
-        return c
+        first = game.__dict__.get("_first")
+        if first is None:
+            self.game_state: GameState = new_game(
+                game.program, game.options, seed=game.seed, chance=game.chance
+            )
+            self.recall = Recall(game.num_seats, game.recall)
+            self._settled()
+            game._first = (self.game_state.clone(), self.recall.clone())
+        else:
+            self.game_state, self.recall = first[0].clone(), first[1].clone()
 
     def _settled(self) -> None:
         """Once the game waits for a player again (or is over): each seat's view, recorded."""
@@ -165,9 +164,7 @@ class MadangState(pyspiel.State):
                     f'a chance node with {n} outcomes: give the game a larger "max_chance_outcomes"'
                 )
             return
-        self.recall.observed(
-            gs.st.g.nplayers, lambda p: observation_text(gs, p), gs.observation_tensor
-        )
+        self.recall.observed(gs, lambda p: observation_text(gs, p))
 
     def current_player(self) -> int:
         if self.is_terminal():
@@ -193,7 +190,7 @@ class MadangState(pyspiel.State):
         else:
             ids = gs.legal_action_ids()
             k = ids.index(int(action))
-            self.recall.decided(gs, k, int(action), self.get_game().space_size)
+            self.recall.decided(gs, k, int(action))
             gs.apply_action(k)
         self._settled()
 
@@ -232,13 +229,14 @@ class Observer:
 
     def __init__(self, game: MadangGame, recall: bool):
         self.recall = recall
+        self.space_size = game.space_size
         size = game.information_state_tensor_size() if recall else int(np.prod(game.tensor_shape))
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"information_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: MadangState, player: int) -> None:
         if self.recall:
-            state.recall.tensor(player, self.tensor)
+            state.recall.tensor(player, self.tensor, self.space_size)
         else:
             self.tensor[:] = state.game_state.observation_tensor(player).reshape(-1)
 

@@ -10,8 +10,11 @@
 
 Actions are the ruleset's stable ids (game/actionspace.py), the observation is
 `{"observation": float32 array, "action_mask": int8 array}` from the seat's own view
-(game/tensor.py), and rewards come at the end: +1 for a winner, -1 for a loser, 0 for a draw.
-The game's own randomness is seeded by `reset(seed=...)`.
+(game/tensor.py), and rewards come at the end: the ruleset's `payoff(p)` when it defines one,
+else +1 for a winner, -1 for a loser, 0 for a draw. The game's own randomness is seeded by
+`reset(seed=...)`: by default the engine's generator draws (`chance="sampled"`); with
+`chance="explicit"` the environment draws each chance node's outcome (runtime/chance.py) from
+its own generator. No agent acts at a chance node either way, so AEC has nothing to show.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ class MadangEnv(AECEnv):
         render_mode: str | None = None,
         max_decisions: int = 20_000,
         cards: tuple[str, ...] = (),
+        chance: str = "sampled",
     ):
         super().__init__()
+        self.chance = chance
         self.program = load_program(ruleset, cards)
         self.options = dict(options or {})
         resolve_options(self.program, self.options)  # bad options fail here, not at reset
@@ -74,7 +79,7 @@ class MadangEnv(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = seed if seed is not None else int(self._rng.integers(0, 2**31 - 1))
-        self.game = new_game(self.program, self.options, seed=game_seed)
+        self.game = new_game(self.program, self.options, seed=game_seed, chance=self.chance)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -104,8 +109,11 @@ class MadangEnv(AECEnv):
             self.render()
 
     def _settle(self) -> None:
-        """After a move: the end of the game, or whose turn it is."""
+        """After a move: the end of the game, or whose turn it is. With explicit chance the
+        environment draws each chance outcome itself, from its seeded generator."""
         game = self.game
+        while game.is_chance_node():
+            game.apply_action(int(self._rng.integers(len(game.chance_outcomes()))))
         if game.is_terminal():
             for agent, r in zip(self.possible_agents, game.returns()):
                 self.rewards[agent] = float(r)

@@ -7,6 +7,10 @@ the same sequence; two it can tell apart never do, even when they end in the sam
 current observation alone merges them). The record grows by one entry per decision: the
 decision as each seat saw it, then each seat's observation once the game waits again (after
 the chance nodes between, whose outcomes a seat knows only through what it then sees).
+
+Texts are written as the game goes; tensors are made only when asked, from the states kept
+for the last `depth` steps (a state of an explicit-chance game is never changed once the
+game moves on, so keeping it costs nothing).
 """
 
 from __future__ import annotations
@@ -18,67 +22,68 @@ from .api import GameState
 
 
 class Recall:
-    """Per seat: the text of each decision and observation seen, and one tensor row for each
-    of the last `depth` steps: who decided (relative to the seat), the action id when the seat
-    saw it, then the seat's observation tensor once the game waited again."""
+    """Per seat, the text of each decision and observation seen; for the last `depth` steps,
+    the decision that began the step (who, the action id, who saw it) and the state after."""
 
-    __slots__ = ("texts", "rows", "marks", "depth")
+    __slots__ = ("texts", "steps", "depth", "_decision")
 
     def __init__(self, nplayers: int, depth: int):
         self.texts: list[list[str]] = [[] for _ in range(nplayers)]
-        self.rows: list[list[np.ndarray]] = [[] for _ in range(nplayers)]
-        self.marks: list[np.ndarray | None] = [None] * nplayers
+        self.steps: list[tuple] = []  # (decider, action id, seers or None, state)
         self.depth = depth
+        self._decision: tuple = (-1, -1, None)
 
     def clone(self) -> Recall:
         c = Recall.__new__(Recall)
         c.texts = [t[:] for t in self.texts]
-        c.rows = [t[:] for t in self.rows]  # the arrays are never changed: shared
-        c.marks = self.marks[:]
+        c.steps = self.steps[:]  # the states kept are never changed: shared
         c.depth = self.depth
+        c._decision = self._decision
         return c
 
-    def decided(self, game: GameState, option: int, action_id: int, space_size: int) -> None:
+    def __deepcopy__(self, memo) -> Recall:
+        return self.clone()
+
+    def decided(self, game: GameState, option: int, action_id: int) -> None:
         """Before the decision's answer is applied: the decision as each seat sees it."""
         st = game.st
         d = st.pending
-        n = st.g.nplayers
         who = seen.decision_seers(st, d, d.values[option])
         label = engine.decision_labels(st)[option]
-        for p in range(n):
+        for p, texts in enumerate(self.texts):
             sees = who is seen.EVERYONE or p in who
-            self.texts[p].append(
-                f"P{d.player + 1}: {label}" if sees else f"P{d.player + 1} decides"
-            )
-            if self.depth:
-                mark = np.zeros(n + 2, np.float32)
-                mark[(d.player - p) % n] = 1.0
-                mark[n] = 1.0  # the step began with a decision
-                mark[n + 1] = (action_id + 1) / space_size if sees else 0.0
-                self.marks[p] = mark
+            texts.append(f"P{d.player + 1}: {label}" if sees else f"P{d.player + 1} decides")
+        self._decision = (d.player, action_id, None if who is seen.EVERYONE else who)
 
-    def observed(self, n: int, text, tensor) -> None:
+    def observed(self, game: GameState, text) -> None:
         """The game waits for a decision again (or is over): each seat's view then."""
-        for p in range(n):
-            self.texts[p].append(text(p))
-            if self.depth:
-                mark = self.marks[p]
-                mark = np.zeros(n + 2, np.float32) if mark is None else mark
-                self.marks[p] = None
-                rows = self.rows[p]
-                rows.append(np.concatenate([mark, tensor(p)]))
-                if len(rows) > self.depth:
-                    del rows[0]
+        for p, texts in enumerate(self.texts):
+            texts.append(text(p))
+        if self.depth:
+            st = game.st if game.chance == "explicit" else game.st.clone()
+            self.steps.append((*self._decision, st))
+            if len(self.steps) > self.depth:
+                del self.steps[0]
+        self._decision = (-1, -1, None)
 
     def text(self, p: int) -> str:
         return f"P{p + 1}\n" + "\n".join(self.texts[p])
 
-    def tensor(self, p: int, out: np.ndarray) -> None:
-        """The last `depth` rows of seat p, the latest first, zeros beyond the game's start."""
+    def tensor(self, p: int, out: np.ndarray, space_size: int) -> None:
+        """The last `depth` steps as seat p saw them, the latest first, zeros before the
+        game's start. A step's row: who decided (one-hot, relative to p), whether a decision
+        began it, the action id (scaled to 0..1) when p saw it, then p's observation tensor."""
         out[:] = 0.0
-        rows = self.rows[p]
-        if not rows:
-            return
-        width = len(rows[0])
-        for k, row in enumerate(reversed(rows)):
-            out[k * width : (k + 1) * width] = row
+        k = 0
+        for decider, action_id, who, st in reversed(self.steps):
+            obs = GameState(st).observation_tensor(p).reshape(-1)
+            n = st.g.nplayers
+            width = n + 2 + len(obs)
+            row = out[k * width : (k + 1) * width]
+            if decider >= 0:
+                row[(decider - p) % n] = 1.0
+                row[n] = 1.0
+                if who is None or p in who:
+                    row[n + 1] = (action_id + 1) / space_size
+            row[n + 2 :] = obs
+            k += 1
