@@ -180,3 +180,32 @@ def test_liars_dice_cfr_plus_values_are_openspiels():
     native = pyspiel.load_game("liars_dice", {"dice_sides": 3})
     ours = cfr_plus_value(load("liars_dice", "sides:3"), 10)
     assert ours == pytest.approx(cfr_plus_value(native, 10), abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "kuhn_poker", "leduc_poker", "liars_dice"])
+def test_the_adapters_own_suites_pass_on_the_classic_games(name):
+    from madang.game.pettingzoo import env
+    from pettingzoo.test import api_test, seed_test
+
+    pyspiel.random_sim_test(load(name), num_sims=3, serialize=True, verbose=False)
+    api_test(env(str(EXAMPLES / name), chance="explicit"), num_cycles=50)
+    seed_test(lambda: env(str(EXAMPLES / name), chance="explicit"), num_cycles=50)
+
+
+def test_pettingzoo_rewards_are_the_payoff():
+    from madang.game.pettingzoo import env
+
+    e = env(str(EXAMPLES / "leduc_poker"), chance="explicit")
+    e.reset(seed=4)
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        labels = dict(zip(e.game.action_labels(), e.game.legal_action_ids()))
+        e.step(labels.get("raise", labels["call"]))
+    # raising whenever allowed, calling otherwise: each puts in 1 + 2 + 2 + 4 + 4 chips, and the
+    # showdown pays them to the better hand (or splits the pot)
+    assert sum(totals.values()) == 0 and abs(totals["player_0"]) in (0.0, 13.0)

@@ -154,12 +154,12 @@ def render_text(game: GameState, seat: int) -> str:
             shown += " (" + ", ".join(f"#{i + 1} {name}" for i, name in known) + ")"
         lines.append(f"{zone}: {shown}")
     # every counter: they are public, and two histories that differ only in them differ
-    for name, value in view["counters"].items():
+    for name, value in sorted(view["counters"].items()):
         lines.append(f"{name}: {value}")
-    for name, values in view["player_counters"].items():
+    for name, values in sorted(view["player_counters"].items()):
         lines.append(f"{name}: " + ", ".join(f"P{k + 1} {v}" for k, v in enumerate(values)))
     g = game.st.g
-    for name, values in game.st.acounters.items():
+    for name, values in sorted(game.st.acounters.items()):
         lines.append(f"{name}: " + ", ".join(f"{a} {v}" for a, v in zip(g.areas, values)))
     decision = view.get("decision")
     if decision:

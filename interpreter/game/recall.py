@@ -44,6 +44,16 @@ class Recall:
     def __deepcopy__(self, memo) -> Recall:
         return self.clone()
 
+    def __getstate__(self) -> dict:
+        """Pickled (OpenSpiel serialises a state's attributes) with each kept state as its
+        save: a state holds the compiled ruleset, which does not pickle."""
+        steps = [(*step[:3], GameState(step[3]).to_json()) for step in self.steps]
+        return {"texts": self.texts, "steps": steps, "depth": self.depth, "d": self._decision}
+
+    def __setstate__(self, data: dict) -> None:
+        self.texts, self.depth, self._decision = data["texts"], data["depth"], data["d"]
+        self.steps = [(*step[:3], GameState.from_json(step[3]).st) for step in data["steps"]]
+
     def decided(self, game: GameState, option: int, action_id: int) -> None:
         """Before the decision's answer is applied: the decision as each seat sees it."""
         st = game.st
