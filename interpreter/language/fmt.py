@@ -380,7 +380,13 @@ class _Printer:
                 return (
                     f"{k('WINDOW')} {self.name(v)} {k('BY')} {x(by)}"
                     + (f" {k('ONCE')}" if once else "")
-                    + ("" if pi is None else f" {k('PASS', 'IF')} {x(pi)}")
+                    + (
+                        ""
+                        if pi is None
+                        else f" {k('MUST')}"
+                        if isinstance(pi, n.Const) and pi.value is False
+                        else f" {k('PASS', 'IF')} {x(pi)}"
+                    )
                 )
             case n.Log(value=e):
                 return f"{k('LOG')} {x(e)}"
@@ -440,12 +446,13 @@ class _Printer:
         x, k = self.expr, self.kw
         match d:
             case n.KindDecl(names=names, fields=flds, cards=cards):
-                if not flds:
-                    raise FormatError("a kind needs at least one property")
                 head = f"{k('KIND')} {self.names(names)}"
                 if cards is not None:
                     lo, hi = cards
                     head += f"[{lo}]" if lo == hi else f"[{lo}..{hi}]"
+                if not flds:  # a kind without fields: its cards are only names
+                    self.emit(level, head, d, sep=sep)
+                    return
                 self.emit(level, head + ":", d, header=True, sep=sep)
                 for f in flds:
                     text = f"{self.name(f.name)}: {self.type_ref(f.type)}"

@@ -64,6 +64,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "PHASE": ("phase", "단계", "a named phase (scope)"),
     "GAME": ("game", "게임", "`end game`"),
     "PASS": ("pass", "통과", "do nothing"),
+    "MUST": ("must", "필수", "`window ... must`: no `pass` while an action is legal"),
     "RETURN": ("return", "반환", "leave the current verb or ability"),
     "BREAK": ("break", "중단", "leave the current loop"),
     "MODIFY": ("modify", "변경", "a modifier of a property"),
@@ -108,6 +109,11 @@ for _w in KO_COMPARISONS:
 # Soft keywords are keywords only where a statement begins with them and is not a call or an
 # assignment (`reveal c to p`): elsewhere they stay names, so that a zone, action or attribute
 # may still be called `reveal` or `공개`.
-SOFT = frozenset({"REVEAL", "COST"})
+SOFT = frozenset({"REVEAL", "COST", "CHECK"})
 
-RESERVED = frozenset(w for w, t in KEYWORDS.items() if t not in SOFT)
+# Keywords only inside one statement, after another of its keywords: `at` after the `to` of
+# a `move` (`move c to p.deck at 0`), `must` after the `by` of a `window`. Elsewhere they are
+# names, so that a field or a local may be called `at`, `위치` (a place, a time) or `must`.
+CONTEXTUAL = {"AT": ("MOVE", "TO"), "MUST": ("WINDOW", "BY")}
+
+RESERVED = frozenset(w for w, t in KEYWORDS.items() if t not in SOFT and t not in CONTEXTUAL)

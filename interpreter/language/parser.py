@@ -14,7 +14,7 @@ from lark.indenter import Indenter
 from . import nodes as n
 from . import syntax_errors
 from .diagnostics import Abort, Diagnostics, Span
-from .keywords import KEYWORDS, SOFT
+from .keywords import CONTEXTUAL, KEYWORDS, SOFT
 
 MAX_TEXT = 2_000_000  # characters in one language file or card text
 MAX_OPERATORS = 120  # Python compiles generated code nested about 200 deep at most
@@ -34,6 +34,7 @@ def grammar_dir() -> Path:
 # attribute, an index or an assignment of something of that name).
 _LINE_START = (None, "_NL", "_INDENT", "_DEDENT")
 _NOT_AFTER_SOFT = frozenset({"(", ".", "[", "=", "+=", "-=", ":"})
+_OPENERS = {opener: after for opener, after in CONTEXTUAL.values()}
 
 
 class MadangIndenter(Indenter):
@@ -97,7 +98,12 @@ class MadangIndenter(Indenter):
     def _keywords(stream):
         prev = None
         soft = None  # a soft keyword waiting for the token after it (keywords.SOFT)
+        # keywords.CONTEXTUAL: the statement's opening keyword, and whether the keyword
+        # after which they count has come
+        opener, opened = None, False
         for tok in stream:
+            if tok.type in _LINE_START[1:]:
+                opener, opened = None, False
             if soft is not None:
                 if tok.value not in _NOT_AFTER_SOFT:
                     soft = Token.new_borrow_pos(KEYWORDS[soft.value], soft.value, soft)
@@ -110,8 +116,15 @@ class MadangIndenter(Indenter):
                     if prev in _LINE_START:
                         prev, soft = tok.type, tok
                         continue
+                elif kind in CONTEXTUAL:
+                    if opened and CONTEXTUAL[kind][0] == opener:
+                        tok = Token.new_borrow_pos(kind, tok.value, tok)
                 elif kind is not None:
                     tok = Token.new_borrow_pos(kind, tok.value, tok)
+                    if kind in _OPENERS:
+                        opener, opened = kind, False
+                    elif opener is not None and _OPENERS[opener] == kind:
+                        opened = True
             prev = tok.type
             yield tok
         if soft is not None:
@@ -281,8 +294,20 @@ def _parse_text(text: str, origin: Origin, diags: Diagnostics, start: str):
     try:
         return ToAst(origin).transform(tree)
     except (RecursionError, LarkError) as e:
+        located = getattr(e, "orig_exc", None)
+        if isinstance(located, NotAStatement):
+            diags.error(located.message, located.span, code="syntax", hint=located.hint)
+            return None
         diags.error(f"cannot build the syntax tree: {e}", origin.span(1, 1), code="syntax")
         return None
+
+
+class NotAStatement(Exception):
+    """An expression written where a statement belongs (a verb named without its `()`)."""
+
+    def __init__(self, message: str, span: Span, hint: str):
+        super().__init__(message)
+        self.message, self.span, self.hint = message, span, hint
 
 
 def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
@@ -654,7 +679,17 @@ class ToAst(Transformer):
     def call_stmt(self, meta, items):
         call = items[0]
         if not isinstance(call, n.Call):
-            raise LarkError("not a statement: a verb call such as destroy(x) was expected")
+            if isinstance(call, n.Name):
+                raise NotAStatement(
+                    f"'{call.name}' on its own is not a statement",
+                    self._span(meta),
+                    f"to call the verb, write {call.name}() with its arguments in the brackets",
+                )
+            raise NotAStatement(
+                "not a statement: a value on its own does nothing",
+                self._span(meta),
+                "a verb call such as destroy(x), or an assignment, was expected",
+            )
         return n.CallStmt(call.func, call.args, span=self._span(meta))
 
     @v_args(meta=True)
@@ -726,7 +761,9 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def window_stmt(self, meta, items):
-        _, name, _by, by, once, _pass, _if, pass_if = items
+        _, name, _by, by, once, _pass, _if, pass_if, must = items
+        if must is not None:  # `must`: `pass if false` (the way madang fmt writes it back)
+            pass_if = n.Const(False, span=self._span(meta))
         return n.Window(str(name), by, once is not None, pass_if, span=self._span(meta))
 
     @v_args(meta=True)
