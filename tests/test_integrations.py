@@ -215,3 +215,21 @@ def test_ray_workers_keep_the_ceiling_on_work_given_here(tmp_path):
         budget.set_ceiling(before)
     assert report["error_games"] == 2
     assert "more than 1,000 steps of work without a decision" in str(report)
+
+
+def test_pettingzoo_observation_bounds_are_finite_and_hold():
+    from madang.game.pettingzoo import env
+
+    e = env("clash_of_decks")
+    box = e.observation_space("player_0")["observation"]
+    assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
+    assert (box.low[:10] == 0).all() and (box.high[-3:-1] == 1).all()  # counts; one-hots
+    e.reset(seed=2)
+    for n, agent in enumerate(e.agent_iter()):
+        obs, _, terminated, truncated, _ = e.last()
+        assert box.contains(obs["observation"])
+        if n > 60:
+            break
+        e.step(
+            None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        )

@@ -54,13 +54,14 @@ class MadangEnv(AECEnv):
         probe = new_game(self.program, self.options, seed=0)
         size = probe.action_space().size
         shape = probe.observation_tensor(0).shape
+        low, high = probe.st.g.observation_encoder.bounds()
         self.possible_agents = [f"player_{i}" for i in range(probe.st.g.nplayers)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape, dtype=np.float32),
+                    "observation": spaces.Box(low, high, shape, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
                 }
             )

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime.budget import MAX_NUMBER
 from ..runtime.state import State
+
+NUMBER_LIMIT = float(MAX_NUMBER)  # the largest number a game may hold
 
 
 class ObservationEncoder:
@@ -49,6 +52,19 @@ class ObservationEncoder:
     @property
     def shape(self) -> tuple[int]:
         return (self.size,)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every entry, finite: counts, sizes and the round are at least 0, the
+        one-hots 0 or 1, and every number lies within the language's ±2^62 (runtime/budget.py),
+        which the engine enforces."""
+        nz = len(self.zone_info)
+        low = np.full(self.size, -NUMBER_LIMIT, np.float32)
+        high = np.full(self.size, NUMBER_LIMIT, np.float32)
+        low[: nz * (self.ncards + 1)] = 0.0  # counts and sizes
+        onehots = self.size - 2 * self.nplayers - 1
+        low[onehots:] = 0.0
+        high[onehots : self.size - 1] = 1.0
+        return low, high
 
     def _order(self, player: int) -> list[int]:
         """Zone instances with per-player ones rotated to start at the observer."""
