@@ -393,7 +393,7 @@ class GameState:
                 game._tape = list(chance["outcomes"])
                 game._step(st, chance["answer"])
                 if not game._chance_n:
-                    raise saves.BadSave("its chance outcomes do not lead to a chance node")
+                    raise saves.BadSave("its chance outcomes end at no chance node")
         except saves.BadSave as e:
             raise MadangError(f"corrupt save file: {e}") from None
         except MadangError:

@@ -82,7 +82,7 @@ class Recall:
     def tensor(self, p: int, out: np.ndarray, space_size: int) -> None:
         """The last `depth` steps as seat p saw them, the latest first, zeros before the
         game's start. A step's row: who decided (one-hot, relative to p), whether a decision
-        began it, the action id (scaled to 0..1) when p saw it, then p's observation tensor."""
+        began it, the action id (divided by the number of ids) when p saw it, then p's observation tensor."""
         out[:] = 0.0
         k = 0
         for decider, action_id, who, st in reversed(self.steps):

@@ -21,7 +21,7 @@ from open_spiel.python.bots.uniform_random import UniformRandomBot
 def play(game, bots, rng) -> list[float]:
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():  # the deal: one of the game's equally likely seeds
+        if state.is_chance_node():  # a shuffle's draw or a die: its outcomes, equally likely
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
