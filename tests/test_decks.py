@@ -161,8 +161,12 @@ def test_gauntlet_plays_the_deck_against_each_other_in_both_seats(capsys):
         assert cards[new]["in_deck"]["games"] == 80  # one seat of every game holds the deck
         assert cards[new]["played"]["games"] > 0
     assert all(set(c) >= {"name", "in_deck", "drawn", "played", "not_played"} for c in r["cards"])
-    rates = [c["played"]["rate"] or 0 for c in r["cards"]]
-    assert rates == sorted(rates, reverse=True)
+    solid = [
+        c["iwp"]["value"]
+        for c in r["cards"]
+        if c["iwp"]["value"] is not None and not c["iwp"]["few"]
+    ]
+    assert solid == sorted(solid, reverse=True)  # by improvement when played, within each deck
 
 
 def test_against_a_list_and_unknown_deck(capsys):
@@ -301,14 +305,12 @@ def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
 
 
 def test_the_per_card_table_lines_up_wide_names():
-    from madang.tools.cardstats import render
+    from madang.tools.cardstats import render, report
     from rich.cells import cell_len
 
-    row = {"name": "ケブラープロテクター", "in_deck": {"games": 3}, "drawn": {"games": 2},
-           "played": {"games": 1, "rate": 1.0, "ci95": [0.2, 1.0]},
-           "not_played": {"rate": 0.5}, "games_for_2pct": 100}  # fmt: skip
-    ascii_row = {**row, "name": "BARON"}
-    a, b = render([row, ascii_row])[1:]
+    rows = report({("ケブラープロテクター", "a", 0): [40, 20, 30, 18, 10, 6],
+                   ("BARON", "a", 0): [40, 20, 30, 18, 10, 6]})  # fmt: skip
+    a, b = render(rows)[1:]
     assert cell_len(a) == cell_len(b)
 
 

@@ -725,6 +725,13 @@ def cmd_simulate(args) -> int:
     seats = args.seats.split(",") if args.seats else None
     if args.against and not args.deck:
         raise UsageError("--against needs the deck that plays the others: --deck FILE")
+    if args.card_model:
+        if not args.by_card:
+            raise UsageError("--card-model fits the per-card figures: add --by-card")
+        try:
+            import scipy  # noqa: F401
+        except ImportError:
+            raise UsageError("--card-model fits with scipy: pip install 'madang[report]'") from None
     if args.report:
         try:
             import matplotlib  # noqa: F401
@@ -766,7 +773,8 @@ def cmd_simulate(args) -> int:
     try:
         result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options,
                           extra, args.max_decisions, progress, backend=args.backend,
-                          address=args.address, gauntlet=gauntlet, by_card=args.by_card)  # fmt: skip
+                          address=args.address, gauntlet=gauntlet, by_card=args.by_card,
+                          card_model=args.card_model)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
@@ -818,9 +826,12 @@ def cmd_simulate(args) -> int:
         seed = f" (first at seed {e['first_seed']})" if e["first_seed"] is not None else ""
         print(f"  error ×{e['games']}{seed}: {msg}")
     if result.get("cards"):
-        from .cardstats import render
+        from .cardstats import MIN_GAMES, ranking, render
 
-        print("  per card (seat-games; win rates of the seat holding the card):")
+        event = "drawn" if ranking(result["cards"]) == "iwd" else "played"
+        print(f"  per card: seat-games of a seat holding it, win rates when {event} and not; "
+              f"the difference within each deck and seat, pooled (* fewer than {MIN_GAMES} "
+              "games on a side):")  # fmt: skip
         for line in render(result["cards"]):
             print("  " + line)
     tm = result["timing"]
@@ -1127,8 +1138,11 @@ def parser() -> argparse.ArgumentParser:
                    help="a gauntlet: the first --deck plays each of these decks (all: every other "
                         "deck), in every seat order; each pairing is reported")  # fmt: skip
     p.add_argument("--by-card", action="store_true",
-                   help="per-card table: games where each card was in a deck, drawn, played, and "
-                        "the win rates")  # fmt: skip
+                   help="per-card table: games where each card was in a deck, drawn, played, the "
+                        "win rates, and the improvement when drawn within each deck (IWD)")  # fmt: skip
+    p.add_argument("--card-model", action="store_true",
+                   help="with --by-card: also fit a logistic regression per card with deck and "
+                        "seat as covariates (needs scipy: pip install 'madang[report]')")  # fmt: skip
     p.add_argument("--report", metavar="FILE.html",
                    help="write a page with the pairing heat map, per-card win rates and game "
                         "lengths (no network needed to view it)")  # fmt: skip
