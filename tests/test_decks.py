@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -214,15 +215,34 @@ def test_report_is_one_self_contained_page(tmp_path, capsys):
     assert code == 0
     page = out.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>")
-    for section in ('id="settings"', 'id="pairings"', 'id="cards"', 'id="lengths"'):
+    for section in ('id="settings"', 'id="inputs"', 'id="pairings"', 'id="cards"', 'id="lengths"'):
         assert section in page
+    assert 'id="agents"' not in page  # one agent for every seat: nothing to compare
     assert page.count("<svg") == 3 and "GARGOYLE" in page
-    for fetch in ("<script", "src=", "<link", "@import", "url(http", 'href="http'):
+    for fetch in ("<script src", "src=", "<link", "@import", "url(http", 'href="http', "fetch("):
         assert fetch not in page  # nothing is fetched: the page works offline
+    # what it ran: the files with their digests, the version, the fingerprints
+    digest = hashlib.sha256(Path(MY_DECK).read_bytes()).hexdigest()
+    assert digest in page and "fingerprint: rules" in page and "madang" in page
+    # the card table: one row per card and per deck holding it, filters by deck, kind and cost
+    for f in ('id="f-deck"', 'id="f-kind"', 'id="f-cost"', "<option>wardens</option>"):
+        assert f in page
+    assert 'data-deck="wardens"' in page and 'class="all"' in page
     again = tmp_path / "again.html"
     main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
           "all", "--games", "40", "--jobs", "1", "--by-card", "--report", str(again)])  # fmt: skip
     assert again.read_text("utf-8") == page  # the same run, the same page
+
+
+def test_report_compares_the_agents_of_a_run_with_several(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "all", "--games", "16", "--jobs", "1", "--seats", "first,random", "--report",
+                 str(out)])  # fmt: skip
+    assert code == 0
+    page = out.read_text("utf-8")
+    assert 'id="agents"' in page and "<td>first</td><td>1</td>" in page
+    assert "<th>deck wardens</th>" in page
 
 
 # -------------------------------------------------------- card lint
