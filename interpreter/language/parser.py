@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from . import nodes as n
@@ -280,6 +280,9 @@ def _parse_text(text: str, origin: Origin, diags: Diagnostics, start: str):
         return None
     try:
         return ToAst(origin).transform(tree)
+    except VisitError as e:  # lark's "Error trying to process rule ...": say where and what
+        syntax_errors.report_tree(e, origin, diags)
+        return None
     except (RecursionError, LarkError) as e:
         diags.error(f"cannot build the syntax tree: {e}", origin.span(1, 1), code="syntax")
         return None
@@ -654,7 +657,8 @@ class ToAst(Transformer):
     def call_stmt(self, meta, items):
         call = items[0]
         if not isinstance(call, n.Call):
-            raise LarkError("not a statement: a verb call such as destroy(x) was expected")
+            word = call.name if isinstance(call, n.Name) else None
+            raise syntax_errors.not_a_statement(word, self._span(meta))
         return n.CallStmt(call.func, call.args, span=self._span(meta))
 
     @v_args(meta=True)
