@@ -207,6 +207,46 @@ def test_the_extension_starts_the_server_for_madang_and_yaml_files():
     assert 'language: "madang"' in js and 'language: "yaml"' in js
 
 
+def test_the_extension_activates_on_a_folder_of_yaml_card_files_only():
+    """The manifest wakes the extension for YAML files and for folders marked with madang.toml
+    or a ruleset.yaml (not only .madang files), and every file it needs is packaged; whether a
+    YAML file is madang's is decided by its content (detect.js, run here with node)."""
+    import json
+    import subprocess
+
+    folder = REPO / "editors" / "vscode"
+    pkg = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    events = set(pkg["activationEvents"])
+    assert {"onLanguage:yaml", "onLanguage:madang", "workspaceContains:**/madang.toml",
+            "workspaceContains:**/ruleset.yaml"} <= events  # fmt: skip
+    assert (folder / pkg["main"]).is_file()
+    for f in ("extension.js", "detect.js", "language-configuration.json"):
+        assert f in pkg["files"] and (folder / f).is_file()
+    js = (folder / "extension.js").read_text(encoding="utf-8")
+    assert 'require("./detect")' in js and "onDidOpenTextDocument" in js
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    samples = {
+        "my_cards.yaml": (REPO / "docs/examples/my_cards.yaml").read_text("utf-8"),
+        "my_deck.yaml": (REPO / "docs/examples/my_deck.yaml").read_text("utf-8"),
+        "ruleset.yaml": (REPO / "rulesets/clash_of_decks/ruleset.yaml").read_text("utf-8"),
+        "compose.yaml": "services:\n  web: {image: nginx}\n",
+        "ci.yml": "name: ci\non: push\njobs: {}\n",
+    }
+    script = (
+        f"const d = require({json.dumps(str(folder / 'detect.js'))});"
+        "const s = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "const out = {}; for (const k in s) out[k] = d.isMadangDocument('yaml', k, s[k]);"
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    got = subprocess.run([node, "-e", script], input=json.dumps(samples), capture_output=True,
+                         text=True, check=True, timeout=60)  # fmt: skip
+    assert json.loads(got.stdout) == {"my_cards.yaml": True, "my_deck.yaml": True,
+                                      "ruleset.yaml": True, "compose.yaml": False,
+                                      "ci.yml": False}  # fmt: skip
+
+
 def test_an_unrelated_yaml_file_gets_no_diagnostics(tmp_path):
     from madang.tools.lsp import Workspace
 
