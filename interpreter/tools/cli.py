@@ -878,10 +878,14 @@ def cmd_simulate(args) -> int:
     if result.get("cards"):
         from .cardstats import MIN_GAMES, ranking, render
 
-        event = "drawn" if ranking(result["cards"]) == "iwd" else "played"
-        print(f"  per card: seat-games of a seat holding it, win rates when {event} and not; "
-              f"the difference within each deck and seat, pooled (* fewer than {MIN_GAMES} "
-              "games on a side):")  # fmt: skip
+        key = ranking(result["cards"])
+        event = "drawn" if key == "iwd" else "played"
+        print(f"  per card: win rates when {event} and not; {key.upper()}: their difference "
+              f"within each deck and seat, pooled (* fewer than {MIN_GAMES} seat-games on a "
+              "side)")  # fmt: skip
+        if key == "iwp":
+            print("  (nearly every card was drawn in every game that held it: playing is "
+                  "compared, not drawing)")  # fmt: skip
         for line in render(result["cards"]):
             print("  " + line)
     tm = result["timing"]
