@@ -150,24 +150,27 @@ def _card_table(cards: list[dict]) -> str:
 
     key = ranking(cards)
     event = "drawn" if key == "iwd" else "played"
-    head = ("card", "deck", "kind", "cost", "seat-games", f"win {event}", f"win not {event}",
-            f"{key.upper()} points (95% CI)", "IWD points (95% CI)" if key != "iwd" else
-            "IWP points (95% CI)")  # fmt: skip
     other = "iwp" if key == "iwd" else "iwd"
+    head = ["card", "deck", "kind", "cost", "seat-games", f"win {event}", f"win not {event}",
+            f"{key.upper()} points (95% CI)", f"{other.upper()} points (95% CI)"]  # fmt: skip
+    both = any(c[other]["value"] is not None for c in cards)  # else the column says nothing
+    if not both:
+        head.pop()
     rows = []
     for c in cards:
-        for fig, deck in [(c, "all (deck-adjusted)")] + [(d, d["deck"]) for d in c["per_deck"]]:
+        cost = "" if c.get("cost") is None else str(c["cost"])
+        for fig, deck in [(c, "all")] + [(d, d["deck"]) for d in c["per_deck"]]:
             cells = [(c["name"], c["name"]), (deck, deck), (c.get("kind") or "", c.get("kind") or ""),
-                     (str(c.get("cost", "")), str(c.get("cost", ""))),
+                     (cost, cost),
                      (str(fig["in_deck"]["games"]), str(fig["in_deck"]["games"])),
                      _rate_cell(fig[event]), _rate_cell(fig["not_" + event]),
-                     _diff(fig[key]), _diff(fig[other])]  # fmt: skip
+                     _diff(fig[key])] + ([_diff(fig[other])] if both else [])  # fmt: skip
             cls = "all" if fig is c else "deck"
             rows.append(
                 f'<tr class="{cls}" data-deck="{html.escape(str(deck))}" '
                 f'data-decks="{html.escape(" ".join(c["decks"]))}" '
                 f'data-kind="{html.escape(c.get("kind") or "")}" '
-                f'data-cost="{html.escape(str(c.get("cost", "")))}">'
+                f'data-cost="{html.escape(cost)}">'
                 + "".join(f'<td data-v="{html.escape(v)}">{html.escape(t)}</td>' for t, v in cells)
                 + "</tr>"
             )
@@ -191,9 +194,11 @@ def _card_table(cards: list[dict]) -> str:
         + "</tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
-        + f"<p>* fewer than {_min_games()} seat-games on a side. The first row of each card is "
-        "pooled over its decks with each deck's and seat's own difference (the deck's strength "
-        "removed); the others are the card in one deck. Click a heading to sort.</p>"
+        + f"<p>* fewer than {_min_games()} seat-games on a side. {key.upper()}: the win rate "
+        f"when {event} minus when not, taken within each deck and seat and pooled, so that a "
+        "strong deck does not lift its cards. A card's row <i>all</i> pools its decks; "
+        "<i>one row per deck</i> (or a deck chosen) shows the card in each deck. Click a "
+        "heading to sort.</p>"
     )
 
 
@@ -336,7 +341,7 @@ td, th { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
 dl.settings { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
 dl.settings dt { font-weight: bold; }
-table.cards th { cursor: pointer; } table.cards tr.all td:first-child { font-weight: bold; }
+table.cards th { cursor: pointer; } table.cards td { white-space: nowrap; } table.cards tr.all td:first-child { font-weight: bold; }
 .filters label { margin-right: 1em; }
 """
 
