@@ -304,8 +304,8 @@ def _cards_next_to(ruleset: str, decks: list[str], given: list[str]) -> list[str
     """Card files (or card sets) beside the decks that define cards the decks name and no file
     given defines: a deck checked alone is checked with them. Only files that load without
     errors are taken (a draft next to the finished file is left out)."""
+    from ..build.loader import is_card_set_folder, load_ruleset, load_standalone_cards
     from ..language.decks import looks_like_deck, read_deck_cards
-    from ..runtime.loader import is_card_set_folder, load_ruleset, load_standalone_cards
 
     scratch = Diagnostics()
     loaded = load_ruleset(ruleset, scratch, list(given), compile=False)

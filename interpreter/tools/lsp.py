@@ -443,7 +443,7 @@ def rename_edits(ws: Workspace, analysis: Analysis, path: Path, word: str,
 def signature(analysis: Analysis, text: str, line: int, character: int):
     """The call around a position: (label, parameter labels, the argument being written,
     documentation), for a verb, definition, action or built-in; None elsewhere."""
-    from ..runtime.builtins import BUILTIN_FUNCS
+    from ..language.signatures import BUILTIN_SIGS as BUILTIN_FUNCS
 
     lines = text.splitlines()
     here = lines[line][:character] if 0 <= line < len(lines) else ""

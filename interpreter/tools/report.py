@@ -212,7 +212,7 @@ SCRIPT = """
 (function () {
   var table = document.getElementById("card-table");
   if (!table) return;
-  var body = table.tBodies[0], dir = {};
+  var body = table.tBodies[0], order = {};
   function show() {
     var d = document.getElementById("f-deck").value, k = document.getElementById("f-kind").value,
         c = document.getElementById("f-cost").value,
@@ -229,14 +229,14 @@ SCRIPT = """
   });
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
     th.addEventListener("click", function () {
-      dir[i] = -(dir[i] || -1);
+      order[i] = -(order[i] || -1);
       var rows = Array.prototype.slice.call(body.rows);
       rows.sort(function (a, b) {
         var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v;
         if (x === "" || y === "") return (x === "") - (y === "");
         var nx = parseFloat(x), ny = parseFloat(y);
         var cmp = isNaN(nx) || isNaN(ny) ? x.localeCompare(y) : nx - ny;
-        return dir[i] * cmp;
+        return order[i] * cmp;
       });
       rows.forEach(function (r) { body.appendChild(r); });
     });

@@ -320,8 +320,8 @@ def inputs(prog, files: tuple[str, ...]) -> dict:
     import hashlib
 
     from .. import __version__
+    from ..build.loader import card_set_file, card_set_sources
     from ..language.decks import looks_like_deck
-    from ..runtime.loader import card_set_file, card_set_sources
 
     def shown(f) -> str:
         rel = os.path.relpath(f)
