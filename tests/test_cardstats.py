@@ -102,3 +102,17 @@ def test_gauntlet_json_gives_every_card_its_improvement_per_deck_and_adjusted(ca
     assert files["docs/examples/my_deck.yaml"]["role"] == "deck"
     assert len(files["docs/examples/my_cards.yaml"]["sha256"]) == 64
     assert set(r["inputs"]["fingerprints"]) == {"rules", "cards", "options"}
+
+
+def test_card_model_from_the_command_line(capsys):
+    pytest.importorskip("scipy")
+    argv = ["simulate", "clash_of_decks", "--games", "40", "--seed", "1", "--jobs", "1",
+            "--format", "json"]  # fmt: skip
+    assert main([*argv, "--card-model"]) == 2
+    assert "add --by-card" in capsys.readouterr().err
+    assert main([*argv, "--by-card", "--card-model"]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    fitted = [c for c in cards if c["model"]["effect"] is not None]
+    assert fitted and all(c["model"]["event"] == "played" for c in cards)
+    assert all(c["model"]["ci95"][0] <= c["model"]["effect"] <= c["model"]["ci95"][1]
+               for c in fitted)  # fmt: skip

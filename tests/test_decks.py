@@ -312,6 +312,8 @@ def test_nivel_deck_from_a_new_set_plays_a_gauntlet_and_its_cards_are_counted(ca
                                   "deck=ST02,blaze"}  # fmt: skip
     cards = {c["name"]: c for c in r["cards"]}
     assert cards["ブレイズ"]["in_deck"]["games"] == 8 and cards["ブレイズ"]["drawn"]["games"] > 0
+    # a game that draws from a deck: some cards were drawn in some games and not in others
+    assert any(c["iwd"]["value"] is not None for c in r["cards"])
 
 
 def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
