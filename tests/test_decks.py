@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -99,8 +100,8 @@ def test_a_deck_for_a_ruleset_without_decks_is_refused(tmp_path, capsys):
 def test_deck_with_its_card_set_checks_clean(capsys):
     code, diags = run_check(capsys, CARDS, MY_DECK)
     assert code == 0, diags
-    code, diags = run_check(capsys, MY_DECK)  # without the card set its new cards are unknown
-    assert code == 1 and any("GARGOYLE" in d["message"] for d in errors(diags))
+    code, diags = run_check(capsys, MY_DECK)  # alone: with the card file next to it (#36)
+    assert code == 0, diags
 
 
 @pytest.mark.parametrize("ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p"])
@@ -161,8 +162,12 @@ def test_gauntlet_plays_the_deck_against_each_other_in_both_seats(capsys):
         assert cards[new]["in_deck"]["games"] == 80  # one seat of every game holds the deck
         assert cards[new]["played"]["games"] > 0
     assert all(set(c) >= {"name", "in_deck", "drawn", "played", "not_played"} for c in r["cards"])
-    rates = [c["played"]["rate"] or 0 for c in r["cards"]]
-    assert rates == sorted(rates, reverse=True)
+    solid = [
+        c["iwp"]["value"]
+        for c in r["cards"]
+        if c["iwp"]["value"] is not None and not c["iwp"]["few"]
+    ]
+    assert solid == sorted(solid, reverse=True)  # by improvement when played, within each deck
 
 
 def test_against_a_list_and_unknown_deck(capsys):
@@ -210,15 +215,34 @@ def test_report_is_one_self_contained_page(tmp_path, capsys):
     assert code == 0
     page = out.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>")
-    for section in ('id="settings"', 'id="pairings"', 'id="cards"', 'id="lengths"'):
+    for section in ('id="settings"', 'id="inputs"', 'id="pairings"', 'id="cards"', 'id="lengths"'):
         assert section in page
+    assert 'id="agents"' not in page  # one agent for every seat: nothing to compare
     assert page.count("<svg") == 3 and "GARGOYLE" in page
-    for fetch in ("<script", "src=", "<link", "@import", "url(http", 'href="http'):
+    for fetch in ("<script src", "src=", "<link", "@import", "url(http", 'href="http', "fetch("):
         assert fetch not in page  # nothing is fetched: the page works offline
+    # what it ran: the files with their digests, the version, the fingerprints
+    digest = hashlib.sha256(Path(MY_DECK).read_bytes()).hexdigest()
+    assert digest in page and "fingerprint: rules" in page and "madang" in page
+    # the card table: one row per card and per deck holding it, filters by deck, kind and cost
+    for f in ('id="f-deck"', 'id="f-kind"', 'id="f-cost"', "<option>wardens</option>"):
+        assert f in page
+    assert 'data-deck="wardens"' in page and 'class="all"' in page
     again = tmp_path / "again.html"
     main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
           "all", "--games", "40", "--jobs", "1", "--by-card", "--report", str(again)])  # fmt: skip
     assert again.read_text("utf-8") == page  # the same run, the same page
+
+
+def test_report_compares_the_agents_of_a_run_with_several(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    code = main(["simulate", "clash_of_decks", "--cards", CARDS, "--deck", MY_DECK, "--against",
+                 "all", "--games", "16", "--jobs", "1", "--seats", "first,random", "--report",
+                 str(out)])  # fmt: skip
+    assert code == 0
+    page = out.read_text("utf-8")
+    assert 'id="agents"' in page and "<td>first</td><td>1</td>" in page
+    assert "<th>deck wardens</th>" in page
 
 
 # -------------------------------------------------------- card lint
@@ -288,6 +312,8 @@ def test_nivel_deck_from_a_new_set_plays_a_gauntlet_and_its_cards_are_counted(ca
                                   "deck=ST02,blaze"}  # fmt: skip
     cards = {c["name"]: c for c in r["cards"]}
     assert cards["ブレイズ"]["in_deck"]["games"] == 8 and cards["ブレイズ"]["drawn"]["games"] > 0
+    # a game that draws from a deck: some cards were drawn in some games and not in others
+    assert any(c["iwd"]["value"] is not None for c in r["cards"])
 
 
 def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
@@ -301,14 +327,12 @@ def test_nivel_illegal_deck_is_refused_with_the_rule_and_the_line(capsys):
 
 
 def test_the_per_card_table_lines_up_wide_names():
-    from madang.tools.cardstats import render
+    from madang.tools.cardstats import render, report
     from rich.cells import cell_len
 
-    row = {"name": "ケブラープロテクター", "in_deck": {"games": 3}, "drawn": {"games": 2},
-           "played": {"games": 1, "rate": 1.0, "ci95": [0.2, 1.0]},
-           "not_played": {"rate": 0.5}, "games_for_2pct": 100}  # fmt: skip
-    ascii_row = {**row, "name": "BARON"}
-    a, b = render([row, ascii_row])[1:]
+    rows = report({("ケブラープロテクター", "a", 0): [40, 20, 30, 18, 10, 6],
+                   ("BARON", "a", 0): [40, 20, 30, 18, 10, 6]})  # fmt: skip
+    a, b = render(rows)[1:]
     assert cell_len(a) == cell_len(b)
 
 

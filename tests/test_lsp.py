@@ -100,9 +100,11 @@ async def test_hover_shows_the_declaration_its_comment_and_a_cards_text(client, 
 @pytest.mark.asyncio
 async def test_completion_offers_keywords_in_both_languages_and_names_in_scope(client, clash):
     rules = clash / "rules.madang"
-    await open_doc(client, rules)
+    text = rules.read_text(encoding="utf-8") + "\ndefine probe(p: player) = 1\n"
+    await open_doc(client, rules, text)
+    line = len(text.splitlines()) - 1  # where an expression goes: every name in scope
     result = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(rules)), t.Position(0, 0))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(rules)), t.Position(line, 26))
     )
     labels = {item.label for item in result.items}
     assert {"when", "할때", "관통", "pierce", "TROLL", "attack_order"} <= labels
@@ -205,6 +207,46 @@ def test_the_extension_starts_the_server_for_madang_and_yaml_files():
     assert 'language: "madang"' in js and 'language: "yaml"' in js
 
 
+def test_the_extension_activates_on_a_folder_of_yaml_card_files_only():
+    """The manifest wakes the extension for YAML files and for folders marked with madang.toml
+    or a ruleset.yaml (not only .madang files), and every file it needs is packaged; whether a
+    YAML file is madang's is decided by its content (detect.js, run here with node)."""
+    import json
+    import subprocess
+
+    folder = REPO / "editors" / "vscode"
+    pkg = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    events = set(pkg["activationEvents"])
+    assert {"onLanguage:yaml", "onLanguage:madang", "workspaceContains:**/madang.toml",
+            "workspaceContains:**/ruleset.yaml"} <= events  # fmt: skip
+    assert (folder / pkg["main"]).is_file()
+    for f in ("extension.js", "detect.js", "language-configuration.json"):
+        assert f in pkg["files"] and (folder / f).is_file()
+    js = (folder / "extension.js").read_text(encoding="utf-8")
+    assert 'require("./detect")' in js and "onDidOpenTextDocument" in js
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    samples = {
+        "my_cards.yaml": (REPO / "docs/examples/my_cards.yaml").read_text("utf-8"),
+        "my_deck.yaml": (REPO / "docs/examples/my_deck.yaml").read_text("utf-8"),
+        "ruleset.yaml": (REPO / "rulesets/clash_of_decks/ruleset.yaml").read_text("utf-8"),
+        "compose.yaml": "services:\n  web: {image: nginx}\n",
+        "ci.yml": "name: ci\non: push\njobs: {}\n",
+    }
+    script = (
+        f"const d = require({json.dumps(str(folder / 'detect.js'))});"
+        "const s = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "const out = {}; for (const k in s) out[k] = d.isMadangDocument('yaml', k, s[k]);"
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    got = subprocess.run([node, "-e", script], input=json.dumps(samples), capture_output=True,
+                         text=True, check=True, timeout=60)  # fmt: skip
+    assert json.loads(got.stdout) == {"my_cards.yaml": True, "my_deck.yaml": True,
+                                      "ruleset.yaml": True, "compose.yaml": False,
+                                      "ci.yml": False}  # fmt: skip
+
+
 def test_an_unrelated_yaml_file_gets_no_diagnostics(tmp_path):
     from madang.tools.lsp import Workspace
 
@@ -247,3 +289,111 @@ def test_completion_and_hover_know_the_cards_of_a_deck_file(tmp_path):
     assert {"ブレイズ", "ノイズ"} <= labels  # a new card of the set and a card of the ruleset
     text = hover_text(ws, analysis, "フレア") or ""
     assert "card" in text and "파워 4000" in text and "어태커" in text
+
+
+# -------------------------------------------------- quick fixes, rename, signatures, context
+
+
+@pytest.mark.asyncio
+async def test_a_did_you_mean_diagnostic_has_a_quick_fix(client, tmp_path):
+    cards = tmp_path / "spear.yaml"
+    shutil.copy(REPO / "docs" / "examples" / "cli" / "misspelt-keyword.yaml", cards)
+    await open_doc(client, cards)
+    (diag,) = client.diagnostics[uri(cards)]
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            t.TextDocumentIdentifier(uri(cards)),
+            diag.range,
+            t.CodeActionContext(diagnostics=[diag]),
+        )  # fmt: skip
+    )
+    (fix,) = actions
+    assert fix.kind == t.CodeActionKind.QuickFix and fix.title == "Change to '관통'"
+    (edit,) = fix.edit.changes[uri(cards)]
+    line = cards.read_text(encoding="utf-8").splitlines()[edit.range.start.line]
+    assert line[edit.range.start.character : edit.range.end.character] == "관퉁"
+    assert edit.new_text == "관통"
+
+
+@pytest.mark.asyncio
+async def test_rename_changes_a_keyword_and_a_card_in_every_file(client, clash):
+    cards = clash / "cards.yaml"
+    await open_doc(client, cards)
+    edit = await client.text_document_rename_async(
+        t.RenameParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "관통"), "꿰뚫기")
+    )
+    files = set(edit.changes)
+    assert {uri(cards), uri(clash / "abilities.madang"), uri(clash / "rules.madang")} <= files
+    for target, edits in edit.changes.items():
+        lines = Path(t_path := target.removeprefix("file://")).read_text("utf-8").splitlines()
+        for e in edits:
+            assert e.new_text == "꿰뚫기", t_path
+            assert (
+                lines[e.range.start.line][e.range.start.character : e.range.end.character] == "관통"
+            )
+    edit = await client.text_document_rename_async(
+        t.RenameParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "TROLL"), "OGRE2")
+    )
+    decks = {u for u in edit.changes if "/decks/" in u}
+    assert uri(cards) in edit.changes and decks  # the sample decks that hold TROLL follow
+    nothing = await client.text_document_rename_async(
+        t.RenameParams(t.TextDocumentIdentifier(uri(cards)), position_of(cards, "관통"), "a b")
+    )
+    assert nothing is None  # a new name must be one word
+
+
+@pytest.mark.asyncio
+async def test_signature_help_for_a_verb_and_a_builtin(client, clash):
+    rules = clash / "rules.madang"
+    await open_doc(client, rules)
+    at = position_of(rules, "strike(s, target")
+    help_ = await client.text_document_signature_help_async(
+        t.SignatureHelpParams(
+            t.TextDocumentIdentifier(uri(rules)),
+            t.Position(at.line, at.character + len("trike(s, ")),
+        )  # fmt: skip
+    )
+    sig = help_.signatures[0]
+    assert sig.label.startswith("strike(") and len(sig.parameters) == 4
+    assert help_.active_parameter == 1
+    at = position_of(rules, "first(foes)")
+    help_ = await client.text_document_signature_help_async(
+        t.SignatureHelpParams(
+            t.TextDocumentIdentifier(uri(rules)), t.Position(at.line, at.character + len("irst("))
+        )  # fmt: skip
+    )
+    assert help_.signatures[0].label.startswith("first(") and help_.signatures[0].documentation
+
+
+@pytest.mark.asyncio
+async def test_completion_is_filtered_by_context(client, clash, tmp_path):
+    rules = clash / "rules.madang"
+    text = rules.read_text(encoding="utf-8") + "\nverb probe(p: player):\n    \n"
+    await open_doc(client, rules, text)
+    line = len(text.splitlines()) - 1
+
+    async def labels(path, line, col):
+        got = await client.text_document_completion_async(
+            t.CompletionParams(t.TextDocumentIdentifier(uri(path)), t.Position(line, col))
+        )
+        return {i.label for i in got.items}
+
+    start = await labels(rules, line, 4)  # a statement goes here
+    assert {"if", "move", "만약"} <= start and "TROLL" not in start and "관통" not in start
+    cards = tmp_path / "mine.yaml"
+    cards.write_text("ruleset: clash_of_decks\ncards:\n  - name: X\n    type: spell\n    \n"
+                     "  - name: Y\n    type: creature\n    \n    text: \n", encoding="utf-8")  # fmt: skip
+    await open_doc(client, cards)
+    spell, creature = await labels(cards, 4, 4), await labels(cards, 7, 4)
+    assert "cost" in spell and "health" not in spell  # the fields of the kind at hand
+    assert {"cost", "health"} <= creature and "if" not in creature
+    assert {"관통", "분노"} <= await labels(cards, 8, 10) and "TROLL" not in await labels(
+        cards, 8, 10
+    )
+    (tmp_path / "d").mkdir()
+    shutil.copy(REPO / "docs" / "examples" / "my_cards.yaml", tmp_path / "d" / "my_cards.yaml")
+    deck = tmp_path / "d" / "deck.yaml"
+    deck.write_text("ruleset: clash_of_decks\nname: d\ncards:\n  HARPY: 1\n  \n", "utf-8")
+    await open_doc(client, deck)
+    in_deck = await labels(deck, 4, 2)  # the game's cards and those of the file beside the deck
+    assert {"TROLL", "GARGOYLE"} <= in_deck and "if" not in in_deck and "cost" not in in_deck

@@ -57,6 +57,9 @@ class DeckFile:
         return sum(copies for _, copies in self.cards)
 
 
+CARD_CUTOFF = 0.75  # how close a name must be to another card's to be hinted as its misspelling
+
+
 def is_deck(data: object) -> bool:
     """A YAML document that is a deck (its cards a mapping), not a card file (a list)."""
     return isinstance(data, dict) and isinstance(data.get("cards"), dict)
@@ -107,6 +110,13 @@ def deck_name(path: str) -> str | None:
     return doc.data["name"]
 
 
+def read_deck_cards(path: str) -> list[str]:
+    """The card names a deck file lists (nothing when it cannot be read: its check says why)."""
+    doc = _load(path, Diagnostics())
+    cards = doc.data.get("cards") if doc is not None else None
+    return [str(c) for c in cards] if isinstance(cards, dict) else []
+
+
 def looks_like_deck(path: str) -> bool:
     """Whether a YAML file holds a deck; unreadable files are not decks (their reader says why)."""
     doc = _load(path, Diagnostics())
@@ -145,22 +155,24 @@ def read_deck(
         card = str(card)
         deck.cards.append((card, int(copies)))
         if card not in cards:
-            hint = did_you_mean(card, sorted(cards))
+            # a card of a new set is more likely missing its file than misspelt: hint only at
+            # a name that is really close
+            hint = did_you_mean(card, sorted(cards), CARD_CUTOFF)
             diags.error(
                 f"no card named '{card}' in this ruleset or the card sets given",
                 doc.key_span(("cards", card)),
-                hint or "a card of a new set needs its file: --cards my_cards.yaml",
+                hint or "a card of a new set needs the file that defines it: --cards FILE",
                 code="deck-card",
             )
     for name, kind in fields.items():
         value = doc.data[name]
         if kind == "card" and value not in cards:
-            hint = did_you_mean(str(value), sorted(cards))
+            hint = did_you_mean(str(value), sorted(cards), CARD_CUTOFF)
             diags.error(f"no card named '{value}'", doc.span((name,)), hint, code="deck-card")
         if kind == "cards":
             for card in value:
                 if str(card) not in cards:
-                    hint = did_you_mean(str(card), sorted(cards))
+                    hint = did_you_mean(str(card), sorted(cards), CARD_CUTOFF)
                     diags.error(f"no card named '{card}' in this ruleset or the card sets given",
                                 doc.key_span((name, card)), hint, code="deck-card")  # fmt: skip
             value = [str(card) for card, copies in value.items() for _ in range(int(copies))]

@@ -146,12 +146,12 @@ def render(d: Diagnostic, source_line: str | None, color: bool = False) -> str:
     return out
 
 
-def did_you_mean(word: str, candidates) -> str | None:
+def did_you_mean(word: str, candidates, cutoff: float = 0.5) -> str | None:
     """The closest known name, for hints; None when nothing is close."""
     import difflib
 
     cands = [c for c in candidates if isinstance(c, str)]
-    best = difflib.get_close_matches(word, cands, n=1, cutoff=0.5)
+    best = difflib.get_close_matches(word, cands, n=1, cutoff=cutoff)
     if best:
         return f"did you mean '{best[0]}'?"
     return None

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from . import nodes as n
@@ -293,21 +293,12 @@ def _parse_text(text: str, origin: Origin, diags: Diagnostics, start: str):
         return None
     try:
         return ToAst(origin).transform(tree)
+    except VisitError as e:  # lark's "Error trying to process rule ...": say where and what
+        syntax_errors.report_tree(e, origin, diags)
+        return None
     except (RecursionError, LarkError) as e:
-        located = getattr(e, "orig_exc", None)
-        if isinstance(located, NotAStatement):
-            diags.error(located.message, located.span, code="syntax", hint=located.hint)
-            return None
         diags.error(f"cannot build the syntax tree: {e}", origin.span(1, 1), code="syntax")
         return None
-
-
-class NotAStatement(Exception):
-    """An expression written where a statement belongs (a verb named without its `()`)."""
-
-    def __init__(self, message: str, span: Span, hint: str):
-        super().__init__(message)
-        self.message, self.span, self.hint = message, span, hint
 
 
 def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
@@ -679,17 +670,8 @@ class ToAst(Transformer):
     def call_stmt(self, meta, items):
         call = items[0]
         if not isinstance(call, n.Call):
-            if isinstance(call, n.Name):
-                raise NotAStatement(
-                    f"'{call.name}' on its own is not a statement",
-                    self._span(meta),
-                    f"to call the verb, write {call.name}() with its arguments in the brackets",
-                )
-            raise NotAStatement(
-                "not a statement: a value on its own does nothing",
-                self._span(meta),
-                "a verb call such as destroy(x), or an assignment, was expected",
-            )
+            word = call.name if isinstance(call, n.Name) else None
+            raise syntax_errors.not_a_statement(word, self._span(meta))
         return n.CallStmt(call.func, call.args, span=self._span(meta))
 
     @v_args(meta=True)

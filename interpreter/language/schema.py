@@ -201,6 +201,10 @@ RULESET_SCHEMA: dict = {
                     "text or a number.",
                 },
                 "drawn": {**_NAMES, "description": "Zones: a card seen in its owner's is drawn."},
+                "cost": {
+                    "type": "string",
+                    "description": "The property per-card statistics show and filter as cost.",
+                },
                 "played": {
                     **_NAMES,
                     "description": "Events or actions: naming a card first plays it.",

@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    VisitError,
+)
 
 from .diagnostics import Diagnostics
 from .keywords import CORE, KEYWORDS
@@ -62,6 +68,53 @@ class IndentProblem(LarkError):
     def __init__(self, message: str, line: int, width: int, hint: str | None = None):
         super().__init__(message)
         self.message, self.line, self.width, self.hint = message, line, width, hint
+
+
+class TreeProblem(LarkError):
+    """Raised while the syntax tree is built (a rule matched, but its parts make no sense):
+    the message, where, and the likeliest fix."""
+
+    def __init__(self, message: str, span, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.span, self.hint = message, span, hint
+
+
+def not_a_statement(word: str | None, span) -> TreeProblem:
+    """A line that is an expression, not a statement: most often a misspelt keyword (`pas`)."""
+    near = _nearest(word, LINE_STARTERS) if word else None
+    if near:
+        return TreeProblem(
+            f"'{word}' is not a statement: a statement or a verb call such as destroy(x) was "
+            "expected",
+            span,
+            f"did you mean '{near}'?",
+        )
+    if word:  # a verb named without its brackets
+        return TreeProblem(
+            f"'{word}' on its own is not a statement",
+            span,
+            f"to call the verb, write {word}() with its arguments in the brackets",
+        )
+    return TreeProblem(
+        "not a statement: a value on its own does nothing",
+        span,
+        "a verb call such as destroy(x), or an assignment, was expected",
+    )
+
+
+def report_tree(e: VisitError, origin, diags: Diagnostics) -> None:
+    """A `VisitError` of lark's tree transformation ("Error trying to process rule ..."):
+    located at the problem, or at the rule that failed."""
+    orig = e.orig_exc
+    if isinstance(orig, TreeProblem):
+        diags.error(orig.message, orig.span, orig.hint, code="syntax")
+        return
+    meta = getattr(e.obj, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        span = origin.span(meta.line, meta.column, meta.end_line, meta.end_column)
+    else:
+        span = origin.span(1, 1)
+    diags.error(f"cannot build the syntax tree: {orig}", span, code="syntax")
 
 
 def report_indent(e: IndentProblem, origin, diags: Diagnostics) -> None:

@@ -217,6 +217,8 @@ def cmd_check(args) -> int:
     )
     from ..language.decks import deck_ruleset, looks_like_deck
 
+    if not args.paths and not args.cards:
+        raise UsageError("check needs a PATH: a ruleset, a card file, a deck or a language file")
     diags = Diagnostics()
     done: set[str] = set()
     # --strict judges the files being checked: a card file (or set) is not failed for warnings
@@ -240,16 +242,25 @@ def cmd_check(args) -> int:
             if name is not None:
                 decks.setdefault(name, []).append(ref)
             judged.add(_shown(ref))
-    for ref in args.paths:
+    for ref in [*args.paths, *(args.cards or ())]:
         p = Path(ref)
         if (p.is_file() and p.suffix in (".yaml", ".yml") or is_card_set_folder(p)) and not (
             p.is_file() and looks_like_deck(ref)
         ):
             name = load_standalone_cards(ref, Diagnostics())
-            if name is not None:
+            if name is not None and ref not in card_files.get(name, []):
                 card_files.setdefault(name, []).append(ref)
     for name, files in decks.items():
-        ruleset(name, card_files.get(name, []), files)
+        given = card_files.get(name, [])
+        near = _cards_next_to(name, files, given)
+        if near and args.format == "text":
+            note(f"the decks use the card files next to them: {', '.join(map(_shown, near))}")
+        ruleset(name, [*given, *near], files)
+    for ref in args.cards or ():
+        if not Path(ref).exists():
+            diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
+        elif not decks:
+            args.paths.append(ref)  # with no deck, a card file given is checked as such
 
     for ref in args.paths:
         p = Path(ref)
@@ -287,6 +298,45 @@ def cmd_check(args) -> int:
             print("ok: no problems found")
     counted = [w for w in diags.warnings if whole or w.span.file in judged]
     return 1 if diags.errors or (args.strict and counted) else 0
+
+
+def _cards_next_to(ruleset: str, decks: list[str], given: list[str]) -> list[str]:
+    """Card files (or card sets) beside the decks that define cards the decks name and no file
+    given defines: a deck checked alone is checked with them. Only files that load without
+    errors are taken (a draft next to the finished file is left out)."""
+    from ..build.loader import is_card_set_folder, load_ruleset, load_standalone_cards
+    from ..language.decks import looks_like_deck, read_deck_cards
+
+    scratch = Diagnostics()
+    loaded = load_ruleset(ruleset, scratch, list(given), compile=False)
+    known = set(loaded.syms.cards) if loaded is not None else set()
+    missing = {c for d in decks for c in read_deck_cards(d)} - known
+    taken: list[str] = []
+    skip = {Path(x).resolve() for x in [*given, *decks]}
+    found = []  # (cards it would add, path): the file that adds most is tried first
+    for folder in sorted({Path(d).resolve().parent for d in decks}):
+        for f in sorted(folder.iterdir()):
+            if not missing or f.resolve() in skip:
+                continue
+            if f.is_file() and f.suffix in (".yaml", ".yml"):
+                if looks_like_deck(str(f)):
+                    continue
+            elif not is_card_set_folder(f):
+                continue
+            if load_standalone_cards(str(f), Diagnostics()) == ruleset:
+                adds = len(set(_card_names(str(f))) & missing)
+                if adds:
+                    found.append((-adds, str(f)))
+    for _, f in sorted(found):
+        names = set(_card_names(f)) & missing
+        if not names:
+            continue
+        trial = Diagnostics()
+        load_ruleset(ruleset, trial, [*given, *taken, f], compile=False)
+        if not trial.has_errors():
+            taken.append(f)
+            missing -= names
+    return taken
 
 
 def _shown(path) -> str:
@@ -725,6 +775,13 @@ def cmd_simulate(args) -> int:
     seats = args.seats.split(",") if args.seats else None
     if args.against and not args.deck:
         raise UsageError("--against needs the deck that plays the others: --deck FILE")
+    if args.card_model:
+        if not args.by_card:
+            raise UsageError("--card-model fits the per-card figures: add --by-card")
+        try:
+            import scipy  # noqa: F401
+        except ImportError:
+            raise UsageError("--card-model fits with scipy: pip install 'madang[report]'") from None
     if args.report:
         try:
             import matplotlib  # noqa: F401
@@ -766,7 +823,8 @@ def cmd_simulate(args) -> int:
     try:
         result = simulate(args.ruleset, args.games, args.seed, args.jobs, seats, options,
                           extra, args.max_decisions, progress, backend=args.backend,
-                          address=args.address, gauntlet=gauntlet, by_card=args.by_card)  # fmt: skip
+                          address=args.address, gauntlet=gauntlet, by_card=args.by_card,
+                          card_model=args.card_model)  # fmt: skip
     finally:
         if bar is not None:
             bar.stop()
@@ -818,9 +876,16 @@ def cmd_simulate(args) -> int:
         seed = f" (first at seed {e['first_seed']})" if e["first_seed"] is not None else ""
         print(f"  error ×{e['games']}{seed}: {msg}")
     if result.get("cards"):
-        from .cardstats import render
+        from .cardstats import MIN_GAMES, ranking, render
 
-        print("  per card (seat-games; win rates of the seat holding the card):")
+        key = ranking(result["cards"])
+        event = "drawn" if key == "iwd" else "played"
+        print(f"  per card: win rates when {event} and not; {key.upper()}: their difference "
+              f"within each deck and seat, pooled (* fewer than {MIN_GAMES} seat-games on a "
+              "side)")  # fmt: skip
+        if key == "iwp":
+            print("  (nearly every card was drawn in every game that held it: playing is "
+                  "compared, not drawing)")  # fmt: skip
         for line in render(result["cards"]):
             print("  " + line)
     tm = result["timing"]
@@ -1024,7 +1089,10 @@ def parser() -> argparse.ArgumentParser:
     p = command("check", "check rulesets, card files or language files",
                 "Check rulesets (bundled names or folders), card files that name their ruleset, and .madang "
                 "language files; report every problem with its file, line and column.")  # fmt: skip
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--cards", action="append", metavar="FILE",
+                   help="a card file or card set the decks use (repeatable); a deck checked "
+                        "without it uses the card files next to it")  # fmt: skip
     p.add_argument("--strict", action="store_true", help="warnings count as problems (exit 1)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_check)
@@ -1127,8 +1195,11 @@ def parser() -> argparse.ArgumentParser:
                    help="a gauntlet: the first --deck plays each of these decks (all: every other "
                         "deck), in every seat order; each pairing is reported")  # fmt: skip
     p.add_argument("--by-card", action="store_true",
-                   help="per-card table: games where each card was in a deck, drawn, played, and "
-                        "the win rates")  # fmt: skip
+                   help="per-card table: games where each card was in a deck, drawn, played, the "
+                        "win rates, and the improvement when drawn within each deck (IWD)")  # fmt: skip
+    p.add_argument("--card-model", action="store_true",
+                   help="with --by-card: also fit a logistic regression per card with deck and "
+                        "seat as covariates (needs scipy: pip install 'madang[report]')")  # fmt: skip
     p.add_argument("--report", metavar="FILE.html",
                    help="write a page with the pairing heat map, per-card win rates and game "
                         "lengths (no network needed to view it)")  # fmt: skip

@@ -62,6 +62,9 @@ class Analysis:
     symbols: dict[str, Symbol] = field(default_factory=dict)  # any spelling -> symbol
     options: dict[str, dict] = field(default_factory=dict)
     files: set[Path] = field(default_factory=set)  # every file of the context
+    kind_fields: dict[str, set[str]] = field(default_factory=dict)  # kind -> its fields
+    # verb, definition, action -> (label, parameter labels, documentation)
+    signatures: dict[str, tuple[str, list[str], str]] = field(default_factory=dict)
 
 
 def resolve(file: str) -> Path:
@@ -114,6 +117,9 @@ class Workspace:
             out.options = dict(loaded.meta.get("options") or {})
             out.files |= {resolve(s.span.file) for s in out.symbols.values() if s.span}
             out.files |= {Path(f).resolve() for f in loaded.card_files}
+            out.files |= {Path(d.path).resolve() for d in loaded.decks if Path(d.path).is_file()}
+            out.kind_fields = kind_fields(loaded.syms)
+            out.signatures = signatures(loaded.syms)
         return out
 
     def _target(self, path: Path) -> tuple[str, list[str]] | None:
@@ -170,6 +176,29 @@ def symbol_table(syms: Symbols) -> dict[str, Symbol]:
             canonical = syms.canonical.get(spelling, getattr(sym, "name", spelling))
             detail = card_detail(sym) if label == "card" else ""
             out.setdefault(spelling, Symbol(canonical, label, sym.span, detail))
+    return out
+
+
+def kind_fields(syms: Symbols) -> dict[str, set[str]]:
+    """Every spelling of every kind, with the fields a card of it may set."""
+    out: dict[str, set[str]] = {}
+    for spelling, k in syms.kinds.items():
+        out[spelling] = set(getattr(k, "fields", {}) or {})
+    for spelling, f in syms.fields.items():
+        for k in getattr(f, "kinds", []) or []:
+            out.setdefault(k, set()).add(spelling)
+    return out
+
+
+def signatures(syms: Symbols) -> dict[str, tuple[str, list[str], str]]:
+    """Each verb, definition, action and event by every spelling: `name(p: type, ...)`."""
+    from ..language.symbols import type_name
+
+    out = {}
+    for attr in ("verbs", "defines", "actions", "events", "keywords"):
+        for spelling, sym in getattr(syms, attr).items():
+            params = [f"{p.name}: {type_name(p.type)}" for p in getattr(sym, "params", [])]
+            out[spelling] = (f"{spelling}({', '.join(params)})", params, attr[:-1])
     return out
 
 
@@ -261,16 +290,189 @@ def references(ws: Workspace, analysis: Analysis, word: str) -> list[tuple[Path,
     return out
 
 
-def completions(analysis: Analysis) -> list[tuple[str, str, str]]:
-    """(text, what it is, detail) for every name a file may use here."""
+def completions(analysis: Analysis, context: Context | None = None) -> list[tuple[str, str, str]]:
+    """(text, what it is, detail) for the names that may go here: every name without a
+    `context`; with one, only what fits (see `completion_context`)."""
     out = {}
-    for word, (en, ko, why) in CORE_WORDS.items():
-        out[word] = (word, "core keyword", f"{en} / {ko}: {why}")
+    want = None if context is None else CONTEXT_LABELS[context.what]
+    if want is None or "core keyword" in want:
+        for word, (en, ko, why) in CORE_WORDS.items():
+            if context is not None and context.what == "statement" and not _starts_line(en):
+                continue
+            out[word] = (word, "core keyword", f"{en} / {ko}: {why}")
     for spelling, sym in analysis.symbols.items():
+        if want is not None and sym.label not in want:
+            continue
+        if sym.label == "field" and context is not None and context.kind:
+            if not _field_of(analysis, spelling, context.kind):
+                continue
         out[spelling] = (spelling, sym.label, sym.detail.splitlines()[0] if sym.detail else "")
-    for name in analysis.options:
-        out.setdefault(name, (name, "option", ""))
+    if want is None or "option" in want:
+        for name in analysis.options:
+            out.setdefault(name, (name, "option", ""))
     return sorted(out.values())
+
+
+@dataclass(frozen=True)
+class Context:
+    """What goes at a position: `statement` (a line's first word), `member` (after a dot),
+    `keyword` (a card's keyword list, after `has`), `card` (a deck's names, after `card`),
+    `field` (a key of a card entry), `expression` (anything else); `kind`: the card's kind."""
+
+    what: str
+    kind: str | None = None
+
+
+CONTEXT_LABELS = {
+    "statement": {"core keyword", "verb", "action", "event", "definition"},
+    "member": {"field", "counter", "zone"},
+    "keyword": {"keyword"},
+    "card": {"card"},
+    "field": {"field"},
+    "expression": {"core keyword", "definition", "zone", "counter", "card", "kind", "keyword",
+                   "field", "option", "verb"},
+}  # fmt: skip
+_LINE_STARTERS = None
+
+
+def _starts_line(english: str) -> bool:
+    from ..language.syntax_errors import LINE_STARTERS
+
+    global _LINE_STARTERS
+    if _LINE_STARTERS is None:
+        _LINE_STARTERS = {CORE[t][0].split()[0] for t in LINE_STARTERS if t in CORE}
+    return english.split()[0] in _LINE_STARTERS
+
+
+def _field_of(analysis: Analysis, field_name: str, kind: str) -> bool:
+    kinds = analysis.kind_fields.get(kind)
+    return kinds is None or field_name in kinds
+
+
+_CARD_KEY = re.compile(r"^(\s*)(-\s+)?(\w*)$")
+_TEXT_KEY = re.compile(r"^\s*(-\s+)?text:\s*[|>]?")
+
+
+def completion_context(path: Path, text: str, line: int, character: int) -> Context:
+    """What fits at a position of a language file, a card file or a deck file."""
+    lines = text.splitlines()
+    here = lines[line][:character] if 0 <= line < len(lines) else ""
+    if path.suffix in (".yaml", ".yml"):
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            data = None
+        if isinstance(data, dict) and (is_deck(data) or "name" in data and "cards" in data
+                                       and not isinstance(data["cards"], list)):  # fmt: skip
+            return Context("card")
+        m = _CARD_KEY.match(here)
+        if m and not _inside_text(lines, line):
+            return Context("field", _kind_of_entry(lines, line))
+        if _TEXT_KEY.match(here) and re.fullmatch(r"[^:]*:\s*[|>]?\s*[\w, ]*", here):
+            return Context("keyword")
+        # inside a card's text: the language's rules below
+    before = here.rstrip()
+    if re.search(r"\.\w*$", here):
+        return Context("member")
+    if re.fullmatch(r"\s*\w*", here):
+        return Context("statement")
+    if re.search(r"\b(has|is|grant|가짐|부여)\s+\w*$", here):
+        return Context("keyword")
+    if re.search(r"\bcard\s+\w*$", before):
+        return Context("card")
+    return Context("expression")
+
+
+def _inside_text(lines: list[str], line: int) -> bool:
+    """Whether a line of a card file lies in the block of a `text: |` above it."""
+    indent = len(lines[line]) - len(lines[line].lstrip()) if line < len(lines) else 0
+    for i in range(line - 1, -1, -1):
+        ln = lines[i]
+        if not ln.strip():
+            continue
+        ind = len(ln) - len(ln.lstrip())
+        if ind < indent and re.match(r"^\s*(-\s+)?text:\s*[|>]", ln):
+            return True
+        if ind < indent or re.match(r"^\s*-\s", ln):
+            return False
+    return False
+
+
+def _kind_of_entry(lines: list[str], line: int) -> str | None:
+    """The `type:`/`kind:` of the card entry around a line (the kind whose fields fit)."""
+    start = line
+    while start > 0 and not re.match(r"^\s*-\s", lines[start]):
+        start -= 1
+    for ln in lines[start : line + 40]:
+        if ln is not lines[start] and re.match(r"^\s*-\s", ln):
+            break
+        m = re.match(r"^\s*(?:-\s+)?(?:type|kind):\s*(\S+)", ln)
+        if m:
+            return m.group(1).strip("\"'")
+    return None
+
+
+# ---------------------------------------------------------------- quick fixes, rename, signatures
+
+_DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
+
+
+def quick_fix(message: str) -> str | None:
+    """The replacement a did-you-mean hint proposes, if the diagnostic has one."""
+    m = _DID_YOU_MEAN.search(message)
+    return m.group(1) if m else None
+
+
+def rename_edits(ws: Workspace, analysis: Analysis, path: Path, word: str,
+                 new: str) -> dict[Path, list[tuple[int, int, int]]]:  # fmt: skip
+    """Where renaming `word` (this spelling of a declaration) changes the text: the context's
+    files and the card and deck files beside the document, per file (0-based line, start,
+    end). Nothing for a word that names no declaration, or a new name that is not a word."""
+    if analysis.symbols.get(word) is None or not WORD.fullmatch(new):
+        return {}
+    extra = {p.resolve() for p in path.parent.glob("*.y*ml")}
+    scope = Analysis(analysis.diagnostics, analysis.symbols, analysis.options,
+                     analysis.files | extra)  # fmt: skip
+    out: dict[Path, list[tuple[int, int, int]]] = {}
+    for p, i, a, b in references(ws, scope, word):
+        if ws.text(p).splitlines()[i][a:b] == word:
+            out.setdefault(p, []).append((i, a, b))
+    return out
+
+
+def signature(analysis: Analysis, text: str, line: int, character: int):
+    """The call around a position: (label, parameter labels, the argument being written,
+    documentation), for a verb, definition, action or built-in; None elsewhere."""
+    from ..language.signatures import BUILTIN_SIGS as BUILTIN_FUNCS
+
+    lines = text.splitlines()
+    here = lines[line][:character] if 0 <= line < len(lines) else ""
+    depth, commas = 0, 0
+    for i in range(len(here) - 1, -1, -1):
+        ch = here[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                m = re.search(r"(\w+)\s*$", here[:i])
+                if not m:
+                    return None
+                name = m.group(1)
+                sig = analysis.signatures.get(name)
+                if sig is not None:
+                    return (*sig, commas)
+                b = BUILTIN_FUNCS.get(name)
+                if b is None:
+                    return None
+                params = [f"x{k + 1}" + ("?" if k >= b.min_args else "")
+                          for k in range(min(b.max_args, 3))]  # fmt: skip
+                if b.max_args > 3:
+                    params.append("...")
+                return f"{name}({', '.join(params)})", params, b.doc, min(commas, len(params) - 1)
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+    return None
 
 
 TOKEN_TYPES = ["keyword", "function", "macro", "event", "namespace", "class", "variable",

@@ -153,11 +153,80 @@ def build_server() -> MadangServer:
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
     def completion(ls: MadangServer, params: t.CompletionParams) -> t.CompletionList:
+        path = ls.path_of(params.text_document.uri)
+        pos = params.position
+        context = lsp.completion_context(path, ls.model.text(path), pos.line, pos.character)
+        found = lsp.completions(ls.analysis(params.text_document.uri), context)
         items = [
             t.CompletionItem(label=text, kind=COMPLETION_KINDS.get(what), detail=detail or what)
-            for text, what, detail in lsp.completions(ls.analysis(params.text_document.uri))
+            for text, what, detail in found
         ]
         return t.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(
+        t.TEXT_DOCUMENT_CODE_ACTION,
+        t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: MadangServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+        """A quick fix for every diagnostic whose hint says "did you mean 'X'?"."""
+        out = []
+        for d in params.context.diagnostics:
+            new = lsp.quick_fix(d.message)
+            if new is None:
+                continue
+            edit = t.WorkspaceEdit(changes={params.text_document.uri: [t.TextEdit(d.range, new)]})
+            out.append(t.CodeAction(f"Change to '{new}'", kind=t.CodeActionKind.QuickFix,
+                                    diagnostics=[d], edit=edit, is_preferred=True))  # fmt: skip
+        return out
+
+    @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: MadangServer, params: t.PrepareRenameParams) -> t.Range | None:
+        found = word(ls, params.text_document.uri, params.position)
+        if found is None or found[0] not in ls.analysis(params.text_document.uri).symbols:
+            return None
+        line = params.position.line
+        return t.Range(t.Position(line, found[1]), t.Position(line, found[2]))
+
+    @server.feature(t.TEXT_DOCUMENT_RENAME)
+    def rename(ls: MadangServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+        """A declaration (verb, definition, keyword, card, ...) renamed in every file that
+        names it: the ruleset's files, card files and the decks beside them."""
+        found = word(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        path = ls.path_of(params.text_document.uri)
+        analysis = ls.analysis(params.text_document.uri)
+        places = lsp.rename_edits(ls.model, analysis, path, found[0], params.new_name)
+        if not places:
+            return None
+        return t.WorkspaceEdit(
+            changes={
+                from_fs_path(str(p)): [
+                    t.TextEdit(t.Range(t.Position(i, a), t.Position(i, b)), params.new_name)
+                    for i, a, b in spots
+                ]
+                for p, spots in places.items()
+            }
+        )
+
+    @server.feature(
+        t.TEXT_DOCUMENT_SIGNATURE_HELP,
+        t.SignatureHelpOptions(trigger_characters=["(", ","]),
+    )
+    def signature_help(ls: MadangServer, params: t.SignatureHelpParams) -> t.SignatureHelp | None:
+        path = ls.path_of(params.text_document.uri)
+        pos = params.position
+        sig = lsp.signature(ls.analysis(params.text_document.uri), ls.model.text(path),
+                            pos.line, pos.character)  # fmt: skip
+        if sig is None:
+            return None
+        label, params_, doc, active = sig
+        info = t.SignatureInformation(
+            label=label,
+            documentation=doc,
+            parameters=[t.ParameterInformation(label=p) for p in params_],
+        )
+        return t.SignatureHelp(signatures=[info], active_signature=0, active_parameter=active)
 
     @server.feature(t.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: MadangServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:

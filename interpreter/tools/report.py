@@ -1,9 +1,12 @@
 """`simulate --report out.html`: one page to look at after a balance run.
 
-The page is self-contained (charts are inline SVG drawn by matplotlib, styles inline, no script,
-nothing fetched), so it opens from a mail attachment or a CI artifact as well as from disk. It
-shows the run's settings, the pairing matrix as a heat map, each card's win rate when played with
-its 95% interval, and the histogram of game lengths.
+The page is self-contained (charts are inline SVG drawn by matplotlib, styles and the few lines
+of script that sort and filter the card table inline, nothing fetched), so it opens from a mail
+attachment or a CI artifact as well as from disk. It shows what the run ran (the card and deck
+files with their SHA-256, agents, settings, madang version, the ruleset's fingerprints, the seed),
+the pairing matrix as a heat map, the agents compared when the seats had different ones, each
+card's improvement when drawn (or played) within its decks with 95% intervals, and the histogram
+of game lengths.
 """
 
 from __future__ import annotations
@@ -82,20 +85,25 @@ def _heatmap(plt, names, rates, games, option: str) -> str:
 
 
 def _card_bars(plt, cards: list[dict]) -> str:
-    key = "played" if any(c["played"]["games"] for c in cards) else "in_deck"
-    shown = [c for c in cards if c[key]["games"]][:MAX_CARDS]
+    from .cardstats import ranking
+
+    key = ranking(cards)
+    shown = [c for c in cards if c[key]["value"] is not None][:MAX_CARDS]
     if not shown:
         return ""
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(shown) + 1.2))
     ys = list(range(len(shown)))[::-1]
-    rates = [c[key]["rate"] for c in shown]
-    lo = [r - c[key]["ci95"][0] for r, c in zip(rates, shown)]
-    hi = [c[key]["ci95"][1] - r for r, c in zip(rates, shown)]
-    ax.barh(ys, rates, xerr=[lo, hi], color="#4c78a8", ecolor="#333333", capsize=2)
+    values = [100 * c[key]["value"] for c in shown]
+    lo = [v - 100 * c[key]["ci95"][0] for v, c in zip(values, shown)]
+    hi = [100 * c[key]["ci95"][1] - v for v, c in zip(values, shown)]
+    colors = ["#bbbbbb" if c[key]["few"] else "#4c78a8" for c in shown]
+    ax.barh(ys, values, xerr=[lo, hi], color=colors, ecolor="#333333", capsize=2)
     ax.set_yticks(ys, [c["name"] for c in shown], fontsize=8)
-    ax.axvline(0.5, color="#999999", linewidth=0.8, linestyle="--")
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(f"win rate of the seat when the card was {key.replace('_', ' ')} (95% interval)")
+    ax.axvline(0, color="#999999", linewidth=0.8, linestyle="--")
+    ax.set_xlim(-100, 100)
+    event = "drawn" if key == "iwd" else "played"
+    ax.set_xlabel(f"improvement in win rate when {event}, within each deck and seat, in points "
+                  "(95% interval; grey: few games)")  # fmt: skip
     out = _svg(fig)
     plt.close(fig)
     return out
@@ -118,27 +126,210 @@ def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
+def _diff(fig: dict) -> tuple[str, str]:
+    """A difference as shown, and the number it sorts by."""
+    if fig["value"] is None:
+        return "–", ""
+    lo, hi = fig["ci95"]
+    star = " *" if fig["few"] else ""
+    return f"{100 * fig['value']:+.1f} ({100 * lo:+.1f}…{100 * hi:+.1f}){star}", str(fig["value"])
+
+
+def _rate_cell(r: dict) -> tuple[str, str]:
+    if r["rate"] is None:
+        return f"– of {r['games']}", ""
+    lo, hi = r["ci95"]
+    star = " *" if r["few"] else ""
+    return f"{_pct(r['rate'])} of {r['games']} ({_pct(lo)}–{_pct(hi)}){star}", str(r["rate"])
+
+
 def _card_table(cards: list[dict]) -> str:
+    """Every card, and under it one row per deck holding it; sortable by any column, filtered
+    by deck, kind and cost (the script at the end of the page)."""
+    from .cardstats import ranking
+
+    key = ranking(cards)
+    event = "drawn" if key == "iwd" else "played"
+    other = "iwp" if key == "iwd" else "iwd"
+    head = ["card", "deck", "kind", "cost", "seat-games", f"win {event}", f"win not {event}",
+            f"{key.upper()} points (95% CI)", f"{other.upper()} points (95% CI)"]  # fmt: skip
+    both = any(c[other]["value"] is not None for c in cards)  # else the column says nothing
+    if not both:
+        head.pop()
     rows = []
     for c in cards:
-        p = c["played"]
-        lo, hi = p["ci95"]
-        rows.append(
-            "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
-                c["name"], c["in_deck"]["games"], c["drawn"]["games"], p["games"],
-                _pct(c["in_deck"]["rate"]), _pct(p["rate"]), _pct(c["not_played"]["rate"]),
-                f"{100 * lo:.1f}–{100 * hi:.1f}%" if p["games"] else "–",
-                c["games_for_2pct"] or "–",
-            )) + "</tr>"
-        )  # fmt: skip
-    head = ("card", "in deck", "drawn", "played", "win in deck", "win played", "win not played",
-            "95% CI played", "seat-games for ±2%")  # fmt: skip
+        cost = "" if c.get("cost") is None else str(c["cost"])
+        for fig, deck in [(c, "all")] + [(d, d["deck"]) for d in c["per_deck"]]:
+            cells = [(c["name"], c["name"]), (deck, deck), (c.get("kind") or "", c.get("kind") or ""),
+                     (cost, cost),
+                     (str(fig["in_deck"]["games"]), str(fig["in_deck"]["games"])),
+                     _rate_cell(fig[event]), _rate_cell(fig["not_" + event]),
+                     _diff(fig[key])] + ([_diff(fig[other])] if both else [])  # fmt: skip
+            cls = "all" if fig is c else "deck"
+            rows.append(
+                f'<tr class="{cls}" data-deck="{html.escape(str(deck))}" '
+                f'data-decks="{html.escape(" ".join(c["decks"]))}" '
+                f'data-kind="{html.escape(c.get("kind") or "")}" '
+                f'data-cost="{html.escape(cost)}">'
+                + "".join(f'<td data-v="{html.escape(v)}">{html.escape(t)}</td>' for t, v in cells)
+                + "</tr>"
+            )
+    decks = sorted({d for c in cards for d in c["decks"]})
+    kinds = sorted({c.get("kind") or "" for c in cards} - {""})
+    costs = sorted({c["cost"] for c in cards if c.get("cost") is not None})
+
+    def select(name: str, values) -> str:
+        opts = "".join(f"<option>{html.escape(str(v))}</option>" for v in values)
+        return f'<label>{name} <select id="f-{name}"><option value="">all</option>{opts}</select></label>'
+
+    filters = (
+        '<p class="filters">' + select("deck", decks) + select("kind", kinds)
+        + select("cost", costs)
+        + ' <label><input type="checkbox" id="f-per-deck"> one row per deck</label></p>'
+    )  # fmt: skip
     return (
-        '<table class="cards"><thead><tr>'
-        + "".join(f"<th>{h}</th>" for h in head)
+        filters
+        + '<table class="cards" id="card-table"><thead><tr>'
+        + "".join(f'<th title="sort">{h}</th>' for h in head)
         + "</tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
+        + f"<p>* fewer than {_min_games()} seat-games on a side. {key.upper()}: the win rate "
+        f"when {event} minus when not, taken within each deck and seat and pooled, so that a "
+        "strong deck does not lift its cards. A card's row <i>all</i> pools its decks; "
+        "<i>one row per deck</i> (or a deck chosen) shows the card in each deck. Click a "
+        "heading to sort.</p>"
+    )
+
+
+def _min_games() -> int:
+    from .cardstats import MIN_GAMES
+
+    return MIN_GAMES
+
+
+SCRIPT = """
+(function () {
+  var table = document.getElementById("card-table");
+  if (!table) return;
+  var body = table.tBodies[0], order = {};
+  function show() {
+    var d = document.getElementById("f-deck").value, k = document.getElementById("f-kind").value,
+        c = document.getElementById("f-cost").value,
+        per = document.getElementById("f-per-deck").checked;
+    Array.prototype.forEach.call(body.rows, function (r) {
+      var ok = (!k || r.dataset.kind === k) && (!c || r.dataset.cost === c);
+      if (d) ok = ok && r.className === "deck" && r.dataset.deck === d;
+      else ok = ok && (per || r.className === "all");
+      r.style.display = ok ? "" : "none";
+    });
+  }
+  ["f-deck", "f-kind", "f-cost", "f-per-deck"].forEach(function (id) {
+    document.getElementById(id).addEventListener("change", show);
+  });
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+    th.addEventListener("click", function () {
+      order[i] = -(order[i] || -1);
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v;
+        if (x === "" || y === "") return (x === "") - (y === "");
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var cmp = isNaN(nx) || isNaN(ny) ? x.localeCompare(y) : nx - ny;
+        return order[i] * cmp;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+  show();
+})();
+"""
+
+
+def agent_table(result: dict) -> list[dict]:
+    """When the seats had different agents: each agent's seat-games and wins, per seat and per
+    deck (from the pairings), so a run shows how much the agents, not the cards, decide."""
+    agents = result.get("agents") or []
+    if len(set(agents)) < 2:
+        return []
+    n = result["finished"]
+    out: dict[str, dict] = {}
+    for seat, (agent, s) in enumerate(zip(agents, result["seats"])):
+        row = out.setdefault(agent, {"agent": agent, "seats": [], "games": 0, "wins": 0,
+                                     "by_deck": {}})  # fmt: skip
+        row["seats"].append(seat + 1)
+        row["games"] += n
+        row["wins"] += s["wins"]
+    varied = result.get("varied") or []
+    for key, p in (result.get("pairings") or {}).items():
+        if len(varied) != 1:
+            break
+        values = key.partition("=")[2].split(",")
+        for seat, agent in enumerate(agents):
+            if seat < len(values):
+                slot = out[agent]["by_deck"].setdefault(values[seat], [0, 0])
+                slot[0] += p["games"]
+                slot[1] += p["wins"][seat]
+    return list(out.values())
+
+
+def _agents(result: dict) -> str:
+    from .simulate import wilson
+
+    rows = agent_table(result)
+    if not rows:
+        return ""
+    decks = sorted({d for r in rows for d in r["by_deck"]})
+    head = ["agent", "seats", "win rate (95% CI)"] + [f"deck {d}" for d in decks]
+    body = []
+    for r in rows:
+        lo, hi = wilson(r["wins"], r["games"])
+        rate = r["wins"] / r["games"] if r["games"] else None
+        cells = [r["agent"], ", ".join(map(str, r["seats"])),
+                 f"{_pct(rate)} of {r['games']} ({_pct(lo)}–{_pct(hi)})"]  # fmt: skip
+        for d in decks:
+            g, w = r["by_deck"].get(d, (0, 0))
+            cells.append(f"{_pct(w / g if g else None)} of {g}")
+        body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    return (
+        '<section id="agents"><h2>Agents</h2><p>Each agent kept its seat for the whole run: a '
+        "difference here mixes the agent with the seat (<code>madang tournament</code> swaps "
+        "them). The per-card figures above hold for these agents; other agents may rank cards "
+        "otherwise.</p><table><thead><tr>"
+        + "".join(f"<th>{html.escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table></section>"
+    )
+
+
+def _inputs(result: dict) -> str:
+    """What the run ran, so that a page can be traced to its files."""
+    inputs = result.get("inputs") or {}
+    files = inputs.get("files") or []
+    prints = inputs.get("fingerprints") or {}
+    rows = "".join(
+        f"<tr><td>{html.escape(f['path'])}</td><td>{html.escape(f['role'])}</td>"
+        f"<td><code>{html.escape(f['sha256'] or '–')}</code></td></tr>"
+        for f in files
+    )
+    return (
+        '<section id="inputs"><h2>Inputs</h2><dl class="settings">'
+        f"<dt>madang</dt><dd>{html.escape(str(inputs.get('madang', '?')))}</dd>"
+        f"<dt>ruleset</dt><dd>{html.escape(str(inputs.get('ruleset', result['ruleset'])))}</dd>"
+        + "".join(
+            f"<dt>fingerprint: {html.escape(k)}</dt><dd><code>{html.escape(v)}</code></dd>"
+            for k, v in prints.items()
+        )
+        + "</dl>"
+        + (
+            "<table><thead><tr><th>file</th><th>role</th><th>SHA-256</th></tr></thead><tbody>"
+            + rows
+            + "</tbody></table>"
+            if files
+            else "<p>No card or deck files: the ruleset's own cards and decks.</p>"
+        )
+        + "</section>"
     )
 
 
@@ -150,6 +341,8 @@ td, th { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
 dl.settings { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
 dl.settings dt { font-weight: bold; }
+table.cards th { cursor: pointer; } table.cards td { white-space: nowrap; } table.cards tr.all td:first-child { font-weight: bold; }
+.filters label { margin-right: 1em; }
 """
 
 
@@ -161,7 +354,8 @@ def render_report(result: dict) -> str:
         "ruleset": result["ruleset"],
         "games": result["games"],
         "seed": result["seed"],
-        "agents": ", ".join(result["agents"]),
+        "agents (seat 1, 2, ...)": ", ".join(result["agents"]),
+        "decisions before a game counts as unfinished": result.get("max_decisions"),
         "options": json.dumps(result.get("options") or {}, ensure_ascii=False),
         "varied per seat": ", ".join(result.get("varied") or []) or "nothing",
         "finished / unfinished / errors": (
@@ -177,6 +371,7 @@ def render_report(result: dict) -> str:
         '<section id="settings"><h2>Settings</h2><dl class="settings">',
         *(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in settings.items()),
         "</dl></section>",
+        _inputs(result),
     ]
     names, rates, games = pairing_matrix(result)
     if names:
@@ -184,6 +379,9 @@ def render_report(result: dict) -> str:
         parts += ['<section id="pairings"><h2>Pairings</h2>',
                   "<p>Each cell: seat 1's score against seat 2, and the games played.</p>",
                   _heatmap(plt, names, rates, games, option), "</section>"]  # fmt: skip
+    agents = _agents(result)
+    if agents:
+        parts.append(agents)
     cards = result.get("cards") or []
     if cards:
         parts += ['<section id="cards"><h2>Cards</h2>', _card_bars(plt, cards),
@@ -191,6 +389,8 @@ def render_report(result: dict) -> str:
     lengths = _lengths(plt, result.get("turn_counts") or {})
     if lengths:
         parts += ['<section id="lengths"><h2>Game length</h2>', lengths, "</section>"]
+    if cards:
+        parts.append(f"<script>{SCRIPT}</script>")  # inline: nothing is fetched
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

@@ -138,7 +138,7 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
                "decisions": st.decisions, "turns": st.turn, "rounds": st.round}  # fmt: skip
         if watch is not None:
             watch.sample(st)
-            out["cards"] = watch.tally(out["winners"])
+            out["cards"] = watch.tally(out["winners"], seat_decks(prog, options))
         return out
     except (RulesError, MadangError) as e:
         return {"error": " ".join(str(e).split())[:300]}
@@ -146,6 +146,15 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
         return {"error": "internal error: RecursionError"}
     except Exception as e:  # an engine bug must not lose a run of thousands of games
         return {"error": f"internal error: {type(e).__name__}: {' '.join(str(e).split())[:250]}"}
+
+
+def seat_decks(prog, options: dict) -> list[str] | None:
+    """The deck of every seat (the ruleset's deck option), or None without one."""
+    option = (prog.meta.get("decks") or {}).get("option")
+    if not option:
+        return None
+    value = resolve_options(prog, options)[0].get(option)
+    return [str(v) for v in value] if isinstance(value, list) else None
 
 
 def _combo_key(free: list[str], combo: tuple) -> str:
@@ -172,7 +181,7 @@ class Totals:
         self.by_pairing: dict[str, list] = {}  # "deck=1,2" -> [games, draws, wins per seat]
         self.stats = {k: [0, None, None] for k in STATS}  # total, min, max over games played
         self.turns: dict[int, int] = {}  # turns -> finished games that took that many
-        self.by_card: dict[str, list[int]] = {}  # card -> counts (tools/cardstats.py)
+        self.by_card: dict[tuple, list[int]] = {}  # (card, deck, seat) -> counts (cardstats.py)
 
     def add(self, r: dict, combo: tuple, seed: int) -> None:
         self.games += 1
@@ -258,7 +267,7 @@ class Totals:
             s[1] = lo if s[1] is None else min(s[1], lo)
             s[2] = hi if s[2] is None else max(s[2], hi)
 
-    def report(self) -> dict:
+    def report(self, kinds: dict | None = None, costs: dict | None = None) -> dict:
         n = self.finished
         errors = sum(c for c, _ in self.errors.values()) + self.other_errors
         out = {
@@ -294,7 +303,7 @@ class Totals:
             }
         out["turn_counts"] = {str(t): c for t, c in sorted(self.turns.items())}
         if self.by_card:
-            out["cards"] = cardstats.report(self.by_card)
+            out["cards"] = cardstats.report(self.by_card, kinds, costs)
         played = self.games - errors
         for key, (total, lo, hi) in self.stats.items():
             out[key] = {
@@ -303,6 +312,47 @@ class Totals:
                 "max": hi or 0,
             }
         return out
+
+
+def inputs(prog, files: tuple[str, ...]) -> dict:
+    """What a run ran: the madang version, the ruleset with its fingerprints (the digests saves
+    carry), and each card or deck file given with its SHA-256, so a result can be traced back."""
+    import hashlib
+
+    from .. import __version__
+    from ..build.loader import card_set_file, card_set_sources
+    from ..language.decks import looks_like_deck
+
+    def shown(f) -> str:
+        rel = os.path.relpath(f)
+        return str(f) if rel.startswith("..") else rel
+
+    listed = []
+    for path in files:
+        parts = [path] if os.path.isfile(path) else [card_set_file(path)]
+        for f in [*parts, *card_set_sources(path)]:
+            try:
+                digest = hashlib.sha256(open(f, "rb").read()).hexdigest()
+            except OSError:
+                digest = None
+            role = "language" if str(f).endswith(".madang") else "cards"
+            if str(f).endswith((".yaml", ".yml")) and looks_like_deck(str(f)):
+                role = "deck"
+            listed.append({"path": shown(f), "role": role, "sha256": digest})
+    return {"madang": __version__, "ruleset": prog.name,
+            "fingerprints": dict(getattr(prog, "fingerprints", None) or {}), "files": listed}  # fmt: skip
+
+
+def card_facts(prog) -> tuple[dict[str, str], dict[str, object]]:
+    """Each card's kind and cost (the property `decks: cost:` names), for the card table."""
+    kinds, costs = {}, {}
+    prop = (prog.meta.get("decks") or {}).get("cost")
+    for c in prog.cards:
+        kinds[c.name] = c.kind
+        cost = (c.props or {}).get(prop) if prop and isinstance(c.props, dict) else None
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+            costs[c.name] = cost
+    return kinds, costs
 
 
 def _value_order(v: str):
@@ -387,7 +437,7 @@ def _run_ray_chunk(task_and_ceiling) -> Totals:
 def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats: list[str] | None = None,
              options: dict | None = None, cards: tuple = (), max_decisions: int = 100_000, progress=None,
              backend: str = "local", address: str | None = None, gauntlet: tuple | None = None,
-             by_card: bool = False) -> dict:  # fmt: skip
+             by_card: bool = False, card_model: bool = False) -> dict:  # fmt: skip
     """Play `games` games and return the report (plain data; wall-clock figures under `timing`).
     `progress(done)` is called as games complete."""
     if games < 0:
@@ -465,7 +515,10 @@ def simulate(ref: str, games: int, seed: int = 0, jobs: int | None = None, seats
             signal.signal(signal.SIGTERM, old_term)
     seconds = time.perf_counter() - begin
     out = {"ruleset": prog.name, "seed": seed, "agents": seats, "options": options, "varied": free,
-           "max_decisions": max_decisions, **totals.report()}  # fmt: skip
+           "max_decisions": max_decisions, "inputs": inputs(prog, cards),
+           **totals.report(*card_facts(prog))}  # fmt: skip
+    if card_model and out.get("cards"):
+        cardstats.fit_models(totals.by_card, out["cards"])
     if lost:
         out["lost"] = {
             "games": sum(lost),
