@@ -146,6 +146,7 @@ def load_ruleset(
         _check_evaluation(folder, meta, col.s, diags),
         _check_payoff(folder, meta, col.s, diags),
     ]
+    _check_public(folder, meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
     checker = Checker(col.s, diags)
     for d in by_settings:
@@ -210,6 +211,23 @@ def _check_payoff(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
         hint="write `define NAME(p: player) = ...`: what the game pays p at its end",
     )
     return None
+
+
+def _check_public(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+    """`settings.public.kinds` names kinds of the ruleset (game/determinize.py reads them)."""
+    kinds = ((meta.get("settings") or {}).get("public") or {}).get("kinds") or []
+    unknown = [k for k in kinds if k not in syms.kinds]
+    if not unknown:
+        return
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    for k in unknown:
+        diags.error(
+            f"public kind '{k}' is not a kind of this ruleset",
+            doc.span(("settings", "public", "kinds", kinds.index(k))) if doc is not None else None,
+            code="unknown-name",
+            hint=f"kinds: {', '.join(sorted(syms.kinds))}",
+        )
 
 
 def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):

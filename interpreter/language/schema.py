@@ -259,6 +259,24 @@ RULESET_SCHEMA: dict = {
                     "description": "The payoffs of all players always add up to this "
                     "(0: zero-sum); without it the game is general-sum.",
                 },
+                "public": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "description": "For agents: what a player knows of the others' hidden cards "
+                    "besides what it sees (docs/agents.md); the default is nothing.",
+                    "properties": {
+                        "decklists": {
+                            "type": "boolean",
+                            "description": "Every player's decklist is known to all.",
+                        },
+                        "kinds": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Kinds whose hidden cards are known to be of that "
+                            "kind (kept apart, or another back).",
+                        },
+                    },
+                },
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},

@@ -205,9 +205,8 @@ class Search:
     def sample(self) -> GameState:
         if self.determinize:
             return self.root_game.determinize(self.seat, self.rng)
-        g = self.root_game.clone()  # perfect information: reads the hidden cards (comparison only)
-        g.st.rng = self.rng.getrandbits(64)
-        return g
+        # perfect information: the hidden cards and the generator's future (comparison only)
+        return self.root_game.clone()
 
     def run(self) -> int:
         """Search within the budget; returns the index of the option chosen at the root."""
