@@ -204,6 +204,19 @@ class MadangState(pyspiel.State):
                 return gs.action_labels()[ids.index(action)]
         return gs.action_space().describe(action)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> MadangState:
+        """A state `player_id` cannot tell from this one: what it may not see re-dealt by the
+        sampler madang's own agents use (game/determinize.py: its view and what the ruleset
+        declares public, nothing else), the generator re-seeded. `probability_sampler()` gives
+        the uniform number the sample is seeded from (OpenSpiel's ISMCTSBot passes one)."""
+        import random
+
+        out = self.clone()
+        if self.game_state is not None:
+            seed = int(float(probability_sampler()) * (1 << 53))
+            out.game_state = self.game_state.determinize(int(player_id), random.Random(seed))
+        return out
+
     def is_terminal(self) -> bool:
         gs = self.game_state
         return gs.is_terminal() or (not gs.is_chance_node() and gs.st.decisions >= self._limit)
