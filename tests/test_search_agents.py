@@ -419,3 +419,27 @@ def test_simulate_accepts_searching_agents(capsys):
     assert main([*argv, "--jobs", "1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["finished"] == 2 and data["agents"] == ["greedy", "mcts:4:depth=2"]
+
+
+def test_mcts_groups_a_wide_decision_by_kind_first():
+    # group=N: at a decision of more than N options the tree picks the option's kind (its
+    # label's first word) before the option, so 30 iterations reach every kind instead of
+    # trying 30 options of whichever kinds come first.
+    g = wide_decision()
+    labels = g.action_labels()
+    kinds = {option_kind(x) for x in labels}
+    assert len(labels) > 30 and 2 <= len(kinds) < 30
+    agent = make_agent("mcts:30:depth=2:group=12")
+    assert agent.group == 12 and make_agent("mcts:30:group=none").group is None
+    choice = agent.decide(Decision(g))
+    root = agent.last.root
+    assert set(root.kinds) == kinds  # every kind was tried
+    assert sum(k.visits for k in root.kinds.values()) == 30
+    for kind, knode in root.kinds.items():  # a kind's visits are its options' visits
+        assert knode.visits == sum(
+            c.visits for label, c in root.children.items() if option_kind(label) == kind
+        )
+    assert choice == make_agent("mcts:30:depth=2:group=12").decide(Decision(g))  # seeded
+    flat = make_agent("mcts:30:depth=2:group=none")
+    flat.decide(Decision(g))
+    assert flat.last.root.kinds is None

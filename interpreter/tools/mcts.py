@@ -24,6 +24,9 @@ from ..runtime.errors import RulesError
 
 # A playout without an evaluation stops after this many decisions and counts as a draw.
 PLAYOUT_LIMIT = 5000
+# Decisions of more options than this are searched in two steps: the option's kind, then the
+# option (Search.group; None: never).
+GROUP_WIDTH = None
 
 
 def score_of(game: GameState, player: int) -> float | None:
@@ -172,10 +175,11 @@ def playout(game: GameState, rng: random.Random, depth: int | None, greedy: floa
 class Node:
     """One information-set node: its children by option label, and per-seat reward sums."""
 
-    __slots__ = ("children", "visits", "avail", "total")
+    __slots__ = ("children", "kinds", "visits", "avail", "total")
 
     def __init__(self, nplayers: int):
         self.children: dict[str, Node] = {}
+        self.kinds: dict[str, Node] | None = None  # by option kind, at a wide decision
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * nplayers
@@ -186,8 +190,10 @@ class Search:
 
     def __init__(self, root: GameState, rng: random.Random, iterations: int | None = 200,
                  seconds: float | None = None, c: float = 0.7, depth: int | None = 20,
-                 greedy: float = 0.0, scale: float = 10.0, determinize: bool = True):  # fmt: skip
+                 greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
+                 group: int | None = GROUP_WIDTH):  # fmt: skip
         self.root_game = root
+        self.group = group
         self.seat = root.current_player()
         self.rng = rng
         self.iterations = iterations
@@ -230,30 +236,25 @@ class Search:
             while not st.over:
                 labels = game.action_labels()
                 player = st.pending.player
-                untried = []
-                best, best_u = -1, -1.0
-                for a, label in enumerate(labels):
-                    child = node.children.get(label)
-                    if child is None:
-                        untried.append(a)
-                        continue
-                    child.avail += 1
-                    if not untried:
-                        u = child.total[player] / child.visits + self.c * math.sqrt(
-                            math.log(child.avail) / child.visits
-                        )
-                        if u > best_u:
-                            best, best_u = a, u
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    child = node.children[labels[a]] = Node(self.n)
-                    child.avail = 1
-                    game.apply_action(a)
-                    path.append(child)
+                options = range(len(labels))
+                if self.group is not None and len(labels) > self.group:
+                    # A wide decision: first the kind of option (the action), then the option.
+                    by_kind: dict[str, list[int]] = {}
+                    for a, label in enumerate(labels):
+                        by_kind.setdefault(option_kind(label), []).append(a)
+                    kinds = list(by_kind)
+                    if node.kinds is None:
+                        node.kinds = {}
+                    k, knode, _new = self.choose(node.kinds, kinds, player)
+                    path.append(knode)
+                    options = by_kind[kinds[k]]
+                i, child, new = self.choose(node.children, [labels[a] for a in options], player)
+                a = options[i]
+                game.apply_action(a)
+                path.append(child)
+                if new:
                     break
-                node = node.children[labels[best]]
-                game.apply_action(best)
-                path.append(node)
+                node = child
             self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale)
             reward = rewards(game, self.scale)
         except RulesError:
@@ -263,6 +264,31 @@ class Search:
             t = nd.total
             for p in range(self.n):
                 t[p] += reward[p]
+
+    def choose(self, children: dict[str, Node], keys: list[str], player: int
+               ) -> tuple[int, Node, bool]:  # fmt: skip
+        """UCB1 with availability among `keys` (an untried one first, at random): the index of
+        the key chosen, its node, and whether the node is new."""
+        untried = []
+        best, best_u = -1, -1.0
+        for k, key in enumerate(keys):
+            child = children.get(key)
+            if child is None:
+                untried.append(k)
+                continue
+            child.avail += 1
+            if not untried:
+                u = child.total[player] / child.visits + self.c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if u > best_u:
+                    best, best_u = k, u
+        if untried:
+            k = untried[self.rng.randrange(len(untried))]
+            child = children[keys[k]] = Node(self.n)
+            child.avail = 1
+            return k, child, True
+        return best, children[keys[best]], False
 
     def best(self) -> int:
         """The most visited option at the root (the most robust choice)."""
