@@ -153,7 +153,7 @@ def forget(st: State, o: int) -> None:
         st.grants = [m for m in st.grants if m[0] != o]
 
 
-def draw_cards(pool: list[int], n: int, rng: random.Random) -> list[int]:
+def pick_cards(pool: list[int], n: int, rng: random.Random) -> list[int]:
     """`n` cards from `pool` without replacement (with replacement once it runs out)."""
     if n <= len(pool):
         return rng.sample(pool, n)
@@ -185,7 +185,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
                 fits = [
                     x for x in left if (cards[x].kind if cards[x].kind in pub.kinds else "") == face
                 ]
-                for o, card in zip(redeal, draw_cards(fits, len(redeal), rng)):
+                for o, card in zip(redeal, pick_cards(fits, len(redeal), rng)):
                     if card in left:
                         left.remove(card)
                     c.obj_card[o] = card

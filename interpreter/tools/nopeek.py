@@ -15,7 +15,7 @@ statistics: visits and mean reward of every option). The variants:
 The seat's observation, its options and the decision's prompt are the same in every variant
 (checked). An honest agent gives the same answer in all of them; one that reads the real state
 (`mcts:N:peek`, or `peeking`, which picks by a digest of the whole state) does not: the tests
-use those as controls (tests/test_no_peeking.py).
+use those as the control agents (tests/test_no_peeking.py).
 """
 
 from __future__ import annotations
