@@ -443,3 +443,32 @@ def test_mcts_groups_a_wide_decision_by_kind_first():
     flat = make_agent("mcts:30:depth=2:group=none")
     flat.decide(Decision(g))
     assert flat.last.root.kinds is None
+
+
+def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch):
+    # prune=N: a root of more than N options searches only the N the greedy step judges best
+    # in one sample (the ruleset's evaluation orders them; the search reads further).
+    from madang.tools import mcts
+
+    g = wide_decision()
+    labels = g.action_labels()
+    judged = []
+
+    def value(a):
+        return (hash64(11, a) % 1000) / 1000
+
+    def fake_judge(game, a, *rest):
+        judged.append(a)
+        return value(a)
+
+    monkeypatch.setattr(mcts, "judge", fake_judge)
+    agent = make_agent("mcts:40:depth=2:prune=5")
+    assert agent.prune == 5 and make_agent("mcts:4").prune is None
+    choice = agent.decide(Decision(g))
+    assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root, as the greedy step does
+    best_five = {labels[a] for a in sorted(judged, key=value, reverse=True)[:5]}
+    assert agent.last.allowed == best_five
+    searched = {label for label, c in agent.last.root.children.items() if c.visits}
+    assert searched == best_five and labels[choice] in best_five
+    with pytest.raises(MadangError):
+        make_agent("mcts:4:prune=0")

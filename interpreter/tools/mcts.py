@@ -27,6 +27,9 @@ PLAYOUT_LIMIT = 5000
 # Decisions of more options than this are searched in two steps: the option's kind, then the
 # option (Search.group; None: never).
 GROUP_WIDTH = None
+# A root of more options than this searches only the ones the greedy step judges best
+# (Search.narrow_root; None: every option).
+PRUNE = None
 
 
 def score_of(game: GameState, player: int) -> float | None:
@@ -126,6 +129,20 @@ def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 
     With `max_options`, at most that many options are judged: on a wider decision one of each
     kind first (every action gets a say), then more options of the kinds whose first option
     did best, best kind first, until the budget is spent."""
+    judged = greedy_values(game, seat, rng, scale, follow, max_options, follow_width, others)
+    best, best_value = judged[0][0], -1.0
+    for a, v in judged:
+        if v is not None and v > best_value:
+            best, best_value = a, v
+    return best
+
+
+def greedy_values(game: GameState, seat: int, rng: random.Random, scale: float = 10.0,
+                  follow: int = FOLLOW, max_options: int | None = None,
+                  follow_width: int = FOLLOW_WIDTH, others: bool = False
+                  ) -> list[tuple[int, float | None]]:  # fmt: skip
+    """The options greedy_index judges, in the order judged, with `seat`'s reward after each
+    (None: the option breaks a rule in this sample)."""
     options = game.legal_actions()
     labels = None
     if max_options is None or len(options) <= max_options:
@@ -133,25 +150,21 @@ def greedy_index(game: GameState, seat: int, rng: random.Random, scale: float = 
     else:
         labels = game.action_labels()
         rounds = greedy_candidates(labels, rng, max_options)
-    best, best_value = rounds[0][0], -1.0
-    judged = 0
+    out: list[tuple[int, float | None]] = []
     kind_value: dict[str, float] = {}
     for a in rounds[0]:
         v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
-        judged += 1
+        out.append((options[a], v))
         if labels is not None:
             kind_value[option_kind(labels[a])] = -1.0 if v is None else v
-        if v is not None and v > best_value:
-            best, best_value = a, v
     if labels is not None:
         # The rest of the budget: more options of the best kinds first (a stable sort keeps
         # the random order within a kind).
         rest = sorted(rounds[1], key=lambda a: -kind_value.get(option_kind(labels[a]), -1.0))
-        for a in rest[: max(max_options - judged, 0)]:
-            v = judge(game, options[a], seat, rng, scale, follow, follow_width, others)
-            if v is not None and v > best_value:
-                best, best_value = a, v
-    return options[best]
+        for a in rest[: max(max_options - len(out), 0)]:
+            out.append((options[a], judge(game, options[a], seat, rng, scale, follow,
+                                          follow_width, others)))  # fmt: skip
+    return out
 
 
 def playout(game: GameState, rng: random.Random, depth: int | None, greedy: float = 0.0,
@@ -191,9 +204,11 @@ class Search:
     def __init__(self, root: GameState, rng: random.Random, iterations: int | None = 200,
                  seconds: float | None = None, c: float = 0.7, depth: int | None = 20,
                  greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
-                 group: int | None = GROUP_WIDTH):  # fmt: skip
+                 group: int | None = GROUP_WIDTH, prune: int | None = PRUNE):  # fmt: skip
         self.root_game = root
         self.group = group
+        self.prune = prune
+        self.allowed: set[str] | None = None  # the root's options searched (prune)
         self.seat = root.current_player()
         self.rng = rng
         self.iterations = iterations
@@ -217,6 +232,7 @@ class Search:
     def run(self) -> int:
         """Search within the budget; returns the index of the option chosen at the root."""
         start = time.perf_counter()
+        self.narrow_root()
         while True:
             if self.iterations is not None and self.done >= self.iterations:
                 break
@@ -236,12 +252,14 @@ class Search:
             while not st.over:
                 labels = game.action_labels()
                 player = st.pending.player
-                options = range(len(labels))
-                if self.group is not None and len(labels) > self.group:
+                options: list[int] | range = range(len(labels))
+                if node is self.root and self.allowed is not None:
+                    options = [a for a in options if labels[a] in self.allowed] or options
+                if self.group is not None and len(options) > self.group:
                     # A wide decision: first the kind of option (the action), then the option.
                     by_kind: dict[str, list[int]] = {}
-                    for a, label in enumerate(labels):
-                        by_kind.setdefault(option_kind(label), []).append(a)
+                    for a in options:
+                        by_kind.setdefault(option_kind(labels[a]), []).append(a)
                     kinds = list(by_kind)
                     if node.kinds is None:
                         node.kinds = {}
@@ -264,6 +282,22 @@ class Search:
             t = nd.total
             for p in range(self.n):
                 t[p] += reward[p]
+
+    def narrow_root(self) -> None:
+        """With `prune`, a root of more options than that searches only the `prune` options
+        the greedy step judges best in one sample (its candidates: one of each kind first):
+        the ruleset's evaluation orders the options, the search reads further among the best."""
+        labels = self.root_game.action_labels()
+        if self.prune is None or len(labels) <= self.prune:
+            return
+        sample = self.sample()
+        judged = greedy_values(sample, self.seat, self.rng, self.scale, max_options=GREEDY_OPTIONS)
+        order = sorted(
+            range(len(judged)),
+            key=lambda k: (-(judged[k][1] if judged[k][1] is not None else -1.0), k),
+        )
+        names = sample.action_labels()
+        self.allowed = {names[judged[k][0]] for k in order[: self.prune]}
 
     def choose(self, children: dict[str, Node], keys: list[str], player: int
                ) -> tuple[int, Node, bool]:  # fmt: skip
