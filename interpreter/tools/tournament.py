@@ -46,7 +46,8 @@ def lineups(agents: list[str], nplayers: int) -> list[tuple[int, ...]]:
 def play(prog, options: dict, seed: int, specs: list[str], max_decisions: int) -> dict:
     """One game; per seat the time spent deciding, the decisions and the search iterations."""
     n = 0
-    stats = [[0.0, 0, 0, 0] for _ in specs]  # seconds, decisions, iterations, playout decisions
+    # seconds, decisions, iterations, playout decisions, CPU seconds (this process's)
+    stats = [[0.0, 0, 0, 0, 0.0] for _ in specs]
     try:
         game = new_game(prog, options, seed)
         agents = [make_agent(s) for s in specs]
@@ -56,10 +57,11 @@ def play(prog, options: dict, seed: int, specs: list[str], max_decisions: int) -
                 return {"unfinished": True, "decisions": st.decisions, "stats": stats}
             d = Decision(game)
             agent = agents[d.seat]
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             a = agent.decide(d)
             row = stats[d.seat]
             row[0] += time.perf_counter() - t
+            row[4] += time.process_time() - cpu
             row[1] += 1
             search = getattr(agent, "last", None)
             if search is not None:
@@ -209,7 +211,7 @@ def _report(name, agents, lines, meta, results, games, seed, options, jobs, seco
     k = len(agents)
     ratings = Ratings(agents)
     per = [{"games": 0, "wins": 0, "draws": 0, "unfinished": 0, "errors": 0} for _ in agents]
-    timing = [[0.0, 0, 0, 0] for _ in agents]
+    timing = [[0.0, 0, 0, 0, 0.0] for _ in agents]
     h2h = [[[0, 0] for _ in agents] for _ in agents]  # [a][b] = [games, wins of a]
     by_line = [{"seats": [agents[a] for a in line], "games": 0, "wins": [0] * len(line),
                 "no_winner": 0} for line in lines]  # fmt: skip
@@ -217,7 +219,7 @@ def _report(name, agents, lines, meta, results, games, seed, options, jobs, seco
     error_kinds: dict[str, int] = {}
     for (li, line), r in zip(meta, results):
         for s, a in enumerate(line):
-            for x in range(4):
+            for x in range(5):
                 timing[a][x] += r["stats"][s][x]
         if "error" in r:
             errors += 1
@@ -251,13 +253,14 @@ def _report(name, agents, lines, meta, results, games, seed, options, jobs, seco
     table = []
     for a in range(k):
         p = per[a]
-        sec, dec, its, pdec = timing[a]
+        sec, dec, its, pdec, cpu = timing[a]
         table.append({
             "agent": agents[a], **p,
             "rate": round(p["wins"] / p["games"], 4) if p["games"] else 0.0,
             "ci95": list(wilson(p["wins"], p["games"])),
             "rating": rated[a],
             "ms_per_move": round(1000 * sec / dec, 2) if dec else None,
+            "cpu_ms_per_move": round(1000 * cpu / dec, 2) if dec else None,
             "iterations_per_move": round(its / dec, 1) if dec and its else None,
             "playouts_per_s": round(its / sec, 1) if sec and its else None,
             "playout_decisions_per_s": round(pdec / sec) if sec and pdec else None,
@@ -296,7 +299,9 @@ def render(result: dict) -> str:
         rating = r["rating"]
         rt = (f"ordinal {rating['ordinal']:6.2f} (μ {rating['mu']:.1f} σ {rating['sigma']:.1f})"
               if "mu" in rating else f"Elo {rating['elo']:.0f}")  # fmt: skip
-        speed = f"{r['ms_per_move']} ms/move" if r["ms_per_move"] is not None else "-"
+        speed = "-"
+        if r["ms_per_move"] is not None:
+            speed = f"{r['ms_per_move']} ms/move ({r['cpu_ms_per_move']} ms of CPU)"
         if r["playouts_per_s"]:
             speed += f", {r['iterations_per_move']} playouts/move, {r['playouts_per_s']} playouts/s"
         out.append(
