@@ -23,7 +23,7 @@ from ..game.api import GameState, MadangError
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
     "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
-    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:peek], human, "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:turn][:peek], human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
 
@@ -184,9 +184,10 @@ class MCTSAgent(Agent):
     def __init__(self, iterations: int | None = 200, seconds: float | None = None,
                  depth: int | None = 20, c: float = 0.7, greedy: float = 0.0,
                  peek: bool = False, group: int | None | str = "default",
-                 prune: int | None | str = "default"):  # fmt: skip
-        from .mcts import GROUP_WIDTH, PRUNE
+                 prune: int | None | str = "default", turn: bool | None = None):  # fmt: skip
+        from .mcts import GROUP_WIDTH, PRUNE, TURN
 
+        self.turn = TURN if turn is None else turn
         self.group = GROUP_WIDTH if group == "default" else group
         self.prune = PRUNE if prune == "default" else prune
         self.iterations = iterations
@@ -203,14 +204,14 @@ class MCTSAgent(Agent):
         search = Search(d.search_root(), d.rng(), iterations=self.iterations,
                         seconds=self.seconds, c=self.c, depth=self.depth, greedy=self.greedy,
                         determinize=not self.peek, group=self.group,
-                        prune=self.prune)  # fmt: skip
+                        prune=self.prune, turn=self.turn)  # fmt: skip
         choice = search.run()
         self.last = search
         return choice
 
 
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
-    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:peek]"""
+    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:turn|:noturn][:peek]"""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -221,6 +222,8 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
                 kw["iterations"] = int(key)
             elif not eq and key == "peek":
                 kw["peek"] = True
+            elif not eq and key in ("turn", "noturn"):
+                kw["turn"] = key == "turn"
             elif key == "depth":
                 kw["depth"] = None if val == "none" else int(val)
             elif key in ("group", "prune"):
@@ -234,7 +237,7 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
         except ValueError:
             raise MadangError(
                 f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
-                "greedy=X, group=N, prune=N or peek"
+                "greedy=X, group=N, prune=N, turn, noturn or peek"
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")

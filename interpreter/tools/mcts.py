@@ -30,6 +30,8 @@ GROUP_WIDTH = None
 # A root of more options than this searches only the ones the greedy step judges best
 # (Search.narrow_root; None: every option).
 PRUNE = None
+# Playouts end where another seat than the last one in the tree decides (Search.turn).
+TURN = False
 
 
 def score_of(game: GameState, player: int) -> float | None:
@@ -168,13 +170,16 @@ def greedy_values(game: GameState, seat: int, rng: random.Random, scale: float =
 
 
 def playout(game: GameState, rng: random.Random, depth: int | None, greedy: float = 0.0,
-            scale: float = 10.0) -> int:  # fmt: skip
+            scale: float = 10.0, seat: int | None = None) -> int:  # fmt: skip
     """Plays `game` on at random (a share `greedy` of the decisions greedily) for at most
-    `depth` decisions (None: to the end, within PLAYOUT_LIMIT); returns the decisions played."""
+    `depth` decisions (None: to the end, within PLAYOUT_LIMIT), and with `seat` only while
+    that seat decides (the rest of its turn); returns the decisions played."""
     limit = PLAYOUT_LIMIT if depth is None else depth
     st = game.st
     played = 0
     while not st.over and played < limit:
+        if seat is not None and st.pending.player != seat:
+            break
         n = len(st.pending.values)
         if greedy and rng.random() < greedy:
             a = greedy_index(game, st.pending.player, rng, scale, max_options=GREEDY_OPTIONS)
@@ -204,8 +209,10 @@ class Search:
     def __init__(self, root: GameState, rng: random.Random, iterations: int | None = 200,
                  seconds: float | None = None, c: float = 0.7, depth: int | None = 20,
                  greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
-                 group: int | None = GROUP_WIDTH, prune: int | None = PRUNE):  # fmt: skip
+                 group: int | None = GROUP_WIDTH, prune: int | None = PRUNE,
+                 turn: bool = False):  # fmt: skip
         self.root_game = root
+        self.turn = turn  # playouts end where another seat than the last one in the tree decides
         self.group = group
         self.prune = prune
         self.allowed: set[str] | None = None  # the root's options searched (prune)
@@ -246,6 +253,7 @@ class Search:
         game = self.sample()
         node = self.root
         path = [node]
+        last_player = self.seat
         rng = self.rng
         st = game.st
         try:
@@ -267,13 +275,15 @@ class Search:
                     path.append(knode)
                     options = by_kind[kinds[k]]
                 i, child, new = self.choose(node.children, [labels[a] for a in options], player)
+                last_player = player
                 a = options[i]
                 game.apply_action(a)
                 path.append(child)
                 if new:
                     break
                 node = child
-            self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale)
+            mover = last_player if self.turn else None
+            self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale, mover)
             reward = rewards(game, self.scale)
         except RulesError:
             reward = [0.5] * self.n  # a rules error inside a sample: neither good nor bad
