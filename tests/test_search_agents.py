@@ -472,3 +472,19 @@ def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch
     assert searched == best_five and labels[choice] in best_five
     with pytest.raises(MadangError):
         make_agent("mcts:4:prune=0")
+
+
+def test_a_turn_playout_ends_where_another_seat_decides():
+    from madang.tools.mcts import playout
+
+    g = advance(new_game("clash_of_decks", seed=5), 6)
+    seat = g.current_player()
+    c = g.clone()
+    played = playout(c, random.Random(1), 50, seat=seat)
+    assert played >= 1 and (c.is_terminal() or c.current_player() != seat)
+    again = g.clone()  # the same decisions without the seat: it plays on past the turn
+    assert playout(again, random.Random(1), 50) == 50 or again.is_terminal()
+    agent = make_agent("mcts:10:turn")
+    assert agent.turn and not make_agent("mcts:10:noturn").turn
+    agent.decide(Decision(g))
+    assert agent.last.turn and agent.last.playout_decisions >= 1
