@@ -429,7 +429,7 @@ def test_mcts_groups_a_wide_decision_by_kind_first():
     labels = g.action_labels()
     kinds = {option_kind(x) for x in labels}
     assert len(labels) > 30 and 2 <= len(kinds) < 30
-    agent = make_agent("mcts:30:depth=2:group=12")
+    agent = make_agent("mcts:30:depth=2:group=12:prune=none")
     assert agent.group == 12 and make_agent("mcts:30:group=none").group is None
     choice = agent.decide(Decision(g))
     root = agent.last.root
@@ -439,8 +439,8 @@ def test_mcts_groups_a_wide_decision_by_kind_first():
         assert knode.visits == sum(
             c.visits for label, c in root.children.items() if option_kind(label) == kind
         )
-    assert choice == make_agent("mcts:30:depth=2:group=12").decide(Decision(g))  # seeded
-    flat = make_agent("mcts:30:depth=2:group=none")
+    assert choice == make_agent("mcts:30:depth=2:group=12:prune=none").decide(Decision(g))
+    flat = make_agent("mcts:30:depth=2:group=none:prune=none")
     flat.decide(Decision(g))
     assert flat.last.root.kinds is None
 
@@ -463,7 +463,7 @@ def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch
 
     monkeypatch.setattr(mcts, "judge", fake_judge)
     agent = make_agent("mcts:40:depth=2:prune=5")
-    assert agent.prune == 5 and make_agent("mcts:4").prune is None
+    assert agent.prune == 5 and make_agent("mcts:4:prune=none").prune is None
     choice = agent.decide(Decision(g))
     assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root, as the greedy step does
     best_five = {labels[a] for a in sorted(judged, key=value, reverse=True)[:5]}
@@ -488,3 +488,23 @@ def test_a_turn_playout_ends_where_another_seat_decides():
     assert agent.turn and not make_agent("mcts:10:noturn").turn
     agent.decide(Decision(g))
     assert agent.last.turn and agent.last.playout_decisions >= 1
+
+
+def test_mcts_plays_out_as_deep_as_the_ruleset_says():
+    # settings.playout_depth: how far a search plays at random before the evaluation judges
+    # (Cthulhu Wars 0, Clash of Decks 4); `depth=N` overrides it, the default is 20.
+    from madang.tools.mcts import DEPTH, playout_depth
+
+    cthulhu = new_game("cthulhu_wars", {"players": 2}, seed=1)
+    clash = advance(new_game("clash_of_decks", seed=1), 2)
+    assert (playout_depth(cthulhu), playout_depth(clash), DEPTH) == (0, 4, 20)
+    assert playout_depth(new_game(TWENTY, seed=1)) == DEPTH
+    agent = make_agent("mcts:6")
+    agent.decide(Decision(clash))
+    assert agent.last.depth == 4
+    agent = make_agent("mcts:6:depth=7")
+    agent.decide(Decision(clash))
+    assert agent.last.depth == 7
+    agent = make_agent("mcts:6")
+    agent.decide(Decision(cthulhu))
+    assert agent.last.depth == 0 and agent.last.playout_decisions == 0

@@ -259,6 +259,13 @@ RULESET_SCHEMA: dict = {
                     "description": "The payoffs of all players always add up to this "
                     "(0: zero-sum); without it the game is general-sum.",
                 },
+                "playout_depth": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "For agents: how many decisions a search plays at random "
+                    "past its tree before the evaluation judges (default 20; 0: the evaluation "
+                    "judges a position as it stands).",
+                },
                 "public": {
                     "type": "object",
                     "additionalProperties": False,

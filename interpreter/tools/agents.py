@@ -182,7 +182,7 @@ class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, iterations: int | None = 200, seconds: float | None = None,
-                 depth: int | None = 20, c: float = 0.7, greedy: float = 0.0,
+                 depth: int | None | str = "default", c: float = 0.7, greedy: float = 0.0,
                  peek: bool = False, group: int | None | str = "default",
                  prune: int | None | str = "default", turn: bool | None = None):  # fmt: skip
         from .mcts import GROUP_WIDTH, PRUNE, TURN
@@ -199,10 +199,12 @@ class MCTSAgent(Agent):
         self.last = None  # the last Search, for statistics
 
     def decide(self, d: Decision) -> int:
-        from .mcts import Search
+        from .mcts import Search, playout_depth
 
-        search = Search(d.search_root(), d.rng(), iterations=self.iterations,
-                        seconds=self.seconds, c=self.c, depth=self.depth, greedy=self.greedy,
+        root = d.search_root()
+        depth = playout_depth(root) if self.depth == "default" else self.depth
+        search = Search(root, d.rng(), iterations=self.iterations,
+                        seconds=self.seconds, c=self.c, depth=depth, greedy=self.greedy,
                         determinize=not self.peek, group=self.group,
                         prune=self.prune, turn=self.turn)  # fmt: skip
         choice = search.run()

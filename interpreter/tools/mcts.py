@@ -29,7 +29,7 @@ PLAYOUT_LIMIT = 5000
 GROUP_WIDTH = None
 # A root of more options than this searches only the ones the greedy step judges best
 # (Search.narrow_root; None: every option).
-PRUNE = None
+PRUNE = 8
 # Playouts end where another seat than the last one in the tree decides (Search.turn).
 TURN = False
 
@@ -60,6 +60,17 @@ def rewards(game: GameState, scale: float) -> list[float]:
 
 def has_evaluation(game: GameState) -> bool:
     return game.st.g.prog.evaluation is not None
+
+
+# How many decisions a playout plays past the tree before the evaluation judges, unless the
+# ruleset says otherwise (`settings.playout_depth`) or the agent does (`mcts:depth=N`).
+DEPTH = 20
+
+
+def playout_depth(game: GameState) -> int:
+    """The ruleset's `settings.playout_depth` (0: its evaluation judges a position as it
+    stands, random moves only blur it), else DEPTH."""
+    return int(game.st.g.prog.settings.get("playout_depth", DEPTH))
 
 
 # The greedy agent's defaults: at most GREEDY_OPTIONS options judged per decision, and the seat's
