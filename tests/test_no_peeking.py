@@ -20,7 +20,7 @@ GAMES = [
     ("cthulhu_wars", {"players": 2}, 2, 4, 30),
 ]
 SLOW = {"game_of_thrones_2p", "cthulhu_wars"}
-HONEST = ["mcts:12:depth=4", "greedy"]
+HONEST = ["mcts:12", "mcts:12:depth=4:group=4", "greedy"]
 
 
 def _param(g):
