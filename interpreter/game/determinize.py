@@ -139,7 +139,8 @@ def unseen_pool(st: State, seat: int, owner: int, pub: Public, rng: random.Rando
         return fits[rng.randrange(len(fits))]
     left = list(pub.pool)
     for x in seen:
-        left.remove(x)
+        if x in left:  # a player may hold more copies than the pool (a deck of its own)
+            left.remove(x)
     return left
 
 
