@@ -25,18 +25,23 @@ PARAMS = [
 ]
 
 
-def first_decision(game):
-    state = game.new_initial_state()
-    state.apply_action(0)  # the deal
-    return state
+def step(state, rng: random.Random) -> None:
+    """One move at random: a chance outcome by its probability, else a legal action."""
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def test_a_resampled_state_looks_the_same_to_the_seat_and_hides_the_rest():
     game = pyspiel.load_game("madang", {"ruleset": "nivel_arena", "seed": 4})
-    state = first_decision(game)
+    state = game.new_initial_state()
     rng = random.Random(2)
     for _ in range(12):
-        state.apply_action(rng.choice(state.legal_actions()))
+        step(state, rng)
+    while state.is_chance_node():
+        step(state, rng)
     seat = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     samples = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
@@ -59,18 +64,15 @@ def test_ismcts_bot_plays_whole_games(name, options):
         2.0,
         4,
         random_state=rng,
-        use_observation_string=True,  # the adapter gives observation strings, not info states
     )
     state = game.new_initial_state()
     searched = 0
+    moves = random.Random(1)
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(0)
-        elif state.current_player() == 0:
+        if not state.is_chance_node() and state.current_player() == 0:
             state.apply_action(bot.step(state))
             searched += 1
         else:
-            state.apply_action(rng.choice(state.legal_actions()))
+            step(state, moves)
     assert searched > 0
     assert state.game_state.is_terminal()  # the game's own end, not the adapter's limit
-    assert sorted(state.returns()) != [0.0, 0.0] or name == "cthulhu_wars"
