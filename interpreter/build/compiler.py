@@ -24,6 +24,7 @@ from ..runtime.program import (
     VerbRT,
     ZoneRT,
 )
+from .acts import ActsBuilder
 from .codegen import PLAIN_STMTS
 from .depends import rule_roots
 
@@ -52,6 +53,7 @@ class Compiler:
         from .codegen import CodeGen
 
         self.codegen = CodeGen(self)
+        self.acts = ActsBuilder(self)  # `doable(EVENT(...))`: tests derived from statements
         self.deps = self.check_reads = None
         if syms.checks:
             from .depends import Depends
@@ -136,6 +138,7 @@ class Compiler:
             # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
             a.direct = a.origin == "global" and a.limit is None and not a.costs
         E.mark_inline(p)
+        p.acts.update(self.acts.close())
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
                 self.expr(c.default) if c.default is not None else (lambda st, env: 0)
@@ -261,6 +264,7 @@ class Compiler:
                 # "you may": the block starts by asking its player (engine.AskOptional)
                 heads.append(E.AskOptional(d.span, lst))
             lst.body = self.block(d.body, tuple(heads))
+            self.acts.listeners[lst.id] = d.body
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
         elif isinstance(d, n.Static):
@@ -583,4 +587,6 @@ def compile_snippet(
     comp.define_bodies = compiler.define_bodies
     block = comp.block(body)
     E.mark_inline(prog)
+    for name, tests in comp.acts.close().items():  # abilities' tests were made with the program
+        prog.acts.setdefault(name, tests)
     return block

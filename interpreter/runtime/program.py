@@ -246,6 +246,7 @@ class Program(ContinuousEffects):
         # an object's triggered ability needs its source where it was when it triggered
         self.source_must_remain = bool(self.settings.get("source_must_remain"))
         self.listener_by_id: dict[int, ListenerRT] = {}
+        self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
         # Set by the loader with the program (build/loader.py), read by the public layer:
