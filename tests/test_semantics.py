@@ -501,3 +501,38 @@ flow:
     g = run(tmp_path, rules)
     assert g.st.counters["mark"] == 1116
     assert seen(g) == [1101, 101]
+
+
+def test_trigger_tiers_resolve_before_the_triggers_of_no_tier(tmp_path):
+    # language.md 11.3 `trigger_tiers` (Nivel Arena 8.1.3.2.3: continuous effects before
+    # automatic ones): P2's Horn is `as quick`, so it resolves before P1's Drum although P1 is
+    # active; P1's Gong (quick too) comes before P2's Horn (the active player first in a tier).
+    rules = """
+event bell
+setup:
+    create "Drum" in first(players).field
+    create "Horn" in nth(players, 1).field
+    create "Gong" in first(players).field
+flow:
+    turn first(players):
+        emit bell()
+"""
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    mark = mark * 10 + 1\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell as quick:\\n    mark = mark * 10 + 2\\n"}\n'
+        '  - {name: Gong, type: unit, power: 3, text: "after bell as quick:\\n    mark = mark * 10 + 3\\n"}\n'
+    )
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    g = run(tmp_path / "a", rules, options="settings: {trigger_tiers: [quick]}\n", cards=cards)
+    assert g.st.counters["mark"] == 321
+    from madang.language.diagnostics import Diagnostics
+    from madang.runtime.loader import load_ruleset
+
+    diags = Diagnostics()
+    load_ruleset(tiny(tmp_path / "b", rules, cards, "settings: {trigger_tiers: [slow]}\n"), diags)
+    found = [(d.span.file, d.span.line, d.message) for d in diags.sorted()]
+    assert [(f[-10:], line) for f, line, m in found if "unknown trigger tier 'quick'" in m] == [
+        ("cards.yaml", 6),
+        ("cards.yaml", 7),
+    ]

@@ -252,6 +252,7 @@ class Compiler:
             lst.cond = self.expr(d.cond) if d.cond is not None else None
             lst.limit = d.limit
             lst.kw_params = kw_params
+            lst.tier = p.tiers.index(d.tier) if d.tier in p.tiers else len(p.tiers)
             where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
             lst.rule = f"{where}: {d.timing} {verb.name} ({d.span})"
             lst.short = f"{d.timing} {verb.name}"
@@ -357,6 +358,7 @@ class Compiler:
         lst.cond = self.expr(d.cond) if d.cond is not None else None
         lst.kw_params = kw_params
         lst.limit = lst.optional = lst.optional_by = None
+        lst.tier = len(p.tiers)
         where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
         lst.rule = f"{where}: cost {sym.name} ({d.span})"
         lst.short = f"cost {sym.name}"

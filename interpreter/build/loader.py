@@ -146,6 +146,7 @@ def load_ruleset(
         _check_evaluation(folder, meta, col.s, diags),
         _check_payoff(folder, meta, col.s, diags),
     ]
+    _check_trigger_tiers(meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
     checker = Checker(col.s, diags)
     for d in by_settings:
@@ -210,6 +211,21 @@ def _check_payoff(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
         hint="write `define NAME(p: player) = ...`: what the game pays p at its end",
     )
     return None
+
+
+def _check_trigger_tiers(meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+    """A trigger written `as TIER` names a tier of `settings.trigger_tiers`."""
+    tiers = (meta.get("settings") or {}).get("trigger_tiers") or []
+    for ab in syms.abilities:
+        tier = getattr(ab.decl, "tier", None)
+        if tier is not None and tier not in tiers:
+            diags.error(
+                f"unknown trigger tier '{tier}'",
+                ab.decl.event_span or ab.decl.span,
+                did_you_mean(tier, tiers)
+                or "declare it in ruleset.yaml: `settings: {trigger_tiers: [NAME]}`",
+                code="unknown-name",
+            )
 
 
 def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):

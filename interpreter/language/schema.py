@@ -229,6 +229,13 @@ RULESET_SCHEMA: dict = {
                     "description": "With trigger_order by_owner: the triggers met while several "
                     "players' simultaneous triggers resolve wait until all of those have resolved.",
                 },
+                "trigger_tiers": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tiers of triggers (a trigger joins one with `after EVENT as "
+                    "TIER`): of the triggers met at the same time, a tier's resolve before the next "
+                    "tier's and before the triggers of no tier, each tier in trigger_order.",
+                },
                 "source_must_remain": {
                     "type": "boolean",
                     "description": "An object's triggered ability does nothing if its source "

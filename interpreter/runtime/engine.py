@@ -1205,18 +1205,19 @@ def resolve_found(st: State, found: list) -> None:
             for lst, src, _env, _ in objs:
                 if lst.limit is not None:
                     st.used.append((lst.id, src, scope_name(st, lst.limit)))
-            groups: list[tuple[int, list]] = []
+            groups: list[tuple[tuple, list]] = []
             for lst, src, env, _ in objs:
-                who = st.obj_owner[src] if policy == "by_owner" else -1
+                # by tier (settings.trigger_tiers), then by owner under `by_owner`
+                who = (lst.tier, st.obj_owner[src] if policy == "by_owner" else -1)
                 if not groups or groups[-1][0] != who:
                     groups.append((who, []))
                 groups[-1][1].append([lst.id, src, env])
             prog = st.g.prog
-            if prog.batch_hold is not None and len({who for who, _ in groups}) > 1:
+            if prog.batch_hold is not None and len({who[1] for who, _ in groups}) > 1:
                 # `new_triggers_wait`: triggers fired while these resolve wait under them until
                 # the last owner's have resolved (a TCG's "the other player's effects first")
                 st.frames.append(Frame(prog.empty_block, {}, prog.batch_hold.id, SCOPE, [], 0))
-            for who, items in reversed(groups):  # the first group ends on top of the stack
+            for (_tier, who), items in reversed(groups):  # the first group ends on top of the stack
                 st.frames.append(
                     Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items, who)
                 )
@@ -1434,6 +1435,8 @@ def collect(st: State, lsts, args: dict) -> list:
                 order = ((owner - st.first) % n, prog.zone_order(st, src), lst.id)
             else:  # timestamp: the oldest source first (objects are numbered as created)
                 order = (-1 if src is None else src, lst.id)
+            if prog.tiers:  # settings.trigger_tiers: a tier's triggers before the next tier's
+                order = (lst.tier if src is not None else -1,) + order
             out.append((lst, src, env, order))
     if len(out) > 1:
         out.sort(key=lambda t: t[3])

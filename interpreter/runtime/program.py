@@ -49,6 +49,7 @@ class ListenerRT:
         "optional_by",
         "short",
         "requires",
+        "tier",
     )
 
     def applies_to(self, st, o):
@@ -246,6 +247,8 @@ class Program(ContinuousEffects):
         # an object's triggered ability needs its source where it was when it triggered
         self.source_must_remain = bool(self.settings.get("source_must_remain"))
         self.listener_by_id: dict[int, ListenerRT] = {}
+        # settings.trigger_tiers: a trigger's tier is its index there (no tier: after them all)
+        self.tiers: list[str] = list(self.settings.get("trigger_tiers") or [])
         self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
