@@ -536,3 +536,29 @@ flow:
         ("cards.yaml", 6),
         ("cards.yaml", 7),
     ]
+
+
+def test_a_check_reading_resolving_waits_until_the_effect_has_finished(tmp_path):
+    # language.md 11.8 `resolving` (Nivel Arena 9.2.1.2: the loss is judged when an effect's
+    # processing ends): Drum's effect passes 10 and comes back below it; Horn's ends at 10.
+    rules = """
+event bell
+check if mark >= 10 and not resolving:
+    win first(players)
+setup:
+    create option.who in first(players).field
+flow:
+    turn first(players):
+        emit bell()
+        mark = mark + 100
+"""
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    mark = 10\\n    mark = 5\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell:\\n    mark = 10\\n    mark = 11\\n"}\n'
+    )
+    opts = "options: {who: {default: Drum, values: [Drum, Horn]}}\n"
+    (tmp_path / "a").mkdir()
+    g = new_game(tiny(tmp_path / "a", rules, cards, opts), {"who": "Drum"}, seed=1)
+    assert g.st.over and g.st.counters["mark"] == 105  # won only after the flow's own change
+    g = new_game(tiny(tmp_path / "a", rules, cards, opts), {"who": "Horn"}, seed=1)
+    assert g.st.over and g.st.counters["mark"] == 11  # won when Horn's effect ended

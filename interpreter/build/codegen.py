@@ -402,6 +402,7 @@ class CodeGen:
                 "first_player": "st.first",
                 "turn_direction": "st.direction",
                 "turn_number": "st.turn",
+                "resolving": "_in_effect(st)",
                 "round_number": "st.round",
                 "player_count": "st.g.nplayers",
                 "areas": "list(range(len(st.g.areas)))",

@@ -109,6 +109,8 @@ class Compiler:
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit
+            if self.check_reads is not None and self.check_reads[i] & {"effect", "*"}:
+                p.effect_checks |= c.bit  # due again when an effect ends
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)

@@ -236,6 +236,12 @@ RULESET_SCHEMA: dict = {
                     "TIER`): of the triggers met at the same time, a tier's resolve before the next "
                     "tier's and before the triggers of no tier, each tier in trigger_order.",
                 },
+                "effect_waits": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tiers of trigger_tiers whose triggers, met while an effect "
+                    "is resolving, wait until that effect has finished.",
+                },
                 "source_must_remain": {
                     "type": "boolean",
                     "description": "An object's triggered ability does nothing if its source "

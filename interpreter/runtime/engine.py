@@ -71,6 +71,8 @@ def run(st: State) -> None:
             elif fr.ctl < 0:
                 if frames and frames[-1] is fr:
                     frames.pop()
+                    if EFFECT in fr.env:
+                        effect_ended(st, fr.env)
             else:
                 owner = stmts[fr.ctl]
                 st.dirty |= owner.END_DIRTY
@@ -115,6 +117,29 @@ def enter(st: State, f: Frame) -> None:
             run_checks(st)
     if f.pc >= len(blk) and frames and frames[-1] is f and st.pending is None:
         frames.pop()
+
+
+EFFECT = "@fx"  # in the environment of an effect's block: an object's trigger, replacement, action
+WAITING = "@wait"  # there: the triggers that wait until the effect has finished (wait_for_effect)
+
+
+def in_effect(st: State) -> bool:
+    """`resolving`: some effect's block is in progress (language.md 11.8)."""
+    return any(EFFECT in f.env for f in st.frames)
+
+
+def effect_ended(st: State, env: dict) -> None:
+    """An effect's block is over: the triggers that waited for it resolve, and the checks that
+    wait for it (they read `resolving`) are due."""
+    prog = st.g.prog
+    waiting = env.get(WAITING)
+    if waiting:
+        del env[WAITING]
+        release_held(st, waiting)
+    if prog.effect_checks:
+        st.dirty |= prog.effect_checks
+        if not st.checking and not st.over and st.pending is None:
+            run_checks(st)
 
 
 def end_without_result(st: State) -> None:
@@ -217,18 +242,25 @@ def unwind(st: State, kinds: tuple[int, ...], inclusive: bool) -> Frame | None:
     frames = st.frames
     held = []
     out = None
+    ended = None  # the environment of an effect's block that was left
     while frames:
         f = frames[-1]
         if f.kind in kinds:
             if inclusive:
                 frames.pop()
+                if f.kind == FUNC and EFFECT in f.env:
+                    ended = f.env
             out = f
             break
         if f.kind == SCOPE and f.items and type(st.g.prog.stmts[f.ctl]) is Hold:
             held += f.items
+        if f.kind == FUNC and EFFECT in f.env:
+            ended = f.env
         frames.pop()
     if held:
         release_held(st, held)
+    if ended is not None:
+        effect_ended(st, ended)
     return out
 
 
@@ -1028,6 +1060,8 @@ def start_action(st: State, value, player: int) -> None:
         pairs = list(zip(value[1], act.param_types))
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
+    if value[2] is not None:
+        env[EFFECT] = 1  # an object's action: an effect
     st.frames.append(Frame(act.body, env, -1, FUNC))
     if act.costs:  # additional costs are paid first, in the order they were written
         for lst, cenv in reversed(act.costs_on(st, value[1], player)):
@@ -1135,6 +1169,8 @@ class Call(Stmt):
                     )
                 note(st, {"replaced": verb.name, "by": lst.rule})
                 ex["rep"] = [lst.id, src]
+                if src is not None:
+                    env[EFFECT] = 1
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
                 body = Frame(verb.body, dict(fr.env), -1, FUNC)
@@ -1168,6 +1204,8 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
         found += collect(st, verb.listeners.get("when"), args)
         if len(found) > 1:
             found.sort(key=lambda t: t[3])
+        if found and st.g.prog.effect_waits:
+            found = wait_for_effect(st, found)
         if found and st.g.prog.holds:
             held = holding_frame(st)
             if held is not None:  # they wait for the end of the `hold:` block
@@ -1177,6 +1215,24 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
                 ]
                 return
     resolve_found(st, found)
+
+
+def wait_for_effect(st: State, found: list) -> list:
+    """`settings.effect_waits`: the triggers of those tiers met while an effect is resolving
+    wait in the environment of the outermost effect's block until it has finished (Nivel Arena
+    8.4.1.1); the others go on."""
+    waits = st.g.prog.effect_waits
+    later = [t for t in found if t[1] is not None and t[0].tier in waits]
+    if not later:
+        return found
+    fx = next((f for f in st.frames if EFFECT in f.env), None)
+    if fx is None:
+        return found
+    # a new list: clones share their frames' environments' values
+    fx.env[WAITING] = fx.env.get(WAITING, []) + [
+        [lst.id, src, env, _plain(key)] for lst, src, env, key in later
+    ]
+    return [t for t in found if not (t[1] is not None and t[0].tier in waits)]
 
 
 def _plain(key):
@@ -1231,6 +1287,8 @@ def resolve_found(st: State, found: list) -> None:
                 "source": label(st, src, "object") if src is not None else None,
             }
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
+        if src is not None:
+            env[EFFECT] = 1  # an object's ability: an effect (`resolving`)
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1336,7 +1394,7 @@ class OrderTriggers(Stmt):
         if st.log is not None:
             entry = {"trigger": lst.rule, "source": label(st, src, "object")}
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
-        st.frames.append(Frame(lst.body, dict(env), -1, FUNC))
+        st.frames.append(Frame(lst.body, dict(env, **{EFFECT: 1}), -1, FUNC))
         return True
 
 

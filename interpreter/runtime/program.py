@@ -249,6 +249,10 @@ class Program(ContinuousEffects):
         self.listener_by_id: dict[int, ListenerRT] = {}
         # settings.trigger_tiers: a trigger's tier is its index there (no tier: after them all)
         self.tiers: list[str] = list(self.settings.get("trigger_tiers") or [])
+        # settings.effect_waits: the tiers whose triggers met during an effect wait for its end
+        waits = self.settings.get("effect_waits") or []
+        self.effect_waits = frozenset(i for i, t in enumerate(self.tiers) if t in waits)
+        self.effect_checks = 0  # the state checks that read `resolving` (engine.effect_ended)
         self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
