@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..language import deprecated
 from ..language import nodes as n
 from ..language.checker import Checker
 from ..language.diagnostics import Diagnostics, Span, did_you_mean
@@ -120,6 +121,8 @@ def load_ruleset(
         if mod is not None:
             col.module(mod)
             modules.append(mod)
+    # ruleset.yaml `deprecated`: old names of public definitions, kept as spellings that warn
+    old_names = deprecated.register(meta, col, diags, lambda at: _meta_span(folder, at, diags))
     extra_cards = [card_set_file(str(p)) for p in extra_cards]
     load_card_set_files(extra_cards, col, diags)
     col.keyword_abilities()
@@ -148,6 +151,11 @@ def load_ruleset(
     ]
     _check_trigger_tiers(meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
+    if old_names:
+        s = col.s
+        roots = [v.decl.body for v in s.unique(s.verbs)] + [ab.decl for ab in s.abilities]
+        roots += [d.decl for d in s.unique(s.defines)] + s.checks + s.setup + s.flow
+        deprecated.warn_uses(roots, old_names, diags)
     checker = Checker(col.s, diags)
     for d in by_settings:
         if d is not None:
@@ -211,6 +219,13 @@ def _check_payoff(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
         hint="write `define NAME(p: player) = ...`: what the game pays p at its end",
     )
     return None
+
+
+def _meta_span(folder: Path, at: tuple, diags: Diagnostics) -> Span:
+    """The place of a key of ruleset.yaml, for a located error."""
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    return doc.span(at) if doc is not None else Span(_show(path), 1, 1, 1, 1)
 
 
 def _check_trigger_tiers(meta: dict, syms: Symbols, diags: Diagnostics) -> None:

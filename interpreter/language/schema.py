@@ -275,6 +275,12 @@ RULESET_SCHEMA: dict = {
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},
+        "deprecated": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "Old names of public definitions, each with its replacement: the old "
+            "name still works and every use of it is a warning naming the replacement.",
+        },
         "view": _VIEW,
         "constraints": {
             "type": "array",
