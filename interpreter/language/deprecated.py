@@ -4,7 +4,7 @@ A ruleset that renames or removes a definition (a `define`, verb, event, keyword
 keeps the old name working for at least one release by listing it in ruleset.yaml:
 
     deprecated:
-      still_on_field: on_field     # old name: its replacement
+      hp_of: health_of     # old name: its replacement
 
 The old name becomes another spelling of the replacement, and every use of it in the rules, a
 card set or a card text is a warning at its place that names the replacement.
