@@ -180,6 +180,10 @@ class Compiler:
         # Keywords a keyword grants to its bearer (`keyword X: Y` lines) count as printed.
         for kw in s.unique(s.keywords):
             implied = [i for i in kw.decl.items if isinstance(i, n.KeywordUse)]
+            for u in implied:  # ... and so do keywords granted (effects.granted_args)
+                p.implied_by.setdefault(s.canonical.get(u.name, u.name), []).append(
+                    (kw.name, tuple(self._kw_arg(a) for a in u.args))
+                )
             if implied:
                 for c in p.cards:
                     if kw.name in c.keywords:

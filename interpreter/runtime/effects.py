@@ -119,8 +119,17 @@ class ContinuousEffects:
                 return gr[4] if len(gr) > 4 else []
         return None
 
-    def granted_args(self, st, o, kw):
-        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None."""
+    def granted_args(self, st, o, kw, depth=0):
+        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None. A
+        keyword implied by a granted one (`keyword 돌파: 어태커`) is granted with it."""
+        args = self._granted(st, o, kw)
+        if args is None and depth < 4:
+            for k, implied_args in self.implied_by.get(kw, ()):
+                if self.granted_args(st, o, k, depth + 1) is not None:
+                    return list(implied_args)
+        return args
+
+    def _granted(self, st, o, kw):
         for gr in reversed(st.grants):
             if gr[0] == o and gr[1] == kw:
                 return gr[4] if len(gr) > 4 else []

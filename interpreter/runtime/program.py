@@ -252,6 +252,7 @@ class Program(ContinuousEffects):
         # settings.effect_waits: the tiers whose triggers met during an effect wait for its end
         waits = self.settings.get("effect_waits") or []
         self.effect_waits = frozenset(i for i, t in enumerate(self.tiers) if t in waits)
+        self.implied_by: dict[str, list] = {}  # keyword -> [(keyword implying it, its args)]
         self.effect_checks = 0  # the state checks that read `resolving` (engine.effect_ended)
         self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
