@@ -183,6 +183,20 @@ class ContinuousEffects:
                     out.append([a(st, env) for a in sa.args] if sa.args else [])
         return out
 
+    def continuous_grants(self, st, o) -> list:
+        """The keywords continuous `grant`s give `o` now, not printed on it: (keyword, args)
+        pairs, for its last known information when it leaves (engine.renew)."""
+        out = []
+        printed = self.cards[st.obj_card[o]].keywords
+        for sa in self.statics_grant:
+            for src in sa.sources(st):
+                env = sa.env_for(st, src)
+                if sa.hits(st, env, o):
+                    kw = sa.value(st, env)
+                    if kw not in printed:
+                        out.append((kw, [a(st, env) for a in sa.args] if sa.args else []))
+        return out
+
     def granted_holders(self, st, kw, printed: frozenset) -> list:
         """Objects in active zones granted `kw` by a statement whose card does not print it:
         a granted keyword brings its continuous effects too."""

@@ -389,6 +389,12 @@ def renew(st: State, o: int) -> None:
     (whatever their duration) and `once per` uses end."""
     if st.mods:
         st.mods = [m for m in st.mods if m[0] != o]
+    prog = st.g.prog
+    if prog.statics_grant and st.obj_zone[o] in st.g.active_set:
+        # keywords continuous grants give it where it was: last known too (a granted exit fires)
+        known = [(o, kw, None, None, args) for kw, args in prog.continuous_grants(st, o)]
+        if known:
+            st.lki = st.lki + [(o, st.obj_moves[o], m) for m in known]
     if st.grants:
         kept = [m for m in st.grants if m[0] != o]
         if len(kept) != len(st.grants):  # its last known grants, for its arrival's events
@@ -398,7 +404,6 @@ def renew(st: State, o: int) -> None:
     for d in st.props.values():
         d.pop(o, None)
     if st.used:
-        prog = st.g.prog
         st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
 
 
