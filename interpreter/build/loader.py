@@ -493,6 +493,8 @@ def load_card_set_files(card_paths: list[str], col: Collector, diags: Diagnostic
             if mod is None:
                 continue
             for d in mod.decls:  # a set's `kind K:` for the ruleset's K adds fields to it
+                if col.repeated(d):
+                    continue  # the same declaration as another set's: one definition
                 if not (isinstance(d, n.KindDecl) and col.extend_kind(d)):
                     col.decl(d)
 
