@@ -4,8 +4,8 @@ as a deprecated alias (ruleset.yaml `deprecated`) whose every use warns with its
 import shutil
 from pathlib import Path
 
+from madang.build.loader import bundled_dir, load_ruleset
 from madang.language.diagnostics import Diagnostics
-from madang.runtime.loader import bundled_dir, load_ruleset
 
 OLD_CARD = """\
 ruleset: nivel_arena

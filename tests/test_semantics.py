@@ -526,8 +526,8 @@ flow:
     (tmp_path / "b").mkdir()
     g = run(tmp_path / "a", rules, options="settings: {trigger_tiers: [quick]}\n", cards=cards)
     assert g.st.counters["mark"] == 321
+    from madang.build.loader import load_ruleset
     from madang.language.diagnostics import Diagnostics
-    from madang.runtime.loader import load_ruleset
 
     diags = Diagnostics()
     load_ruleset(tiny(tmp_path / "b", rules, cards, "settings: {trigger_tiers: [slow]}\n"), diags)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..language.symbols import OBJECT
 from .engine import objects_by_card, scope_name
 
 ACTS, GOES_ON, STOPS, BREAKS = 1, 0, 2, 3  # what a test says of a statement or a block
@@ -35,7 +34,7 @@ def doable(st, env: dict, name: str, args: list) -> bool:
         inner = dict(bound, you=env.get("you"), this=env.get("this"))
         if ea.own(st, inner) == ACTS:
             return True
-    objs = [a for a, t in zip(args, vrt.param_types) if isinstance(a, int) and t == OBJECT]
+    objs = [a for a, t in zip(args, vrt.param_types) if isinstance(a, int) and t == "object"]
     for lst, test in ea.listeners:
         if lst.origin == "global":
             sources = [None]

@@ -121,7 +121,7 @@ class ContinuousEffects:
 
     def granted_args(self, st, o, kw, depth=0):
         """The arguments with which `o` is granted `kw` (a list, maybe empty), or None. A
-        keyword implied by a granted one (`keyword 돌파: 어태커`) is granted with it."""
+        keyword implied by a granted one (a line of its keyword block) is granted with it."""
         args = self._granted(st, o, kw)
         if args is None and depth < 4:
             for k, implied_args in self.implied_by.get(kw, ()):
