@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .engine import objects_by_card, scope_name
+from .engine import scope_name
 
 ACTS, GOES_ON, STOPS, BREAKS = 1, 0, 2, 3  # what a test says of a statement or a block
 
@@ -23,9 +23,10 @@ class EventActs:
 
 
 def doable(st, env: dict, name: str, args: list) -> bool:
-    """Whether raising event `name` with `args` now would act: its own block, or an ability
-    that would fire on it (its sources are the objects in active zones and, as for costs, the
-    objects among the event's arguments: a card in the hand about to be played)."""
+    """Whether raising event `name` with `args` now would act: its own block, or an ability of
+    the rules or of an object among the arguments (the effect's own card, wherever it is: a card
+    in the hand about to be played) that would fire on it. Other objects' abilities that react
+    to the event are not the effect's actions and do not count."""
     prog = st.g.prog
     ea = prog.acts[name]
     vrt = prog.verbs[name]
@@ -39,13 +40,7 @@ def doable(st, env: dict, name: str, args: list) -> bool:
         if lst.origin == "global":
             sources = [None]
         else:
-            if lst.origin == "card":
-                sources = list(objects_by_card(st).get(lst.card_index, ()))
-            else:
-                sources = [
-                    o for z in st.g.active_zones for o in st.zones[z] if prog.has(st, o, lst.owner)
-                ]
-            sources += [o for o in objs if o not in sources and lst.applies_to(st, o)]
+            sources = [o for o in objs if lst.applies_to(st, o)]
         for src in sources:
             e = {b: bound.get(q) for b, q in zip(lst.binds, lst.param_names)}
             if src is None:
