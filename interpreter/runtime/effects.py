@@ -125,6 +125,8 @@ class ContinuousEffects:
         args = self._granted(st, o, kw)
         if args is None and depth < 4:
             for k, implied_args in self.implied_by.get(kw, ()):
+                if not st.grants and k not in self.grant_index and not self.grant_any:
+                    continue  # k is granted by nothing now
                 if self.granted_args(st, o, k, depth + 1) is not None:
                     return list(implied_args)
         return args
