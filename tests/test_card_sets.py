@@ -186,3 +186,33 @@ def test_a_listed_file_may_not_lead_outside_through_a_link(tmp_path):
     diags = Diagnostics()
     load_ruleset("clash_of_decks", diags, [str(folder)])
     assert "cards.yaml:2:9: 'link.madang' is outside the card set's folder" in messages(diags)
+
+
+def _two_grudge_sets(tmp_path: Path, change: str = "") -> Diagnostics:
+    """Two copies of the grudge set (the second with its own card names): both carry the same
+    library file, grudge.madang; `change` alters the second copy's keyword."""
+    import shutil
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(EXAMPLE, a)
+    shutil.copytree(EXAMPLE, b)
+    cards = (b / "cards.yaml").read_text(encoding="utf-8")
+    (b / "cards.yaml").write_text(
+        cards.replace("AVENGER", "AVENGER2").replace("MOURNER", "MOURNER2"), encoding="utf-8"
+    )
+    if change:
+        lib = (b / "grudge.madang").read_text(encoding="utf-8")
+        (b / "grudge.madang").write_text(lib.replace("you.grudges += n", change), encoding="utf-8")
+    diags = Diagnostics()
+    load_ruleset("clash_of_decks", diags, [str(a), str(b)])
+    return diags
+
+
+def test_two_card_sets_with_the_same_declarations_load_together(tmp_path):
+    # issue 32: sets may share a library file (each carries a copy): the same keyword, counter
+    # and kind fields declared identically are one definition; only a different one conflicts.
+    diags = _two_grudge_sets(tmp_path)
+    assert not diags.has_errors(), messages(diags)
+    diags = _two_grudge_sets(tmp_path / "x", "you.grudges += n + 1")
+    got = [m for m in messages(diags) if "원한" in m]
+    assert len(got) == 2 and "is already defined" in got[0] and "is defined again" in got[1], got

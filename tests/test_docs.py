@@ -147,6 +147,8 @@ def table_builtin_names() -> str:
         "first_player": "the first player in turn order (P1 unless the rules set it)",
         "turn_direction": "1 (seat order) or -1 (reverse): the direction of `next_player`",
         "turn_number": "turns begun so far (`turn P:` adds 1)",
+        "resolving": "an effect (an object's trigger, replacement or action) is being processed"
+        " ([11.8](#118-state-checks))",
         "round_number": "rounds begun so far (`round:` adds 1)",
         "player_count": "the number of players in this game",
         "areas": "every area of the map in use",

@@ -422,3 +422,18 @@ def test_sees_checks_what_each_player_may_see(tmp_path):
         "P2 sees hand#1: expected [TOWER, BARON, ZOMBIE, BRUTE], sees only a count (4)" in r.message
     )
     assert "P2 sees hand#2: expected only a count (2), sees [TOWER, OGRE, GNOME]" in r.message
+
+
+def test_sees_with_a_number_fails_when_a_card_of_the_zone_is_seen(tmp_path):
+    # docs/scenarios.md `sees`: a number means only a count is visible; a hand of which P2 was
+    # shown a card (reveal) is not that (issue 32: it used to pass).
+    head = HEAD.replace(
+        "      play_turn(P1)\n", "      reveal first(P1.hand) to players\n      play_turn(P1)\n"
+    )
+    path, r = run(tmp_path, "  - expect:\n      sees: {P2: {hand#1: 4}}\n", head)
+    assert not r.ok
+    assert "P2 sees hand#1: expected only a count (4), sees [TOWER, ?, ?, ?]" in r.message
+    path, r = run(
+        tmp_path, "  - expect:\n      sees: {P2: {hand#1: [TOWER, '?', '?', '?']}}\n", head
+    )
+    assert r.ok, r.message

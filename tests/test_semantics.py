@@ -501,3 +501,64 @@ flow:
     g = run(tmp_path, rules)
     assert g.st.counters["mark"] == 1116
     assert seen(g) == [1101, 101]
+
+
+def test_trigger_tiers_resolve_before_the_triggers_of_no_tier(tmp_path):
+    # language.md 11.3 `trigger_tiers` (Nivel Arena 8.1.3.2.3: continuous effects before
+    # automatic ones): P2's Horn is `as quick`, so it resolves before P1's Drum although P1 is
+    # active; P1's Gong (quick too) comes before P2's Horn (the active player first in a tier).
+    rules = """
+event bell
+setup:
+    create "Drum" in first(players).field
+    create "Horn" in nth(players, 1).field
+    create "Gong" in first(players).field
+flow:
+    turn first(players):
+        emit bell()
+"""
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    mark = mark * 10 + 1\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell as quick:\\n    mark = mark * 10 + 2\\n"}\n'
+        '  - {name: Gong, type: unit, power: 3, text: "after bell as quick:\\n    mark = mark * 10 + 3\\n"}\n'
+    )
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    g = run(tmp_path / "a", rules, options="settings: {trigger_tiers: [quick]}\n", cards=cards)
+    assert g.st.counters["mark"] == 321
+    from madang.build.loader import load_ruleset
+    from madang.language.diagnostics import Diagnostics
+
+    diags = Diagnostics()
+    load_ruleset(tiny(tmp_path / "b", rules, cards, "settings: {trigger_tiers: [slow]}\n"), diags)
+    found = [(d.span.file, d.span.line, d.message) for d in diags.sorted()]
+    assert [(f[-10:], line) for f, line, m in found if "unknown trigger tier 'quick'" in m] == [
+        ("cards.yaml", 6),
+        ("cards.yaml", 7),
+    ]
+
+
+def test_a_check_reading_resolving_waits_until_the_effect_has_finished(tmp_path):
+    # language.md 11.8 `resolving` (Nivel Arena 9.2.1.2: the loss is judged when an effect's
+    # processing ends): Drum's effect passes 10 and comes back below it; Horn's ends at 10.
+    rules = """
+event bell
+check if mark >= 10 and not resolving:
+    win first(players)
+setup:
+    create option.who in first(players).field
+flow:
+    turn first(players):
+        emit bell()
+        mark = mark + 100
+"""
+    cards = CARDS + (
+        '  - {name: Drum, type: unit, power: 1, text: "after bell:\\n    mark = 10\\n    mark = 5\\n"}\n'
+        '  - {name: Horn, type: unit, power: 2, text: "after bell:\\n    mark = 10\\n    mark = 11\\n"}\n'
+    )
+    opts = "options: {who: {default: Drum, values: [Drum, Horn]}}\n"
+    (tmp_path / "a").mkdir()
+    g = new_game(tiny(tmp_path / "a", rules, cards, opts), {"who": "Drum"}, seed=1)
+    assert g.st.over and g.st.counters["mark"] == 105  # won only after the flow's own change
+    g = new_game(tiny(tmp_path / "a", rules, cards, opts), {"who": "Horn"}, seed=1)
+    assert g.st.over and g.st.counters["mark"] == 11  # won when Horn's effect ended

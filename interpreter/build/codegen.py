@@ -13,6 +13,7 @@ from itertools import count
 
 from ..language import nodes as n
 from ..language.symbols import NUMBER
+from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
@@ -212,6 +213,12 @@ class CodeGen:
                 return self.attr(e, its)
             case n.Call():
                 res = r.calls[id(e)]
+                if res[0] == "doable":  # runtime/acts.py
+                    self.c.acts.asked.add(res[1])
+                    fn = self.const(doable)
+                    args = ", ".join(self.src(a, its) for a in e.args[0].args)
+                    who = f"{{'you': {self._special('you')}, 'this': {self._special('this')}}}"
+                    return f"{fn}(st, {who}, {res[1]!r}, [{args}])"
                 args = [self.src(a, its) for a in e.args]
                 if res[0] == "define":
                     d = self.s.defines[res[1]]
@@ -395,6 +402,7 @@ class CodeGen:
                 "first_player": "st.first",
                 "turn_direction": "st.direction",
                 "turn_number": "st.turn",
+                "resolving": "_in_effect(st)",
                 "round_number": "st.round",
                 "player_count": "st.g.nplayers",
                 "areas": "list(range(len(st.g.areas)))",

@@ -24,6 +24,7 @@ from ..runtime.program import (
     VerbRT,
     ZoneRT,
 )
+from .acts import ActsBuilder
 from .codegen import PLAIN_STMTS
 from .depends import rule_roots
 
@@ -52,6 +53,7 @@ class Compiler:
         from .codegen import CodeGen
 
         self.codegen = CodeGen(self)
+        self.acts = ActsBuilder(self)  # `doable(EVENT(...))`: tests derived from statements
         self.deps = self.check_reads = None
         if syms.checks:
             from .depends import Depends
@@ -107,6 +109,8 @@ class Compiler:
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit
+            if self.check_reads is not None and self.check_reads[i] & {"effect", "*"}:
+                p.effect_checks |= c.bit  # due again when an effect ends
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)
@@ -136,6 +140,7 @@ class Compiler:
             # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
             a.direct = a.origin == "global" and a.limit is None and not a.costs
         E.mark_inline(p)
+        p.acts.update(self.acts.close())
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
                 self.expr(c.default) if c.default is not None else (lambda st, env: 0)
@@ -175,6 +180,10 @@ class Compiler:
         # Keywords a keyword grants to its bearer (`keyword X: Y` lines) count as printed.
         for kw in s.unique(s.keywords):
             implied = [i for i in kw.decl.items if isinstance(i, n.KeywordUse)]
+            for u in implied:  # ... and so do keywords granted (effects.granted_args)
+                p.implied_by.setdefault(s.canonical.get(u.name, u.name), []).append(
+                    (kw.name, tuple(self._kw_arg(a) for a in u.args))
+                )
             if implied:
                 for c in p.cards:
                     if kw.name in c.keywords:
@@ -249,6 +258,7 @@ class Compiler:
             lst.cond = self.expr(d.cond) if d.cond is not None else None
             lst.limit = d.limit
             lst.kw_params = kw_params
+            lst.tier = p.tiers.index(d.tier) if d.tier in p.tiers else len(p.tiers)
             where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
             lst.rule = f"{where}: {d.timing} {verb.name} ({d.span})"
             lst.short = f"{d.timing} {verb.name}"
@@ -261,6 +271,7 @@ class Compiler:
                 # "you may": the block starts by asking its player (engine.AskOptional)
                 heads.append(E.AskOptional(d.span, lst))
             lst.body = self.block(d.body, tuple(heads))
+            self.acts.listeners[lst.id] = d.body
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
         elif isinstance(d, n.Static):
@@ -353,6 +364,7 @@ class Compiler:
         lst.cond = self.expr(d.cond) if d.cond is not None else None
         lst.kw_params = kw_params
         lst.limit = lst.optional = lst.optional_by = None
+        lst.tier = len(p.tiers)
         where = f"{ab.origin} {ab.owner}" if ab.owner else "rules"
         lst.rule = f"{where}: cost {sym.name} ({d.span})"
         lst.short = f"cost {sym.name}"
@@ -583,4 +595,6 @@ def compile_snippet(
     comp.define_bodies = compiler.define_bodies
     block = comp.block(body)
     E.mark_inline(prog)
+    for name, tests in comp.acts.close().items():  # abilities' tests were made with the program
+        prog.acts.setdefault(name, tests)
     return block

@@ -42,6 +42,7 @@ NAME_READS = {
     "first_player": {"scope"},
     "turn_direction": {"scope"},
     "turn_number": {"scope"},
+    "resolving": {"effect"},  # true from an effect's start to its end (engine.effect_ended)
     "round_number": {"scope"},
 }
 PURE_NAMES = {"player_count", "areas", "option", "data"}

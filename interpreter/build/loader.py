@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..language import deprecated
 from ..language import nodes as n
 from ..language.checker import Checker
 from ..language.diagnostics import Diagnostics, Span, did_you_mean
@@ -120,6 +121,8 @@ def load_ruleset(
         if mod is not None:
             col.module(mod)
             modules.append(mod)
+    # ruleset.yaml `deprecated`: old names of public definitions, kept as spellings that warn
+    old_names = deprecated.register(meta, col, diags, lambda at: _meta_span(folder, at, diags))
     extra_cards = [card_set_file(str(p)) for p in extra_cards]
     load_card_set_files(extra_cards, col, diags)
     col.keyword_abilities()
@@ -147,7 +150,13 @@ def load_ruleset(
         _check_payoff(folder, meta, col.s, diags),
     ]
     _check_public(folder, meta, col.s, diags)
+    _check_trigger_tiers(meta, col.s, diags)
     check_view(meta, col.s, meta.get("_doc"), diags)
+    if old_names:
+        s = col.s
+        roots = [v.decl.body for v in s.unique(s.verbs)] + [ab.decl for ab in s.abilities]
+        roots += [d.decl for d in s.unique(s.defines)] + s.checks + s.setup + s.flow
+        deprecated.warn_uses(roots, old_names, diags)
     checker = Checker(col.s, diags)
     for d in by_settings:
         if d is not None:
@@ -228,6 +237,28 @@ def _check_public(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -
             code="unknown-name",
             hint=f"kinds: {', '.join(sorted(syms.kinds))}",
         )
+
+
+def _meta_span(folder: Path, at: tuple, diags: Diagnostics) -> Span:
+    """The place of a key of ruleset.yaml, for a located error."""
+    path = folder / "ruleset.yaml"
+    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
+    return doc.span(at) if doc is not None else Span(_show(path), 1, 1, 1, 1)
+
+
+def _check_trigger_tiers(meta: dict, syms: Symbols, diags: Diagnostics) -> None:
+    """A trigger written `as TIER` names a tier of `settings.trigger_tiers`."""
+    tiers = (meta.get("settings") or {}).get("trigger_tiers") or []
+    for ab in syms.abilities:
+        tier = getattr(ab.decl, "tier", None)
+        if tier is not None and tier not in tiers:
+            diags.error(
+                f"unknown trigger tier '{tier}'",
+                ab.decl.event_span or ab.decl.span,
+                did_you_mean(tier, tiers)
+                or "declare it in ruleset.yaml: `settings: {trigger_tiers: [NAME]}`",
+                code="unknown-name",
+            )
 
 
 def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
@@ -480,6 +511,8 @@ def load_card_set_files(card_paths: list[str], col: Collector, diags: Diagnostic
             if mod is None:
                 continue
             for d in mod.decls:  # a set's `kind K:` for the ruleset's K adds fields to it
+                if col.repeated(d):
+                    continue  # the same declaration as another set's: one definition
                 if not (isinstance(d, n.KindDecl) and col.extend_kind(d)):
                     col.decl(d)
 

@@ -35,6 +35,8 @@ from .symbols import (
     type_name,
 )  # fmt: skip
 
+DOABLE = ("doable", "실행가능")  # `doable(EVENT(ARGS))`: runtime/acts.py
+
 
 @dataclass
 class Resolved:
@@ -981,8 +983,33 @@ class Checker:
         self.r.attrs[id(e)] = (kind, target)
         return rt
 
+    def doable(self, e: n.Call, sc: Scope):
+        """`doable(EVENT(ARGS))`: whether raising the event now would do anything (a bool)."""
+        inner = e.args[0] if len(e.args) == 1 else None
+        sym = None
+        if isinstance(inner, n.Call):
+            sym = self.s.events.get(inner.func) or self.s.verbs.get(inner.func)
+        if sym is None:
+            self.d.error(
+                f"'{e.func}' takes one event or verb with its arguments: {e.func}(EVENT(ARGS))",
+                e.span,
+                did_you_mean(inner.func, list(self.s.events) + list(self.s.verbs))
+                if isinstance(inner, n.Call)
+                else None,
+                code="arity",
+            )
+            for a in inner.args if isinstance(inner, n.Call) else e.args:
+                self.expr(a, sc)
+            return BOOL
+        sym.used = True
+        self.args(sym, inner.args, inner, sc)
+        self.r.calls[id(e)] = ("doable", sym.name)
+        return BOOL
+
     def call(self, e: n.Call, sc: Scope):
         s = self.s
+        if e.func in DOABLE and e.func not in s.defines:
+            return self.doable(e, sc)
         d = s.defines.get(e.func)
         if d is not None:
             self.used.add(id(d))

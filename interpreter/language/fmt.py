@@ -542,6 +542,8 @@ class _Printer:
                     )
                 if n.SELF in binds:
                     cond = _without_self_test(cond)
+                if d.tier is not None:
+                    text += f" {k('AS')} {self.name(d.tier)}"
                 if cond is not None:
                     text += f" {k('IF')} {x(cond)}"
                 if limit is not None:

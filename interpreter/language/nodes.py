@@ -486,6 +486,7 @@ class Trigger(Decl):
     event_span: Span | None = field(default=None, compare=False)
     optional: str | None = None  # `optional ["PROMPT"]`: its player may decline ("" = no prompt)
     optional_by: Expr | None = None  # `optional by PLAYER`: who is asked (default: you)
+    tier: str | None = None  # `as TIER`: a tier of settings.trigger_tiers (resolves first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -533,14 +533,15 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def trigger(self, meta, items):
-        timing, (event, binds, espan), _if, cond, limit, opt, body = items
+        timing, (event, binds, espan), _as, tier, _if, cond, limit, opt, body = items
         # `when` and `after` are one timing; the AST (and `madang fmt`) write it `after`
         timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
         cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
-            timing, event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
-        )
+            timing, event, binds, cond, limit, body, espan, prompt, by,
+            tier=str(tier) if tier is not None else None, span=self._span(meta),
+        )  # fmt: skip
 
     @v_args(meta=True)
     def replacement(self, meta, items):

@@ -229,6 +229,19 @@ RULESET_SCHEMA: dict = {
                     "description": "With trigger_order by_owner: the triggers met while several "
                     "players' simultaneous triggers resolve wait until all of those have resolved.",
                 },
+                "trigger_tiers": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tiers of triggers (a trigger joins one with `after EVENT as "
+                    "TIER`): of the triggers met at the same time, a tier's resolve before the next "
+                    "tier's and before the triggers of no tier, each tier in trigger_order.",
+                },
+                "effect_waits": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tiers of trigger_tiers whose triggers, met while an effect "
+                    "is resolving, wait until that effect has finished.",
+                },
                 "source_must_remain": {
                     "type": "boolean",
                     "description": "An object's triggered ability does nothing if its source "
@@ -287,6 +300,12 @@ RULESET_SCHEMA: dict = {
             },
         },
         "scenarios": {**_REL_PATH, "description": "The folder of scenario tests."},
+        "deprecated": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "Old names of public definitions, each with its replacement: the old "
+            "name still works and every use of it is a warning naming the replacement.",
+        },
         "view": _VIEW,
         "constraints": {
             "type": "array",

@@ -140,6 +140,7 @@ BUILTIN_NAMES: dict[str, object] = {
     "first_player": PLAYER,
     "turn_direction": NUMBER,
     "turn_number": NUMBER,
+    "resolving": BOOL,  # an effect (an object's ability) is being processed: engine.in_effect
     "round_number": NUMBER,
     "player_count": NUMBER,
     "areas": list_of(AREA),

@@ -7,7 +7,7 @@ spellings map to the same symbol, and the first spelling is canonical.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from . import nodes as n
 from .diagnostics import Diagnostics, Span, did_you_mean
@@ -212,11 +212,26 @@ def params_of(params, diags: Diagnostics) -> list[ParamSym]:
     return out
 
 
+def _same(a, b) -> bool:
+    """Two syntax trees alike but for where they are written (their spans)."""
+    if isinstance(a, Span) and isinstance(b, Span):
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, n.Node):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a) if f.compare)
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 class Collector:
     def __init__(self, diags: Diagnostics):
         self.d = diags
         self.s = Symbols()
         self._where: dict[str, Span] = {}
+        self._decl_of: dict[str, object] = {}  # name -> the declaration that claimed it
+        self._extensions: list = []  # card sets' `kind K:` adding fields to a ruleset's kind
 
     def _claim(self, names: tuple[str, ...], span: Span, what: str, table: dict, sym) -> None:
         for name in names:
@@ -266,6 +281,7 @@ class Collector:
         k = self.s.kinds.get(d.names[0])
         if k is None:
             return False
+        self._extensions.append(d)
         for name in d.names[1:]:
             if self.s.kinds.get(name) is not k:
                 self.d.error(f"'{name}' is not a name of kind '{k.name}'", d.span, code="duplicate")
@@ -280,8 +296,27 @@ class Collector:
         self._fields(k, d.fields)
         return True
 
+    def repeated(self, d) -> bool:
+        """Whether `d` is a declaration made before, identically, in another file: two card
+        sets that both carry a library file (or declare the same keyword the same way) load
+        together; only a different definition of a name is a conflict."""
+        names = getattr(d, "names", None)
+        if not names:
+            return False
+        if any(_same(e, d) and e.span.file != d.span.file for e in self._extensions):
+            return True  # a `kind K:` adding the same fields as another set's
+        prev = self._decl_of.get(names[0])
+        return (
+            prev is not None
+            and prev.span.file != d.span.file
+            and all(self._decl_of.get(x) is prev for x in names)
+            and _same(prev, d)
+        )
+
     def decl(self, d) -> None:
         s = self.s
+        for name in getattr(d, "names", None) or ():
+            self._decl_of.setdefault(name, d)
         match d:
             case n.KindDecl():
                 k = KindSym(d.names[0], d.span, names=d.names, cards=d.cards)

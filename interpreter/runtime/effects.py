@@ -119,8 +119,19 @@ class ContinuousEffects:
                 return gr[4] if len(gr) > 4 else []
         return None
 
-    def granted_args(self, st, o, kw):
-        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None."""
+    def granted_args(self, st, o, kw, depth=0):
+        """The arguments with which `o` is granted `kw` (a list, maybe empty), or None. A
+        keyword implied by a granted one (a line of its keyword block) is granted with it."""
+        args = self._granted(st, o, kw)
+        if args is None and depth < 4:
+            for k, implied_args in self.implied_by.get(kw, ()):
+                if not st.grants and k not in self.grant_index and not self.grant_any:
+                    continue  # k is granted by nothing now
+                if self.granted_args(st, o, k, depth + 1) is not None:
+                    return list(implied_args)
+        return args
+
+    def _granted(self, st, o, kw):
         for gr in reversed(st.grants):
             if gr[0] == o and gr[1] == kw:
                 return gr[4] if len(gr) > 4 else []
@@ -172,6 +183,20 @@ class ContinuousEffects:
                 env = sa.env_for(st, src)
                 if sa.value(st, env) == kw and sa.hits(st, env, o):
                     out.append([a(st, env) for a in sa.args] if sa.args else [])
+        return out
+
+    def continuous_grants(self, st, o) -> list:
+        """The keywords continuous `grant`s give `o` now, not printed on it: (keyword, args)
+        pairs, for its last known information when it leaves (engine.renew)."""
+        out = []
+        printed = self.cards[st.obj_card[o]].keywords
+        for sa in self.statics_grant:
+            for src in sa.sources(st):
+                env = sa.env_for(st, src)
+                if sa.hits(st, env, o):
+                    kw = sa.value(st, env)
+                    if kw not in printed:
+                        out.append((kw, [a(st, env) for a in sa.args] if sa.args else []))
         return out
 
     def granted_holders(self, st, kw, printed: frozenset) -> list:

@@ -71,6 +71,8 @@ def run(st: State) -> None:
             elif fr.ctl < 0:
                 if frames and frames[-1] is fr:
                     frames.pop()
+                    if EFFECT in fr.env:
+                        effect_ended(st, fr.env)
             else:
                 owner = stmts[fr.ctl]
                 st.dirty |= owner.END_DIRTY
@@ -115,6 +117,29 @@ def enter(st: State, f: Frame) -> None:
             run_checks(st)
     if f.pc >= len(blk) and frames and frames[-1] is f and st.pending is None:
         frames.pop()
+
+
+EFFECT = "@fx"  # in the environment of an effect's block: an object's trigger, replacement, action
+WAITING = "@wait"  # there: the triggers that wait until the effect has finished (wait_for_effect)
+
+
+def in_effect(st: State) -> bool:
+    """`resolving`: some effect's block is in progress (language.md 11.8)."""
+    return any(EFFECT in f.env for f in st.frames)
+
+
+def effect_ended(st: State, env: dict) -> None:
+    """An effect's block is over: the triggers that waited for it resolve, and the checks that
+    wait for it (they read `resolving`) are due."""
+    prog = st.g.prog
+    waiting = env.get(WAITING)
+    if waiting:
+        del env[WAITING]
+        release_held(st, waiting)
+    if prog.effect_checks:
+        st.dirty |= prog.effect_checks
+        if not st.checking and not st.over and st.pending is None:
+            run_checks(st)
 
 
 def end_without_result(st: State) -> None:
@@ -217,18 +242,25 @@ def unwind(st: State, kinds: tuple[int, ...], inclusive: bool) -> Frame | None:
     frames = st.frames
     held = []
     out = None
+    ended = None  # the environment of an effect's block that was left
     while frames:
         f = frames[-1]
         if f.kind in kinds:
             if inclusive:
                 frames.pop()
+                if f.kind == FUNC and EFFECT in f.env:
+                    ended = f.env
             out = f
             break
         if f.kind == SCOPE and f.items and type(st.g.prog.stmts[f.ctl]) is Hold:
             held += f.items
+        if f.kind == FUNC and EFFECT in f.env:
+            ended = f.env
         frames.pop()
     if held:
         release_held(st, held)
+    if ended is not None:
+        effect_ended(st, ended)
     return out
 
 
@@ -357,6 +389,12 @@ def renew(st: State, o: int) -> None:
     (whatever their duration) and `once per` uses end."""
     if st.mods:
         st.mods = [m for m in st.mods if m[0] != o]
+    prog = st.g.prog
+    if prog.statics_grant and st.obj_zone[o] in st.g.active_set:
+        # keywords continuous grants give it where it was: last known too (a granted exit fires)
+        known = [(o, kw, None, None, args) for kw, args in prog.continuous_grants(st, o)]
+        if known:
+            st.lki = st.lki + [(o, st.obj_moves[o], m) for m in known]
     if st.grants:
         kept = [m for m in st.grants if m[0] != o]
         if len(kept) != len(st.grants):  # its last known grants, for its arrival's events
@@ -366,7 +404,6 @@ def renew(st: State, o: int) -> None:
     for d in st.props.values():
         d.pop(o, None)
     if st.used:
-        prog = st.g.prog
         st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
 
 
@@ -1028,6 +1065,8 @@ def start_action(st: State, value, player: int) -> None:
         pairs = list(zip(value[1], act.param_types))
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
+    if value[2] is not None:
+        env[EFFECT] = 1  # an object's action: an effect
     st.frames.append(Frame(act.body, env, -1, FUNC))
     if act.costs:  # additional costs are paid first, in the order they were written
         for lst, cenv in reversed(act.costs_on(st, value[1], player)):
@@ -1135,6 +1174,8 @@ class Call(Stmt):
                     )
                 note(st, {"replaced": verb.name, "by": lst.rule})
                 ex["rep"] = [lst.id, src]
+                if src is not None:
+                    env[EFFECT] = 1
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
                 body = Frame(verb.body, dict(fr.env), -1, FUNC)
@@ -1168,6 +1209,8 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
         found += collect(st, verb.listeners.get("when"), args)
         if len(found) > 1:
             found.sort(key=lambda t: t[3])
+        if found and st.g.prog.effect_waits:
+            found = wait_for_effect(st, found)
         if found and st.g.prog.holds:
             held = holding_frame(st)
             if held is not None:  # they wait for the end of the `hold:` block
@@ -1177,6 +1220,24 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
                 ]
                 return
     resolve_found(st, found)
+
+
+def wait_for_effect(st: State, found: list) -> list:
+    """`settings.effect_waits`: the triggers of those tiers met while an effect is resolving
+    wait in the environment of the outermost effect's block until it has finished (Nivel Arena
+    8.4.1.1); the others go on."""
+    waits = st.g.prog.effect_waits
+    later = [t for t in found if t[1] is not None and t[0].tier in waits]
+    if not later:
+        return found
+    fx = next((f for f in st.frames if EFFECT in f.env), None)
+    if fx is None:
+        return found
+    # a new list: clones share their frames' environments' values
+    fx.env[WAITING] = fx.env.get(WAITING, []) + [
+        [lst.id, src, env, _plain(key)] for lst, src, env, key in later
+    ]
+    return [t for t in found if not (t[1] is not None and t[0].tier in waits)]
 
 
 def _plain(key):
@@ -1205,18 +1266,19 @@ def resolve_found(st: State, found: list) -> None:
             for lst, src, _env, _ in objs:
                 if lst.limit is not None:
                     st.used.append((lst.id, src, scope_name(st, lst.limit)))
-            groups: list[tuple[int, list]] = []
+            groups: list[tuple[tuple, list]] = []
             for lst, src, env, _ in objs:
-                who = st.obj_owner[src] if policy == "by_owner" else -1
+                # by tier (settings.trigger_tiers), then by owner under `by_owner`
+                who = (lst.tier, st.obj_owner[src] if policy == "by_owner" else -1)
                 if not groups or groups[-1][0] != who:
                     groups.append((who, []))
                 groups[-1][1].append([lst.id, src, env])
             prog = st.g.prog
-            if prog.batch_hold is not None and len({who for who, _ in groups}) > 1:
+            if prog.batch_hold is not None and len({who[1] for who, _ in groups}) > 1:
                 # `new_triggers_wait`: triggers fired while these resolve wait under them until
                 # the last owner's have resolved (a TCG's "the other player's effects first")
                 st.frames.append(Frame(prog.empty_block, {}, prog.batch_hold.id, SCOPE, [], 0))
-            for who, items in reversed(groups):  # the first group ends on top of the stack
+            for (_tier, who), items in reversed(groups):  # the first group ends on top of the stack
                 st.frames.append(
                     Frame(st.g.prog.empty_block, {}, st.g.prog.order_triggers.id, BLOCK, items, who)
                 )
@@ -1230,6 +1292,8 @@ def resolve_found(st: State, found: list) -> None:
                 "source": label(st, src, "object") if src is not None else None,
             }
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
+        if src is not None:
+            env[EFFECT] = 1  # an object's ability: an effect (`resolving`)
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1335,7 +1399,7 @@ class OrderTriggers(Stmt):
         if st.log is not None:
             entry = {"trigger": lst.rule, "source": label(st, src, "object")}
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
-        st.frames.append(Frame(lst.body, dict(env), -1, FUNC))
+        st.frames.append(Frame(lst.body, dict(env, **{EFFECT: 1}), -1, FUNC))
         return True
 
 
@@ -1434,6 +1498,8 @@ def collect(st: State, lsts, args: dict) -> list:
                 order = ((owner - st.first) % n, prog.zone_order(st, src), lst.id)
             else:  # timestamp: the oldest source first (objects are numbered as created)
                 order = (-1 if src is None else src, lst.id)
+            if prog.tiers:  # settings.trigger_tiers: a tier's triggers before the next tier's
+                order = (lst.tier if src is not None else -1,) + order
             out.append((lst, src, env, order))
     if len(out) > 1:
         out.sort(key=lambda t: t[3])

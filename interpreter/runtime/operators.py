@@ -7,6 +7,7 @@ A property of none is none."""
 from __future__ import annotations
 
 from . import budget
+from .engine import in_effect
 from .errors import RulesError
 
 
@@ -130,5 +131,5 @@ HELPERS = {
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
-    "_charge": budget.charge,
+    "_charge": budget.charge, "_in_effect": in_effect,
 }  # fmt: skip

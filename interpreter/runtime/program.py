@@ -49,6 +49,7 @@ class ListenerRT:
         "optional_by",
         "short",
         "requires",
+        "tier",
     )
 
     def applies_to(self, st, o):
@@ -246,6 +247,14 @@ class Program(ContinuousEffects):
         # an object's triggered ability needs its source where it was when it triggered
         self.source_must_remain = bool(self.settings.get("source_must_remain"))
         self.listener_by_id: dict[int, ListenerRT] = {}
+        # settings.trigger_tiers: a trigger's tier is its index there (no tier: after them all)
+        self.tiers: list[str] = list(self.settings.get("trigger_tiers") or [])
+        # settings.effect_waits: the tiers whose triggers met during an effect wait for its end
+        waits = self.settings.get("effect_waits") or []
+        self.effect_waits = frozenset(i for i, t in enumerate(self.tiers) if t in waits)
+        self.implied_by: dict[str, list] = {}  # keyword -> [(keyword implying it, its args)]
+        self.effect_checks = 0  # the state checks that read `resolving` (engine.effect_ended)
+        self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
         # Set by the loader with the program (build/loader.py), read by the public layer:

@@ -1259,6 +1259,14 @@ class _Runner:
                         out.append(
                             f"{who} sees {label}: expected a count of {v}, got {got['count']}"
                         )
+                    elif got.get("known"):  # a number: no card of the zone is seen
+                        seen_now = ["?"] * got["count"]
+                        for i, name in got["known"]:
+                            seen_now[i] = name
+                        out.append(
+                            f"{who} sees {label}: expected only a count ({v}), sees "
+                            + _show(seen_now)
+                        )
                 elif not isinstance(got, list):
                     # a hidden zone: '?' for each card seen from behind, names for revealed ones
                     seen_now = ["?"] * got["count"]
