@@ -16,7 +16,7 @@ from pathlib import Path
 from ..build.fingerprint import differences
 from ..build.loader import load_ruleset
 from ..language.diagnostics import Diagnostics
-from ..runtime import engine, seen
+from ..runtime import engine, optionlabels, seen
 from ..runtime.chance import NeedChance, Tape
 from ..runtime.errors import MadangError, RulesError
 from ..runtime.program import Program
@@ -181,10 +181,13 @@ class GameState:
             ) from None
 
     def apply_label(self, label: str) -> None:
+        """The option with this label, or the first that reads so by its cards alone
+        (`play_card Echo` for the first of two Echoes)."""
         labels = self.action_labels()
-        if label not in labels:
+        k = optionlabels.find(self.st, label) if self.st.pending is not None else None
+        if k is None:
             raise MadangError(f"no option {label!r}; options: {', '.join(labels)}")
-        self.apply_action(labels.index(label))
+        self.apply_action(k)
 
     def clone(self) -> GameState:
         """An independent copy. With explicit chance a state is never changed in place (each
