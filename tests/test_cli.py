@@ -506,7 +506,8 @@ def test_log_is_json_lines_with_a_header_and_replays(tmp_path, capsys):
     assert "턴 1" in ko and "게임 종료" in ko and "공격" in ko
     assert main(["replay", str(log), "--lang", "en"]) == 0
     en = capsys.readouterr().out
-    assert "turn 1" in en and "game over" in en and "attack(" in en and "턴" not in en
+    assert "turn 1" in en and "game over" in en and " attacks" in en and "턴" not in en
+    assert "attack(" not in en  # the view's English sentences, not the verb's call
 
 
 def test_same_seed_same_log(tmp_path, capsys):

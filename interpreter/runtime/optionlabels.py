@@ -4,9 +4,9 @@ language asked for.
 
 An option is a row of slots: fixed words (an action's name, a number, a zone) and objects.
 Each object is first named by its card; when two options of one decision still read the same
-(two BARONs, one on each side), the objects that tell them apart are named with their owner,
-then their place, then their position in it: `your BARON`, `enemy BARON (top 1)`,
-`your 북부 기수 (hand 3)`. Only what is public is added: an owner, a zone, a position. A card in
+(two Knights, one on each side), the objects that tell them apart are named with their owner,
+then their place, then their position in it: `your Knight`, `enemy Knight (top 1)`,
+`your 기사 (hand 3)`. Only what is public is added: an owner, a zone, a position. A card in
 an opponent's hidden zone is named by its place alone (`enemy card (hand 3)`), never by its
 name. Options that are truly the same (a value offered twice) get ` (2)`, ` (3)`.
 

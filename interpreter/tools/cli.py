@@ -624,6 +624,11 @@ class _TerminalTable:
     def history(self, seat: int) -> list[str]:
         return list(self.recent)
 
+    def options(self, game) -> list[str]:
+        from .view import option_labels
+
+        return option_labels(game, self.lang)
+
 
 def cmd_play(args) -> int:
     from .agents import Decision, InputEnded, make_agent

@@ -88,6 +88,7 @@ class Narrator:
         self.templates = False
         self._after_decision = False
         self.longest = 1
+        self.sentences: dict[str, str] = {}
         if prog is None:
             return
         canonical = getattr(prog, "canonical", None) or {}
@@ -111,6 +112,11 @@ class Narrator:
         for k, v in ((view.get("labels") or {}).get(self.lang) or {}).items():
             self.words.setdefault(str(k), str(v))
         self.longest = max((k.count(" ") + 1 for k in self.words), default=1)
+        # the view's sentences for verbs in this language (`view: narration: en: {VERB: "..."}`)
+        self.sentences = {
+            canonical.get(str(k), str(k)): str(v)
+            for k, v in ((view.get("narration") or {}).get(self.lang) or {}).items()
+        }
         language = (getattr(prog, "meta", None) or {}).get("language") or "en"
         self.templates = str(language).split("-")[0] == self.lang
 
@@ -133,7 +139,7 @@ class Narrator:
         return s
 
     def _phrases(self, tokens: list[str]) -> list[str]:
-        """Tokens respelt, the longest known name first (`황금 광산` is one card, not the
+        """Tokens respelt, the longest known name first (`금광 기사` is one card, not the
         counter `황금` and a word)."""
         out, i = [], 0
         while i < len(tokens):
@@ -154,7 +160,7 @@ class Narrator:
 
     def choice(self, label: str, decider: int) -> str:
         """A decision's label as this narrator's seat reads it: the label's owner words are the
-        decider's (`your BARON`), so another seat reads `P1's BARON` or, of its own, `your`."""
+        decider's (`your Knight`), so another seat reads `P1's Knight` or, of its own, `your`."""
         w = optionlabels.OWNER_WORDS.get(self.lang, optionlabels.OWNER_WORDS["en"])
         mine = self.seat is not None and self.seat >= 0 and self.seat == decider
         out = []
@@ -274,12 +280,23 @@ class Narrator:
         verbs = getattr(self.prog, "verbs", None) or {}
         canonical = getattr(self.prog, "canonical", None) or {}
         verb = verbs.get(canonical.get(name, name))
-        if not self.internals and verb is not None and not verb.narration:
+        if (
+            not self.internals
+            and verb is not None
+            and not verb.narration
+            and verb.name not in self.sentences
+        ):
             return None  # bookkeeping: a verb its author did not give a sentence
         shown = self.shown(entry or {}, args)
-        if verb is not None and verb.narration and self.templates:
-            return "  " + templates.fill(verb.narration, dict(zip(verb.param_names, shown)))
-        return f"  {self.word(name)}({', '.join(shown)})"
+        if verb is not None:
+            template = self.sentences.get(verb.name) or (verb.narration if self.templates else None)
+            if template:
+                return "  " + templates.fill(template, dict(zip(verb.param_names, shown)))
+        if self.internals:
+            return f"  {self.word(name)}({', '.join(shown)})"
+        # a sentence in another language only: the verb's name in words, then what it names
+        said = self.word(name).replace("_", " ")
+        return f"  {said}: {', '.join(shown)}" if shown else f"  {said}"
 
 
 def narrate(prog, entry: dict, lang: str = "ko", moves: bool = False) -> str | None:

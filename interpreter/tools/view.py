@@ -95,7 +95,10 @@ class View:
         """The declared name of a player (a house, a faction), or ''."""
         names = self.naming.get("names") or {}
         value = None
-        if "option" in self.naming:
+        named_by = getattr(self.prog, "player_name_of", None)
+        if "define" in self.naming and named_by is not None:
+            value = named_by(st, p)
+        elif "option" in self.naming:
             v = st.g.options.get(self.naming["option"])
             value = v[p] if isinstance(v, list | tuple) and p < len(v) else v
         elif "counter" in self.naming:
@@ -177,14 +180,14 @@ class View:
 
 def option_labels(game, lang: str | None = None) -> list[str]:
     """The pending decision's options as shown to people: the API's labels (each naming the
-    object it means: `cast BOOM! enemy BARON`, runtime/optionlabels.py) spelt in the language,
+    object it means: `cast Bolt enemy Knight`, runtime/optionlabels.py) spelt in the language,
     with the view's words for zones and the cards' own names in that language."""
     st = game.st
     if st.pending is None:
         return []
     view = View.of(st.g.prog, lang)
     spelt = optionlabels.option_labels(st, view.spelling)
-    # the respelt labels keep the stable ones apart; if two spellings meet, the stable one shows
+    # the respelt labels keep the stable ones apart; if two spellings coincide, the stable one shows
     stable = game.action_labels()
     return spelt if len(set(spelt)) == len(spelt) else stable
 
