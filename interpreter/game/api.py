@@ -337,7 +337,9 @@ class GameState:
         return enc.encode(self.st, player)
 
     # ------------------------------------------------------------ persistence
-    def to_json(self) -> str:
+    def to_json(self, seats: list[str] | None = None) -> str:
+        """The position as a save; `seats` (who plays each seat: `human`, an agent with its
+        settings) is kept with it so that a resumed game is played by the same seats."""
         if self.failed is not None:
             raise MadangError(
                 "the game stopped halfway through a step with an error in the rules; that state"
@@ -358,6 +360,8 @@ class GameState:
         }
         if self.chance != "sampled":
             doc["chance"] = self._chance_data()
+        if seats is not None:
+            doc["seats"] = [str(s) for s in seats]
         return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -413,6 +417,17 @@ class GameState:
             out["answer"] = self._answer
             out["outcomes"] = list(self._tape)
         return out
+
+    @staticmethod
+    def saved_seats(text: str) -> list[str] | None:
+        """The seats a save was made with (None when it names none, as older saves)."""
+        try:
+            seats = json.loads(text).get("seats")
+        except (ValueError, AttributeError, RecursionError):
+            return None
+        if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
+            return seats
+        return None
 
     def digest(self) -> str:
         st = self._base if self._chance_n else self.st
