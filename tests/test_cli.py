@@ -746,9 +746,7 @@ def test_compile_show_of_an_unknown_name_suggests_the_nearest(capsys):
     assert "did you mean 'attack'?" in capsys.readouterr().err
 
 
-def test_a_quit_game_resumes_with_its_seats_by_the_command_it_prints(
-    tmp_path, capsys, monkeypatch
-):
+def test_a_quit_game_resumes_with_its_seats_by_the_command_it_prints(tmp_path, capsys, monkeypatch):
     # issue #35: the person and the agent with its settings are saved; --load reuses them
     save = tmp_path / "s.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))

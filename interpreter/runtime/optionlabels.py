@@ -81,9 +81,27 @@ def find(st, text: str) -> int | None:
     return plain.index(text) if text in plain else None
 
 
+def option_targets(st) -> list[dict]:
+    """What each option names on the table, for choosing by pointing at it: its objects,
+    zones (by label, `top#1`) and areas."""
+    d = st.pending
+    if d is None:
+        return []
+    out = []
+    for v in d.values:
+        row = _slots(st, d, v)
+        objects = [x for k, x in row if k == "o"] + [
+            x[1] for k, x in row if k == "a" and x[1] is not None
+        ]
+        zones = [st.g.zone_label(x) for k, x in row if k == "z"]
+        areas = [st.g.areas[x] for k, x in row if k == "r"]
+        out.append({"objects": objects, "zones": zones, "areas": areas})
+    return out
+
+
 def _slots(st, d, v) -> list:
     """An option as slots: ('w', word) | ('t', fixed text) | ('o', object) | ('z', zone) |
-    ('a', (action name, the card it is on or None))."""
+    ('r', area) | ('a', (action name, the card it is on or None))."""
     if d.kind == "window":
         if isinstance(v, str):
             return [("t", "pass")]
@@ -122,7 +140,7 @@ def _value(st, v, t) -> list:
     if t == "zone" and isinstance(v, int):
         return [("z", v)]
     if t == "area" and isinstance(v, int):
-        return [("w", st.g.areas[v])]
+        return [("r", v)]
     return [("w", str(v))]
 
 
@@ -142,6 +160,8 @@ def _render(st, seat: int, row: list, sp: Spelling, marked: set | None, level: i
                 out.append(card if same else f"{sp.word(name)} ({card})")
         elif kind == "z":
             out.append(_zone(st, seat, v, sp))
+        elif kind == "r":
+            out.append(sp.word(st.g.areas[v]))
         elif kind == "w":
             out.append(sp.word(v))
         else:
@@ -258,4 +278,12 @@ def _numbered(labels: list[str]) -> list[str]:
     return out
 
 
-__all__ = ["OWNER_WORDS", "STABLE", "Spelling", "find", "option_labels", "plain_labels"]
+__all__ = [
+    "OWNER_WORDS",
+    "STABLE",
+    "Spelling",
+    "find",
+    "option_labels",
+    "option_targets",
+    "plain_labels",
+]
