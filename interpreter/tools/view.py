@@ -69,7 +69,12 @@ class View:
     # ------------------------------------------------------------ labels
     def label(self, name: str) -> str:
         """What a zone, counter, property, kind or keyword is called on the table."""
-        return self.labels.get(name) or self.labels.get(self.canon(name)) or self.words.word(name)
+        found = self.labels.get(name) or self.labels.get(self.canon(name))
+        if found:
+            return found
+        word = self.words.word(name)
+        # a name without a label is shown as words (`play_area`: play area)
+        return word.replace("_", " ") if self.lang == "en" and word.isascii() else word
 
     def card_name(self, name: str) -> str:
         return self.words.word(name)
