@@ -8,8 +8,8 @@ import random
 import re
 
 import pytest
-from madang.runtime.api import load_program, new_game
-from madang.runtime.loader import bundled_names
+from madang.build.loader import bundled_names
+from madang.game.api import load_program, new_game
 from madang.runtime.optionlabels import plain_labels
 from madang.tools.narration import Narrator
 from madang.tools.view import option_labels

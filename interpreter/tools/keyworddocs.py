@@ -1,6 +1,6 @@
 """What a keyword does, for `show CARD` (tools/table.py): its declaration, and the comment its
-author wrote on that line or directly above it (`keyword 관통/pierce for creature  # also hits
-the one behind`). Read from the ruleset's own files: nothing about any game is written here."""
+author wrote on that line or directly above it (`keyword 비행/flying for 병사  # may only be
+blocked by flyers`). Read from the ruleset's own files: nothing about any game is written here."""
 
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ class View:
         if found:
             return found
         word = self.words.word(name)
-        # a name without a label is shown as words (`play_area`: play area)
+        # a name without a label is shown as words (`face_up`: face up)
         return word.replace("_", " ") if self.lang == "en" and word.isascii() else word
 
     def card_name(self, name: str) -> str:
