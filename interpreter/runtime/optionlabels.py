@@ -155,9 +155,10 @@ def _render(st, seat: int, row: list, sp: Spelling, marked: set | None, level: i
             if this is None or not marked or this not in marked:
                 out.append(sp.word(name))
             else:
-                card = _object(st, seat, this, sp, level)
-                same = st.g.prog.cards[st.obj_card[this]].name == name
-                out.append(card if same else f"{sp.word(name)} ({card})")
+                if st.g.prog.cards[st.obj_card[this]].name == name:
+                    out.append(_object(st, seat, this, sp, level))
+                else:  # `ability (your hand 2)`: the card it is on, by owner and place
+                    out.append(f"{sp.word(name)} ({_object(st, seat, this, sp, level, False)})")
         elif kind == "z":
             out.append(_zone(st, seat, v, sp))
         elif kind == "r":
@@ -186,10 +187,14 @@ def _zone(st, seat: int, z: int, sp: Spelling) -> str:
     return f"{sp.word(name)}@{sp.word(st.g.areas[owner])}"
 
 
-def _object(st, seat: int, o: int, sp: Spelling, level: int) -> str:
+def _object(st, seat: int, o: int, sp: Spelling, level: int, named: bool = True) -> str:
+    """An object at a level: its name; its owner's word; its place; its position there. Not
+    `named`: the owner and place only (the card an action of that name is on)."""
     g = st.g
     secret = _secret(st, seat, o)
     name = sp.owner("card") if secret else sp.card(g.prog.cards[st.obj_card[o]].name)
+    if not named:
+        name = ""
     if level == 0 and not secret:
         return name
     owner = st.obj_owner[o]
@@ -201,7 +206,7 @@ def _object(st, seat: int, o: int, sp: Spelling, level: int) -> str:
             if g.nplayers == 2
             else sp.owner("of", owner)
         )
-        name = f"{who} {name}"
+        name = f"{who} {name}".strip()
     if level < 2 and not secret:
         return name
     z = st.obj_zone[o]
@@ -215,7 +220,7 @@ def _object(st, seat: int, o: int, sp: Spelling, level: int) -> str:
         place = f"P{zowner + 1} {place}"
     if level >= 3 or secret:
         place += f" {st.zones[z].index(o) + 1}"
-    return f"{name} ({place})"
+    return f"{name} ({place})" if named else f"{name} {place}".strip()
 
 
 def _secret(st, seat: int, o: int) -> bool:
