@@ -98,3 +98,26 @@ def test_narration_says_whose_card_for_each_seat():
     assert Narrator(prog, "en", seat=1).line(entry).endswith("cast BOOM! your BARON")
     assert Narrator(prog, "en", seat=None).line(entry).endswith("cast BOOM! P2's BARON")
     assert Narrator(prog, "ko", seat=0).line(entry).endswith("시전 BOOM! 상대 BARON")
+
+
+def test_the_openspiel_adapter_says_the_same_labels():
+    pyspiel = pytest.importorskip("pyspiel")
+    import madang.game.openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("madang", {"ruleset": "clash_of_decks", "seed": 1})
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        labels = state.game_state.action_labels()
+        if any(" enemy " in f" {lab} " for lab in labels):
+            player = state.current_player()
+            said = [state.action_to_string(player, a) for a in state.legal_actions()]
+            assert sorted(said) == sorted(labels)
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+    pytest.fail("no decision with an enemy's card in 400 steps")
