@@ -196,7 +196,7 @@ def test_narration_uses_templates_in_the_ruleset_language_only():
     prog = load_program(CLASH)
     entry = {"event": "destroy", "args": ["TROLL"]}
     assert narrate(prog, entry, "ko") == "  TROLL 파괴"
-    assert narrate(prog, entry, "en") == "  destroy(TROLL)"
+    assert narrate(prog, entry, "en") == "  TROLL is destroyed"  # view: narration: en:
     n = Narrator(prog, "ko")
     # a verb without a narration sentence is bookkeeping: shown only with internals
     assert n.line({"event": "strike", "args": ["A", "B", "3", "true"]}) is None
@@ -247,7 +247,7 @@ def test_a_card_revealed_later_in_the_batch_is_named_all_along():
 
 def test_narration_without_a_program_and_of_unknown_entries():
     n = Narrator(None, "en")
-    assert n.line({"event": "boom", "args": [1]}) == "  boom(1)"
+    assert n.line({"event": "boom", "args": [1]}) == "  boom: 1"
     assert n.line({"something": "else"}) is None and n.line(["not", "a", "dict"]) is None
 
 

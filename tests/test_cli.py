@@ -506,7 +506,8 @@ def test_log_is_json_lines_with_a_header_and_replays(tmp_path, capsys):
     assert "턴 1" in ko and "게임 종료" in ko and "공격" in ko
     assert main(["replay", str(log), "--lang", "en"]) == 0
     en = capsys.readouterr().out
-    assert "turn 1" in en and "game over" in en and "attack(" in en and "턴" not in en
+    assert "turn 1" in en and "game over" in en and " attacks" in en and "턴" not in en
+    assert "attack(" not in en  # the view's English sentences, not the verb's call
 
 
 def test_same_seed_same_log(tmp_path, capsys):
@@ -743,3 +744,22 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
 def test_compile_show_of_an_unknown_name_suggests_the_nearest(capsys):
     assert main(["compile", CLASH, "--show", "atack"]) == 2
     assert "did you mean 'attack'?" in capsys.readouterr().err
+
+
+def test_a_quit_game_resumes_with_its_seats_by_the_command_it_prints(tmp_path, capsys, monkeypatch):
+    # issue #35: the person and the agent with its settings are saved; --load reuses them
+    save = tmp_path / "s.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
+    seats = "human,greedy"
+    assert main(["play", CLASH, "--seats", seats, "--save", str(save), "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    command = err.split("go on with: ")[1].rstrip(")\n")
+    assert command == f"madang play --load {save} --save {save} --lang en"
+    assert json.loads(save.read_text(encoding="utf-8"))["seats"] == ["human", "greedy"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
+    assert main(command.split()[1:]) == 1  # the person is asked again: the seats came back
+    out, err = capsys.readouterr()
+    assert "P1> 0" in out and "seats from" in err and "the player quit" in err
+    # --seats overrides the saved ones
+    r = play_json(capsys, "--load", str(save), "--seats", "random", "--max-decisions", "3")
+    assert r["decisions"] >= 3

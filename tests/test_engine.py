@@ -448,10 +448,14 @@ def test_phase_names_may_have_aliases(tmp_path):
     assert "    phase gather/모으기:\n" in format_source(rules, "p.madang", Diagnostics())
 
 
-def test_options_that_read_alike_are_numbered_in_offer_order():
-    # docs/scenarios.md "steps": two copies of a card give two options; the second is `(2)`.
+def test_options_that_read_alike_name_the_owner_of_their_card():
+    # docs/scenarios.md "steps": a Pawn on each side gives two options told apart by owner;
+    # the plain reading takes the first of them.
     g = play(game(), "play Pawn", "pass", "play Pawn")
-    kills = [a for a in g.action_labels() if a.startswith("kill Pawn")]
-    assert kills == ["kill Pawn", "kill Pawn (2)"]
-    g.apply_label("kill Pawn (2)")
-    assert zone(g, "field#2") == [] and zone(g, "field#1") == ["Pawn"]
+    kills = [a for a in g.action_labels() if a.startswith("kill")]
+    assert kills == ["kill enemy Pawn", "kill your Pawn"]
+    g.apply_label("kill enemy Pawn")
+    assert zone(g, "field#1") == [] and zone(g, "field#2") == ["Pawn"]
+    h = play(game(), "play Pawn", "pass", "play Pawn")
+    h.apply_label("kill Pawn")  # the first that reads so
+    assert zone(h, "field#1") == [] and zone(h, "field#2") == ["Pawn"]

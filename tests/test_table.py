@@ -86,3 +86,15 @@ def test_view_labels_name_choices_and_phases_in_the_players_language(capsys, mon
     assert "0) keep" in out and "1) mulligan" in out and "유지" not in out
     assert "P1 chooses (mulligan): keep" in out
     assert "[main]" in out and "[메인]" not in out
+
+
+def test_show_says_what_each_keyword_of_the_card_does():
+    # issue #35: from the keyword's declaration and its author's comment in abilities.madang
+    game = new_game("clash_of_decks", {}, 1)
+    info = card_info(game, 0, "TROLL", "en")
+    assert info is not None
+    assert "rage: may attack creatures on the turn it is placed" in info
+    assert "rampage: attacks again after destroying a creature" in info
+    assert "(keyword 맹공/rampage for creature)" in info
+    assert "분노: may attack" in card_info(game, 0, "TROLL", "ko")
+    assert card_info(game, 0, "BOOM!", "en").count("\n  ") == 0  # no keywords, no lines

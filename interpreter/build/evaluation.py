@@ -75,9 +75,23 @@ def compile_payoff(compiler, syms, meta: dict) -> Evaluation | None:
     return None if d is None else _compile(compiler, d)
 
 
+def compile_player_name(compiler, syms, meta: dict):
+    """f(state, player) -> value, from `view: players: name: {define: NAME}`: the value the
+    rules compute for a seat (the house it plays), named by the view (tools/view.py)."""
+    from .compiler import call_define
+
+    name = (((meta.get("view") or {}).get("players") or {}).get("name") or {}).get("define")
+    d = None if name is None else syms.defines.get(syms.canonical.get(name, name))
+    if d is None or len(d.params) != 1:
+        return None
+    call = call_define(compiler.define_body(d), [d.params[0].name], [lambda st, env: env["you"]])
+    return lambda st, player: call(st, {"you": player, "this": None})
+
+
 __all__ = [
     "compile_evaluation",
     "compile_payoff",
+    "compile_player_name",
     "find_definition",
     "find_payoff",
     "evaluation_name",

@@ -26,6 +26,7 @@ from .deckrules import check_deck_rules, load_decks
 from .evaluation import (
     compile_evaluation,
     compile_payoff,
+    compile_player_name,
     evaluation_name,
     find_definition,
     find_payoff,
@@ -168,6 +169,7 @@ def load_ruleset(
         program = compiler.compile()
         program.evaluation = compile_evaluation(compiler, col.s, meta)
         program.payoff = compile_payoff(compiler, col.s, meta)
+        program.player_name_of = compile_player_name(compiler, col.s, meta)
         program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
         program.texts = tuple(
             sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})

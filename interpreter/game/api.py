@@ -16,7 +16,7 @@ from pathlib import Path
 from ..build.fingerprint import differences
 from ..build.loader import load_ruleset
 from ..language.diagnostics import Diagnostics
-from ..runtime import engine, seen
+from ..runtime import engine, optionlabels, seen
 from ..runtime.chance import NeedChance, Tape
 from ..runtime.errors import MadangError, RulesError
 from ..runtime.program import Program
@@ -181,10 +181,13 @@ class GameState:
             ) from None
 
     def apply_label(self, label: str) -> None:
+        """The option with this label, or the first that reads so by its cards alone
+        (`play_card Echo` for the first of two Echoes)."""
         labels = self.action_labels()
-        if label not in labels:
+        k = optionlabels.find(self.st, label) if self.st.pending is not None else None
+        if k is None:
             raise MadangError(f"no option {label!r}; options: {', '.join(labels)}")
-        self.apply_action(labels.index(label))
+        self.apply_action(k)
 
     def clone(self) -> GameState:
         """An independent copy. With explicit chance a state is never changed in place (each
@@ -334,7 +337,9 @@ class GameState:
         return enc.encode(self.st, player)
 
     # ------------------------------------------------------------ persistence
-    def to_json(self) -> str:
+    def to_json(self, seats: list[str] | None = None) -> str:
+        """The position as a save; `seats` (who plays each seat: `human`, an agent with its
+        settings) is kept with it so that a resumed game is played by the same seats."""
         if self.failed is not None:
             raise MadangError(
                 "the game stopped halfway through a step with an error in the rules; that state"
@@ -355,6 +360,8 @@ class GameState:
         }
         if self.chance != "sampled":
             doc["chance"] = self._chance_data()
+        if seats is not None:
+            doc["seats"] = [str(s) for s in seats]
         return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -410,6 +417,17 @@ class GameState:
             out["answer"] = self._answer
             out["outcomes"] = list(self._tape)
         return out
+
+    @staticmethod
+    def saved_seats(text: str) -> list[str] | None:
+        """The seats a save was made with (None when it names none, as older saves)."""
+        try:
+            seats = json.loads(text).get("seats")
+        except (ValueError, AttributeError, RecursionError):
+            return None
+        if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
+            return seats
+        return None
 
     def digest(self) -> str:
         st = self._base if self._chance_n else self.st

@@ -92,9 +92,11 @@ _VIEW = {
                 "counters": {**_NAMES, "description": "Per-player counters shown."},
                 "name": {
                     "type": "object",
-                    "description": "Each player's name, from a per-seat option or a counter.",
+                    "description": "Each player's name: from a definition of the rules"
+                    " (the house a seat plays), a per-seat option or a counter.",
                     "additionalProperties": False,
                     "properties": {
+                        "define": {"type": "string"},
                         "option": {"type": "string"},
                         "counter": {"type": "string"},
                         "names": {"type": "object", "additionalProperties": _LABEL},
@@ -125,6 +127,12 @@ _VIEW = {
         "marks": {
             **_NAMES,
             "description": "Keywords shown as badges on the objects that have them.",
+        },
+        "narration": {
+            "type": "object",
+            "description": "Sentences for verbs by language: {en: {VERB: '{c} attacks'}}.",
+            "propertyNames": _LANG_CODE,
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
         },
         "labels": {
             "type": "object",

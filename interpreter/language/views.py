@@ -4,6 +4,8 @@ would otherwise hide what the player needs to see)."""
 
 from __future__ import annotations
 
+import re
+
 from .diagnostics import Diagnostics, did_you_mean
 from .symbols import Symbols
 from .yamlsrc import YamlDoc
@@ -38,6 +40,18 @@ def check_view(meta: dict, syms: Symbols, doc: YamlDoc | None, diags: Diagnostic
     name = players.get("name") or {}
     if "counter" in name:
         known(("view", "players", "name", "counter"), name["counter"], syms.counters, "counter")
+    if "define" in name:
+        d = syms.defines.get(syms.canonical.get(name["define"], name["define"]))
+        if d is not None and len(d.params) == 1:
+            d.used = True
+        else:
+            diags.error(
+                f"the view names players by '{name['define']}', which is not a definition"
+                " with one player parameter",
+                doc.span(("view", "players", "name", "define")) if doc is not None else None,
+                code="unknown-name",
+                hint="write `define NAME(p: player) = ...` giving what names the seat",
+            )
     if "option" in name and name["option"] not in (meta.get("options") or {}):
         known(("view", "players", "name", "option"), name["option"], {}, "option")
     for i, c in enumerate((view.get("areas") or {}).get("counters") or []):
@@ -49,6 +63,21 @@ def check_view(meta: dict, syms: Symbols, doc: YamlDoc | None, diags: Diagnostic
             continue
         for i, prop in enumerate((spec or {}).get("show") or []):
             known(("view", "kinds", kind, "show", i), prop, ksym.fields, f"property of {kind}")
+    for lang, sentences in (view.get("narration") or {}).items():
+        for verb, text in (sentences or {}).items():
+            vsym = syms.verbs.get(syms.canonical.get(verb, verb))
+            if vsym is None:
+                known(("view", "narration", lang, verb), verb, syms.verbs, "verb")
+                continue
+            params = {p.name for p in vsym.params}
+            for slot in re.findall(r"\{(\w+)\}", str(text)):
+                if slot not in params:
+                    diags.error(
+                        f"the sentence for '{verb}' names {{{slot}}}, which is not a parameter"
+                        f" of the verb ({', '.join(sorted(params)) or 'none'})",
+                        doc.span(("view", "narration", lang, verb)) if doc is not None else None,
+                        code="unknown-name",
+                    )
     for i, k in enumerate(view.get("marks") or []):
         known(("view", "marks", i), k, syms.keywords, "keyword")
 

@@ -9,7 +9,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 
 from __future__ import annotations
 
-from . import budget, seen
+from . import budget, optionlabels, seen
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1023,31 +1023,14 @@ def action_label(st: State, value) -> str:
 
 
 def decision_labels(st: State) -> list[str]:
-    """The options of the pending decision as text: stable, for people, scripts and logs."""
+    """The options of the pending decision as text: stable, for people, scripts and logs; two
+    options never read the same (runtime/optionlabels.py names each one's object)."""
     d = st.pending
     if d is None:
         return []
     if d.labels is None:
-        done = "pass" if d.kind == "window" else "done"
-        if d.kind == "window":
-            d.labels = [done if isinstance(v, str) else action_label(st, v) for v in d.values]
-        else:
-            d.labels = [done if v == DONE else label(st, v, d.type) for v in d.values]
-        if len(set(d.labels)) < len(d.labels):
-            d.labels = _distinct(d.labels)
+        d.labels = optionlabels.option_labels(st)
     return d.labels
-
-
-def _distinct(labels: list[str]) -> list[str]:
-    """Options that read alike (two copies of a card) get ' (2)', ' (3)'... in offer order,
-    so that a person or a script can name each one."""
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        k = seen.get(lab, 0) + 1
-        seen[lab] = k
-        out.append(lab if k == 1 else f"{lab} ({k})")
-    return out
 
 
 def start_action(st: State, value, player: int) -> None:

@@ -260,6 +260,8 @@ class Program(ContinuousEffects):
         # Set by the loader with the program (build/loader.py), read by the public layer:
         self.evaluation = None  # f(state, player) -> number: the ruleset's own (agents)
         self.payoff = None  # f(state, player) -> number: what the game pays at its end
+        # f(state, player) -> value naming the seat (`view: players: name: {define: ...}`)
+        self.player_name_of = None
         self.fingerprints: dict[str, str] = {}  # digests of rules, cards, options (saves)
         self.folder = None  # the ruleset's folder (saves and logs name it)
         self.extra_cards: list[str] = []  # card and deck files loaded beside it

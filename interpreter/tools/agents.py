@@ -337,6 +337,10 @@ class HumanAgent(Agent):
         self.options(d, out)
 
     def shown(self, d: Decision) -> list[str]:
+        """The options as the person reads them: the table's, in its language (tools/view.py),
+        else the labels respelt."""
+        if self.table is not None and hasattr(self.table, "options"):
+            return self.table.options(d._game)
         return [self.words(label) for label in d.labels]
 
     def options(self, d: Decision, out: TextIO) -> None:

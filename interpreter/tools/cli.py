@@ -570,6 +570,29 @@ def _load_save(path: str, cards: list[str] | None = None) -> GameState:
         ) from None
 
 
+def _seats_of_save(path: str, nplayers: int) -> list[str] | None:
+    """The seats a save was made with, when it names one per seat."""
+    try:
+        text = read_bytes(path, MAX_SAVE_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    seats = GameState.saved_seats(text)
+    return seats if seats and len(seats) == nplayers else None
+
+
+def _resume_command(args) -> str:
+    """The exact command that goes on with a game saved by `madang play --save` (its seats are
+    in the save; the files and language it was played with are given again)."""
+    import shlex
+
+    parts = ["madang", "play", "--load", args.save, "--save", args.save]
+    for c in args.cards or ():
+        parts += ["--cards", c]
+    if args.lang:
+        parts += ["--lang", args.lang]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 class _BetweenSteps:
     """Ctrl-C during `madang play` stops the game between two steps, never halfway through one,
     so that the state can be saved: while an agent decides it interrupts at once; while the
@@ -624,6 +647,11 @@ class _TerminalTable:
     def history(self, seat: int) -> list[str]:
         return list(self.recent)
 
+    def options(self, game) -> list[str]:
+        from .view import option_labels
+
+        return option_labels(game, self.lang)
+
 
 def cmd_play(args) -> int:
     from .agents import Decision, InputEnded, make_agent
@@ -636,8 +664,10 @@ def cmd_play(args) -> int:
     # over an input, and a bad path is found now, not after an hour of play
     check_outputs({"--log": args.log}, {"--load": args.load, "--cards": args.cards})
     check_outputs({"--save": args.save, "--log": args.log}, {"--cards": args.cards})
+    saved_seats = None
     if args.load:
         game = _load_save(args.load, args.cards)
+        saved_seats = _seats_of_save(args.load, game.st.g.nplayers)
         ignored = [
             f
             for f, v in (
@@ -659,7 +689,10 @@ def cmd_play(args) -> int:
     prog = st.g.prog
     if st.log is None:
         st.log = []
-    seats = seat_specs(args.seats.split(",") if args.seats else None, st.g.nplayers)
+    # a resumed game keeps the seats it was saved with, unless --seats says otherwise
+    seats = seat_specs(args.seats.split(",") if args.seats else saved_seats, st.g.nplayers)
+    if saved_seats and not args.seats and args.format == "text":
+        note(f"seats from {args.load}: {','.join(seats)} (--seats overrides)")
     lang = args.lang or prog.meta.get("language") or "en"
     humans = [i for i, s in enumerate(seats) if s == "human"]
     # one person at the terminal hears their seat's story; several share only what is public
@@ -713,8 +746,8 @@ def cmd_play(args) -> int:
         why = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
         saved = ""
         if args.save:
-            atomic_write(args.save, game.to_json())
-            saved = f"; saved to {args.save} (go on with: madang play --load {args.save})"
+            atomic_write(args.save, game.to_json(seats))
+            saved = f"; saved to {args.save} (go on with: {_resume_command(args)})"
         sys.stderr.write(f"\nmadang play: {why}: the game stops unfinished after {n} decision{'s' if n != 1 else ''}"
                          f"{saved}\n")  # fmt: skip
         return 130 if isinstance(e, KeyboardInterrupt) else 1
@@ -729,7 +762,7 @@ def cmd_play(args) -> int:
                 log_file.write(json.dumps(e, ensure_ascii=False) + "\n")
             log_file.close()
     if args.save:
-        atomic_write(args.save, game.to_json())
+        atomic_write(args.save, game.to_json(seats))
     result = {
         "ruleset": prog.name,
         "seed": st.g.seed,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ..language import templates
+from ..runtime import optionlabels
 
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -86,6 +87,8 @@ class Narrator:
         self.words: dict[str, str] = {}
         self.templates = False
         self._after_decision = False
+        self.longest = 1
+        self.sentences: dict[str, str] = {}
         if prog is None:
             return
         canonical = getattr(prog, "canonical", None) or {}
@@ -102,11 +105,18 @@ class Narrator:
             local = extra.get(self.lang)
             if isinstance(local, dict) and isinstance(local.get("name"), str):
                 self.words.setdefault(card.name, local["name"])
+            self.words.setdefault(card.name, card.name)  # a name is one phrase: never split
         # the view's labels in this language name what has no spelling of its own (a choice
         # written as a text, a phase without an alias) (docs/views.md)
         view = (getattr(prog, "meta", None) or {}).get("view") or {}
         for k, v in ((view.get("labels") or {}).get(self.lang) or {}).items():
             self.words.setdefault(str(k), str(v))
+        self.longest = max((k.count(" ") + 1 for k in self.words), default=1)
+        # the view's sentences for verbs in this language (`view: narration: en: {VERB: "..."}`)
+        self.sentences = {
+            canonical.get(str(k), str(k)): str(v)
+            for k, v in ((view.get("narration") or {}).get(self.lang) or {}).items()
+        }
         language = (getattr(prog, "meta", None) or {}).get("language") or "en"
         self.templates = str(language).split("-")[0] == self.lang
 
@@ -125,8 +135,47 @@ class Narrator:
             base, _, where = s.partition("@")  # a per-area zone: `stones@South Hill`
             return f"{self.word(base)}@{where}"
         if " " in s:
-            return " ".join(self.text(t) if t else t for t in s.split(" "))
+            return " ".join(self._phrases(s.split(" ")))
         return s
+
+    def _phrases(self, tokens: list[str]) -> list[str]:
+        """Tokens respelt, the longest known name first (`금광 기사` is one card, not the
+        counter `황금` and a word)."""
+        out, i = [], 0
+        while i < len(tokens):
+            for j in range(min(len(tokens), i + self.longest), i + 1, -1):
+                phrase = " ".join(tokens[i:j])
+                if phrase in self.words:
+                    out.append(self.words[phrase])
+                    i = j
+                    break
+            else:
+                tok = tokens[i]
+                if tok.startswith("(") and len(tok) > 1:
+                    out.append("(" + self.text(tok[1:]))
+                else:
+                    out.append(self.text(tok) if tok else tok)
+                i += 1
+        return out
+
+    def choice(self, label: str, decider: int) -> str:
+        """A decision's label as this narrator's seat reads it: the label's owner words are the
+        decider's (`your Knight`), so another seat reads `P1's Knight` or, of its own, `your`."""
+        w = optionlabels.OWNER_WORDS.get(self.lang, optionlabels.OWNER_WORDS["en"])
+        mine = self.seat is not None and self.seat >= 0 and self.seat == decider
+        out = []
+        for tok in self._phrases(label.split(" ")):
+            if tok == "your":
+                tok = w["your"] if mine else w["of"].format(p=decider + 1)
+            elif tok == "enemy":
+                if mine:
+                    tok = w["enemy"]
+                elif self.seat is None or self.seat < 0:  # 'enemy' is said in two-player games
+                    tok = w["of"].format(p=2 - decider)
+                else:
+                    tok = w["your"]
+            out.append(tok)
+        return " ".join(out)
 
     def line(self, entry: dict) -> str | None:
         after_decision, self._after_decision = self._after_decision, False
@@ -147,7 +196,8 @@ class Narrator:
                 q = w["hidden"]  # the question names a card the seat may not see
             if self.hides(entry, 0, str(entry.get("choice", ""))):
                 return w["secret"].format(p=p, q=q)
-            return w["decision"].format(p=p, q=q, choice=self.text(entry.get("choice", "")))
+            choice = self.choice(str(entry.get("choice", "")), p - 1)
+            return w["decision"].format(p=p, q=q, choice=choice)
         if "action" in entry:
             if after_decision:
                 return None  # the decision's line already said it
@@ -230,12 +280,23 @@ class Narrator:
         verbs = getattr(self.prog, "verbs", None) or {}
         canonical = getattr(self.prog, "canonical", None) or {}
         verb = verbs.get(canonical.get(name, name))
-        if not self.internals and verb is not None and not verb.narration:
+        if (
+            not self.internals
+            and verb is not None
+            and not verb.narration
+            and verb.name not in self.sentences
+        ):
             return None  # bookkeeping: a verb its author did not give a sentence
         shown = self.shown(entry or {}, args)
-        if verb is not None and verb.narration and self.templates:
-            return "  " + templates.fill(verb.narration, dict(zip(verb.param_names, shown)))
-        return f"  {self.word(name)}({', '.join(shown)})"
+        if verb is not None:
+            template = self.sentences.get(verb.name) or (verb.narration if self.templates else None)
+            if template:
+                return "  " + templates.fill(template, dict(zip(verb.param_names, shown)))
+        if self.internals:
+            return f"  {self.word(name)}({', '.join(shown)})"
+        # a sentence in another language only: the verb's name in words, then what it names
+        said = self.word(name).replace("_", " ")
+        return f"  {said}: {', '.join(shown)}" if shown else f"  {said}"
 
 
 def narrate(prog, entry: dict, lang: str = "ko", moves: bool = False) -> str | None:

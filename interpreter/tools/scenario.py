@@ -26,7 +26,7 @@ from ..game.api import start as start_game
 from ..language.diagnostics import Diagnostics, did_you_mean
 from ..language.sources import overlay
 from ..language.yamlsrc import YamlDoc, load_yaml
-from ..runtime import engine
+from ..runtime import engine, optionlabels
 from ..runtime.errors import RulesError
 from ..runtime.program import Program, SnippetError
 from ..runtime.state import FUNC, Frame, State
@@ -1054,6 +1054,12 @@ class _Runner:
             return []
         return list(engine.decision_labels(self.st))
 
+    def named(self) -> set[str]:
+        """The options' labels and their plain readings (`play_card Echo` for either Echo)."""
+        if self.st.over or self.st.pending is None:
+            return set()
+        return set(self.labels()) | set(optionlabels.plain_labels(self.st))
+
     def step_choose(self, step: Step) -> None:
         items = step.value if isinstance(step.value, list) else [step.value]
         for k, c in enumerate(items):
@@ -1076,7 +1082,8 @@ class _Runner:
                     )
             else:
                 text = _text(c)
-                if text not in labels:
+                found = optionlabels.find(st, text)  # or the first of copies named alike
+                if found is None:
                     hint = did_you_mean(text, labels)
                     raise _Failed(
                         f"{self.head(step)}{which}: '{text}' is not a legal option; "
@@ -1084,7 +1091,7 @@ class _Runner:
                         + _listing(labels)
                         + (f"\n  hint: {hint}" if hint else "")
                     )
-                i = labels.index(text)
+                i = found
             when = f"after step {step.number}" + (f" (choice {k + 1})" if len(items) > 1 else "")
             self.go(when, lambda i=i: self.apply(i))
 
@@ -1128,14 +1135,16 @@ class _Runner:
 
     def expect_options_include(self, want: list, out: list) -> None:
         got = self.labels()
-        missing = [_text(x) for x in want if _text(x) not in got]
+        named = self.named()
+        missing = [_text(x) for x in want if _text(x) not in named]
         if missing:
             out.append(f"options: missing {_show(missing)}; got {_show(got)}"
                        + ("" if got else f" ({self.waiting()})"))  # fmt: skip
 
     def expect_options_exclude(self, want: list, out: list) -> None:
         got = self.labels()
-        present = [_text(x) for x in want if _text(x) in got]
+        named = self.named()
+        present = [_text(x) for x in want if _text(x) in named]
         if present:
             out.append(f"options: should not offer {_show(present)}; got {_show(got)}")
 

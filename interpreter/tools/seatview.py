@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..game.api import GameState
+from ..runtime import optionlabels
 from .view import View, option_labels
 
 SPECTATOR = -1
@@ -31,7 +32,7 @@ def seat_view(
         for p in range(g.nplayers)
     ]
     shared: list[dict] = []
-    areas = [{"name": a, "zones": [], "counters": {}} for a in g.areas]
+    areas = [{"name": a, "label": view.label(a), "zones": [], "counters": {}} for a in g.areas]
     order = {name: i for i, name in enumerate(view.zones)}
     zones = sorted(
         (z for z, (name, _o) in enumerate(g.zone_info) if name in order),
@@ -41,7 +42,7 @@ def seat_view(
         name, owner = g.zone_info[z]
         label = g.zone_label(z)
         content = obs["zones"][label]
-        zone = {"name": name, "label": view.label(name)}
+        zone = {"name": name, "label": view.label(name), "id": label}
         if isinstance(content, dict):
             zone["hidden"] = content["count"]
             if content.get("known"):  # what was revealed to this seat: [position, card name]
@@ -87,8 +88,29 @@ def seat_view(
             "question": view.words.text(game.prompt()),
             "options": game.action_labels(),
             "shown": option_labels(game, lang),
+            "targets": optionlabels.option_targets(st),  # what to click for each option
         }
+    if out["over"]:
+        out["result"] = result(game, view)
     return out
+
+
+def result(game: GameState, view: View) -> dict:
+    """The end of the game: who won, each player's payoff and shown counters (the scores)."""
+    st = game.st
+    returns = game.returns()
+    return {
+        "winners": [view.player_name(st, p) for p in game.winners],
+        "players": [
+            {
+                "seat": p,
+                "name": view.player_name(st, p),
+                "payoff": returns[p],
+                "won": p in game.winners,
+            }
+            for p in range(st.g.nplayers)
+        ],  # fmt: skip
+    }
 
 
 def _public_observation(game: GameState) -> dict:

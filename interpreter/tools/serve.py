@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..build.loader import bundled_names
 from ..game.api import GameState, MadangError, load_program, new_game, resolve_options
+from ..runtime import optionlabels
 from ..runtime.errors import RulesError
 from .agentpool import AgentPool, Lane
 from .agents import FirstAgent, RandomAgent
@@ -46,11 +47,14 @@ from .serveguard import (
     read_json,
     seat_agent,
 )
+from .tablelog import TableLog
 
 WEB = Path(__file__).resolve().parent / "web"
 CHEAP = {"random": RandomAgent, "first": FirstAgent}  # agents that answer at once, in-process
 SLICE_SECONDS = 0.5  # cheap agents' moves between two broadcasts
 IDLE_SECONDS = 120.0  # a table nobody is connected to may give its place after this long
+LANGS = ("ko", "en")  # the languages a page may ask for (the view's, the narration's)
+WATCH_STEP_SECONDS = 0.25  # a late watcher sees the game replayed from its start at this pace
 
 
 @dataclass
@@ -67,6 +71,17 @@ class Table:
     seed_public: bool = True  # chosen by the client, or a replay's: nothing to hide
     touched: float = field(default_factory=time.monotonic)  # a person's last activity
     driver: asyncio.Task | None = None  # the task moving this table's agents
+    log: TableLog | None = None  # the story so far, narrated per seat (tools/tablelog.py)
+    actions: list[int] = field(default_factory=list)  # every choice, for a late watcher
+    langs: dict = field(default_factory=dict)  # websocket -> the language its page asked for
+    sent: dict = field(default_factory=dict)  # websocket -> how many log lines it has
+
+    def play(self, k: int) -> None:
+        """One choice: played, kept for late watchers, its log entries kept for narration."""
+        self.game.apply_action(k)
+        self.actions.append(k)
+        if self.log is not None:
+            self.log.take(self.game.st)
 
     def link(self, seat: int) -> str:
         token = next(t for t, s in self.tokens.items() if s == seat)
@@ -153,11 +168,13 @@ class Server:
             raise MadangError(f"{nplayers} seats needed, {len(seats)} given")
         public = seed is not None
         seed = secrets.randbelow(2**53) if seed is None else seed  # exact in JavaScript
-        game = new_game(prog, options, seed=seed)
+        game = new_game(prog, options, seed=seed, log=True)
         tokens = {secrets.token_urlsafe(12): p for p in range(nplayers) if seats[p] == "human"}
         tokens[secrets.token_urlsafe(12)] = SPECTATOR
-        return Table(secrets.token_urlsafe(6), game, seats, tokens, card_texts(prog),
-                     seed=seed, seed_public=public)  # fmt: skip
+        table = Table(secrets.token_urlsafe(6), game, seats, tokens, card_texts(prog),
+                      seed=seed, seed_public=public, log=TableLog(prog))  # fmt: skip
+        table.log.take(game.st)
+        return table
 
     def replay(self, log_text: str) -> Table:
         """A table whose history is every decision of a logged game, re-played from its seed."""
@@ -189,23 +206,26 @@ class Server:
             seed = int(header.get("seed", 0))
         except (TypeError, ValueError):
             raise MadangError("not a madang log: its seed is not a number") from None
-        game = new_game(ruleset, options, seed)
+        game = new_game(ruleset, options, seed, log=True)
+        story = TableLog(game.st.g.prog)
+        story.take(game.st)
         history = History(game)
         for e in decisions:
             if game.is_terminal():
                 break
-            labels = game.action_labels()
             choice = str(e["choice"])
-            if choice not in labels:
+            k = optionlabels.find(game.st, choice)  # or the first option that reads so
+            if k is None:
                 raise MadangError(f"the log's choice {choice[:80]!r} is not an option here")
-            game.apply_action(labels.index(choice))
-            history.append_move(game, labels.index(choice))
+            game.apply_action(k)
+            story.take(game.st)
+            history.append_move(game, k)
         prog = game.st.g.prog
         seats = ["replay"] * game.st.g.nplayers
         tokens = {secrets.token_urlsafe(12): p for p in range(game.st.g.nplayers)}
         tokens[secrets.token_urlsafe(12)] = SPECTATOR
         return Table(secrets.token_urlsafe(6), game, seats, tokens, card_texts(prog),
-                     history=history, seed=seed)  # fmt: skip
+                     history=history, seed=seed, log=story)  # fmt: skip
 
     # ------------------------------------------------------------ moves
     async def move(self, table: Table, seat: int, k: int) -> str | None:
@@ -218,7 +238,7 @@ class Server:
                 return "no such option"
             table.touched = time.monotonic()
             try:
-                await self.lane.run(game.apply_action, k)
+                await self.lane.run(table.play, k)
             except (RulesError, MadangError) as e:
                 return f"the game stopped: {e}"
             # an agent that answers at once moves before anyone is told (one view a move)
@@ -269,37 +289,73 @@ class Server:
                         seat = game.current_player()
                         note = f"P{seat + 1}'s agent played at random: {k}"
                         k = RandomAgent().choose(game)
-                    await self.lane.run(game.apply_action, k)
+                    await self.lane.run(table.play, k)
                     messages = self._views(table)
             await _send(table, messages, note)
 
     # ------------------------------------------------------------ views
-    def view(self, table: Table, seat: int, step: int | None = None) -> dict:
+    def view(
+        self, table: Table, seat: int, step: int | None = None, lang: str | None = None
+    ) -> dict:
+        lang = _lang(table, lang)
         if table.history:
             step = (
                 len(table.history) - 1
                 if step is None
                 else max(0, min(step, len(table.history) - 1))
             )
-            v = seat_view(table.history[step], seat, table.texts)
+            v = seat_view(table.history[step], seat, table.texts, lang)
             v["decision"] = None
             v["replay"] = {"step": step, "steps": len(table.history)}
             v["seed"] = table.seed
+            if table.log is not None:  # the story up to this step
+                v["log"] = {"from": 0, "lines": table.log.lines(seat, lang, step + 1)}
             return v
-        v = seat_view(table.game, seat, table.texts)
+        v = seat_view(table.game, seat, table.texts, lang)
         v["seats"] = table.seats
         v["seed"] = table.seed if table.seed_public or table.game.is_terminal() else None
         return v
 
     def _views(self, table: Table) -> list[tuple[WebSocket, dict]]:
-        """Each connected page's view (call with the table locked: the game is not moving)."""
-        by_seat: dict[int, dict] = {}
+        """Each connected page's view in its language, with the narration lines it has not had
+        yet (call with the table locked: the game is not moving)."""
+        by_seat: dict[tuple[int, str], dict] = {}
         out = []
         for ws, seat in list(table.sockets):
-            if seat not in by_seat:
-                by_seat[seat] = self.view(table, seat)
-            out.append((ws, by_seat[seat]))
+            lang = _lang(table, table.langs.get(ws))
+            if (seat, lang) not in by_seat:
+                by_seat[seat, lang] = self.view(table, seat, lang=lang)
+            out.append((ws, self._with_log(table, ws, seat, lang, by_seat[seat, lang])))
         return out
+
+    def _with_log(self, table: Table, ws, seat: int, lang: str, view: dict) -> dict:
+        if table.log is None or table.history:
+            return view
+        lines = table.log.lines(seat, lang)
+        have = table.sent.get(ws, 0)
+        table.sent[ws] = len(lines)
+        return {**view, "log": {"from": have, "lines": lines[have:]}}
+
+    async def watch_from_start(self, table: Table, ws) -> None:
+        """A spectator who comes after the first move sees the game replayed from its start,
+        a step at a time, then live (the moves made meanwhile included)."""
+        async with table.lock:
+            g0 = table.game.st.g
+            lang = _lang(table, table.langs.get(ws))
+            game = await self.lane.run(new_game, g0.prog, g0.options, g0.seed, True)
+        story = TableLog(g0.prog)
+        story.take(game.st)
+        done = 0
+        while done < len(table.actions):
+            v = seat_view(game, SPECTATOR, table.texts, lang)
+            v["watching"] = {"step": done, "steps": len(table.actions)}
+            v["seed"] = None  # told at the end, with the live view
+            v["log"] = {"from": 0, "lines": story.lines(SPECTATOR, lang)}
+            await ws.send_json({"view": v})
+            await asyncio.sleep(WATCH_STEP_SECONDS)
+            game.apply_action(table.actions[done])
+            story.take(game.st)
+            done += 1
 
     async def broadcast(self, table: Table) -> None:
         async with table.lock:
@@ -315,7 +371,14 @@ def _cheap_moves(table: Table, seconds: float) -> None:
         spec = table.seats[game.current_player()]
         if spec not in CHEAP:
             return
-        game.apply_action(CHEAP[spec]().choose(game))
+        table.play(CHEAP[spec]().choose(game))
+
+
+def _lang(table: Table, lang: str | None) -> str:
+    """A page's language: the one it asked for, else the ruleset's."""
+    if lang in LANGS:
+        return lang
+    return str(table.game.st.g.prog.meta.get("language") or "en").split("-")[0]
 
 
 async def _send(table: Table, messages: list, note: str | None = None) -> None:
@@ -428,18 +491,32 @@ def build_app(
             await ws.close()
             return
         seat = table.tokens[token]
-        table.sockets.add((ws, seat))
+        lang = ws.query_params.get("lang")
+        table.langs[ws] = lang if lang in LANGS else None
         table.touched = time.monotonic()
         try:
+            if seat == SPECTATOR and table.actions and not table.history:
+                await server.watch_from_start(table, ws)
+            table.sockets.add((ws, seat))
             async with table.lock:
-                first = server.view(table, seat)
+                lang = _lang(table, table.langs.get(ws))
+                first = server._with_log(table, ws, seat, lang, server.view(table, seat, lang=lang))
             await ws.send_json({"view": first})
             while True:
                 msg = await ws.receive_json()
                 if not isinstance(msg, dict):
                     continue
-                if "step" in msg and table.history:
-                    await ws.send_json({"view": server.view(table, seat, int(msg["step"]))})
+                if msg.get("lang") in LANGS:  # the page switched its language: all of it again
+                    async with table.lock:
+                        table.langs[ws], table.sent[ws] = msg["lang"], 0
+                        step = msg.get("step") if isinstance(msg.get("step"), int) else None
+                        view = server.view(table, seat, step, msg["lang"])
+                        view = server._with_log(table, ws, seat, msg["lang"], view)
+                    await ws.send_json({"view": view})
+                elif "step" in msg and table.history:
+                    step = int(msg["step"])
+                    view = server.view(table, seat, step, table.langs.get(ws))
+                    await ws.send_json({"view": view})
                 elif "choose" in msg and not table.history:
                     refused = await server.move(table, seat, int(msg["choose"]))
                     if refused:
@@ -448,6 +525,8 @@ def build_app(
             pass
         finally:
             table.sockets.discard((ws, seat))
+            table.langs.pop(ws, None)
+            table.sent.pop(ws, None)
             table.touched = time.monotonic()
 
     @contextlib.asynccontextmanager
@@ -480,6 +559,11 @@ def _ruleset_list() -> list[dict]:
             continue
         meta = prog.meta
         players = meta.get("players", 2)
+        lo, hi = (
+            (players, players)
+            if isinstance(players, int)
+            else (players.get("min", 2), players.get("max", 2))
+        )
         title = meta.get("title", name)
         if isinstance(title, dict):
             title = title.get("en") or next(iter(title.values()), name)
@@ -487,7 +571,10 @@ def _ruleset_list() -> list[dict]:
             {
                 "name": name,
                 "title": str(title),
-                "players": players if isinstance(players, int) else players.get("max", 2),
+                # a ruleset for 2-4 players is started with a player count (the seats follow)
+                "players": lo,
+                "min_players": lo,
+                "max_players": hi,
                 "options": {
                     k: {"default": v.get("default"), "values": v.get("values")}
                     for k, v in (meta.get("options") or {}).items()

@@ -113,11 +113,32 @@ def card_info(game, seat: int, name: str, lang: str | None = None) -> str | None
         for z in group["zones"]
         for c in z.get("cards") or []
     ]
+    prog = game.st.g.prog
     for c in cards:
         if wanted in (str(c.get("name", "")).lower(), str(c.get("title", "")).lower()):
             text = texts.get(c["name"]) or ""
-            return card_line(c).plain + (f"\n{text}" if text.strip() else "")
+            out = card_line(c).plain + (f"\n{text}" if text.strip() else "")
+            return out + _keywords(prog, c["name"], lang)
     for card, text in texts.items():  # a card not in sight: its printed text only
         if card.lower() == wanted:
-            return card + (f"\n{text}" if text.strip() else "")
+            return card + (f"\n{text}" if text.strip() else "") + _keywords(prog, card, lang)
     return None
+
+
+def _keywords(prog, name: str, lang: str | None) -> str:
+    """One line per printed keyword of the card: its name, declaration and what it does."""
+    from .keyworddocs import keyword_doc
+    from .view import View
+
+    card = next((c for c in prog.cards if c.name == name), None)
+    if card is None or not card.keywords:
+        return ""
+    view = View.of(prog, lang)
+    out = []
+    for kw in card.keywords:
+        doc = keyword_doc(prog, kw)
+        if doc is None:
+            continue
+        decl, why = doc
+        out.append(f"  {view.label(kw)}: {why or decl}" + (f"  ({decl})" if why else ""))
+    return "\n" + "\n".join(out) if out else ""

@@ -9,6 +9,7 @@ properties, so that a new ruleset is playable before its author writes a view.
 
 from __future__ import annotations
 
+from ..runtime import optionlabels
 from .narration import Narrator
 
 
@@ -61,11 +62,19 @@ class View:
         self.naming = players.get("name") or {}
         self.kinds = {self.canon(k): v or {} for k, v in (spec.get("kinds") or {}).items()}
         self.marks = names(spec.get("marks"))
+        self.spelling = optionlabels.Spelling(
+            word=self.label, card=self.card_name, lang=lang, relative_zones=True
+        )
 
     # ------------------------------------------------------------ labels
     def label(self, name: str) -> str:
         """What a zone, counter, property, kind or keyword is called on the table."""
-        return self.labels.get(name) or self.labels.get(self.canon(name)) or self.words.word(name)
+        found = self.labels.get(name) or self.labels.get(self.canon(name))
+        if found:
+            return found
+        word = self.words.word(name)
+        # a name without a label is shown as words (`face_up`: face up)
+        return word.replace("_", " ") if self.lang == "en" and word.isascii() else word
 
     def card_name(self, name: str) -> str:
         return self.words.word(name)
@@ -91,7 +100,10 @@ class View:
         """The declared name of a player (a house, a faction), or ''."""
         names = self.naming.get("names") or {}
         value = None
-        if "option" in self.naming:
+        named_by = getattr(self.prog, "player_name_of", None)
+        if "define" in self.naming and named_by is not None:
+            value = named_by(st, p)
+        elif "option" in self.naming:
             v = st.g.options.get(self.naming["option"])
             value = v[p] if isinstance(v, list | tuple) and p < len(v) else v
         elif "counter" in self.naming:
@@ -172,60 +184,17 @@ class View:
 
 
 def option_labels(game, lang: str | None = None) -> list[str]:
-    """The pending decision's options as shown to people: respelt in the language, and options
-    that read alike (two copies of a card) told apart by where each is and its first shown
-    stat: `NAME (lane#1, 5000)`. Scripts keep using the stable labels."""
+    """The pending decision's options as shown to people: the API's labels (each naming the
+    object it means: `cast Bolt enemy Knight`, runtime/optionlabels.py) spelt in the language,
+    with the view's words for zones and the cards' own names in that language."""
     st = game.st
-    d = st.pending
-    labels = game.action_labels()
-    if d is None:
-        return labels
+    if st.pending is None:
+        return []
     view = View.of(st.g.prog, lang)
-    shown = [view.words.text(lab) for lab in labels]
-    plain = [_strip_copy(lab) for lab in labels]
-    dupes = {lab for lab in plain if plain.count(lab) > 1}
-    for i, value in enumerate(d.values):
-        if plain[i] not in dupes:
-            continue
-        obj = _first_object(st, d, value)
-        if obj is None:
-            continue
-        shown[i] = f"{view.words.text(plain[i])} ({_where(st, view, obj)})"
-    return shown
-
-
-def _strip_copy(label: str) -> str:
-    head, sep, tail = label.rpartition(" (")
-    return head if sep and tail.endswith(")") and tail[:-1].isdigit() else label
-
-
-def _first_object(st, d, value) -> int | None:
-    if d.kind == "window":
-        if isinstance(value, str):
-            return None
-        act = st.g.prog.actions[value[0]]
-        for a, t in zip(value[1], act.param_types):
-            if t == "object" and isinstance(a, int):
-                return a
-        return None
-    if d.type == "object" and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _where(st, view: View, o: int) -> str:
-    z = st.obj_zone[o]
-    where = view.label(st.g.zone_info[z][0]) if z is not None and z >= 0 else ""
-    owner = st.g.zone_info[z][1] if z is not None and z >= 0 else -1
-    if owner >= 0 and st.g.prog.zones[st.g.zone_info[z][0]].scope == "player":
-        where += f"#{owner + 1}"
-    elif owner >= 0:
-        where += f"@{st.g.areas[owner]}"
-    card = view.card(st, o, set())
-    stats = [str(v) for v in card["stats"].values()][:1]
-    if z is not None and z >= 0 and st.zones[z] and len(st.zones[z]) > 1:
-        stats.insert(0, f"{st.zones[z].index(o) + 1}/{len(st.zones[z])}")
-    return ", ".join([where, *stats]) if where else ", ".join(stats)
+    spelt = optionlabels.option_labels(st, view.spelling)
+    # the respelt labels keep the stable ones apart; if two spellings coincide, the stable one shows
+    stable = game.action_labels()
+    return spelt if len(set(spelt)) == len(spelt) else stable
 
 
 def _is_object_field(prog, kind: str, prop: str) -> bool:

@@ -24,12 +24,26 @@ function showRuleset() {
     }
     opts.append(el("label", {}, name + " ", input));
   }
+  const count = document.getElementById("players");
+  count.replaceChildren();
+  if (r.min_players < r.max_players) {
+    // a ruleset for 2-4 players: its player count first; the seats follow it
+    const sel = el("select", { name: "opt-players", id: "player-count" });
+    for (let n = r.min_players; n <= r.max_players; n++) sel.append(el("option", { value: String(n) }, String(n)));
+    sel.addEventListener("change", () => showSeats(Number(sel.value)));
+    count.append(el("label", {}, "players ", sel));
+  }
+  showSeats(r.min_players || r.players);
+}
+
+function showSeats(n) {
   const seats = document.getElementById("seats");
+  const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   seats.replaceChildren();
-  for (let p = 0; p < r.players; p++) {
+  for (let p = 0; p < n; p++) {
     const sel = el("select", { name: "seat", id: "seat-" + p });
     for (const a of agents) sel.append(el("option", { value: a }, a));
-    sel.value = p === 0 ? "human" : "random";
+    sel.value = before[p] || (p === 0 ? "human" : "random");
     seats.append(el("label", {}, `P${p + 1} `, sel));
   }
 }
