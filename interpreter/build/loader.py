@@ -7,6 +7,7 @@ shows all problems; compilation happens only when there are no errors.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
 from ..runtime.program import Program
 from .compiler import Compiler
+from ..runtime.errors import RulesError
 from .deckrules import check_deck_rules, load_decks
 from .evaluation import (
     compile_evaluation,
@@ -155,16 +157,34 @@ def load_ruleset(
     res = checker.check_all()
     program = compiler = None
     if compile and not diags.has_errors():
-        compiler = Compiler(col.s, res, meta)
-        program = compiler.compile()
-        program.evaluation = compile_evaluation(compiler, col.s, meta)
-        program.payoff = compile_payoff(compiler, col.s, meta)
-        program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
-        program.texts = tuple(
-            sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
-        )
-        check_deck_rules(program, decks, diags)
+        try:
+            compiler = Compiler(col.s, res, meta)
+            program = compiler.compile()
+            program.evaluation = compile_evaluation(compiler, col.s, meta)
+            program.payoff = compile_payoff(compiler, col.s, meta)
+            program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
+            program.texts = tuple(
+                sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
+            )
+        except RulesError as exc:  # a constant too costly to compute (budget.py): at its place
+            located_error(diags, str(exc))
+            program = compiler = None
+        if program is not None:
+            check_deck_rules(program, decks, diags)
     return Loaded(folder, meta, col.s, program, card_files, decks, compiler)
+
+
+_LOCATED = re.compile(r"(?s)(.+?):(\d+):(\d+): (.*)")
+
+
+def located_error(diags: Diagnostics, message: str) -> None:
+    """A rules error raised while compiling, `FILE:LINE:COL: what`, as a diagnostic there."""
+    m = _LOCATED.fullmatch(message)
+    if m is None:
+        diags.error(message, Span("<rules>", 0, 0), code="budget")
+        return
+    file, line, col, what = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+    diags.error(what, Span(file, line, col, line, col + 1), code="budget")
 
 
 def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):

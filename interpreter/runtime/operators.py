@@ -35,12 +35,18 @@ def _mul(x, y):
     return budget.number(x * y)
 
 
-def _plus(x, y):
+def _plus(st, x, y, where="+"):
+    """`+` on lists and texts: a value built is charged by its size, so that doubling a text
+    or a list ends in a budget error long before memory runs out."""
     if isinstance(x, list) or isinstance(y, list):
-        return (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
-    if isinstance(x, str) or isinstance(y, str):
-        return f"{x}{y}"
-    return x + y
+        v = (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
+    elif isinstance(x, str) or isinstance(y, str):
+        v = f"{x}{y}"
+    else:
+        return x + y
+    if st is not None:
+        budget.charge(st, len(v), f"{where}: a text or list joined with '+'")
+    return v
 
 
 def _div(x, y, span):
