@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -193,3 +194,134 @@ def test_built_values_are_charged_by_their_size(setup, says, tmp_path):
     (folder / "atk.madang").write_text(rules.replace("    n = 2\n", body + "\n", 1), "utf-8")
     out = clean(madang("play", str(folder), "--seats", "first,first"))
     assert says in out and "steps of work" in out, out
+
+
+# ---------------------------------------------------------------- endless games, bounded flags
+
+ENDLESS = """\
+counter n = 0
+action step(x: number from [0, 1]) in main:
+    n += 1
+flow:
+    repeat until false:
+        window main by first(players)
+"""
+
+
+def endless(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "ruleset.yaml").write_text(
+        "name: inf\ntitle: {en: Inf}\nplayers: {min: 2, max: 2}\nfiles: [inf.madang]\n", "utf-8"
+    )
+    (folder / "inf.madang").write_text(ENDLESS, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.slow
+def test_play_of_agents_alone_in_an_endless_game_stops_at_a_decision_cap(tmp_path):
+    folder = endless(tmp_path / "inf")
+    out = clean(madang("play", str(folder), "--seats", "first,first", timeout=120))
+    assert "no end after 100,000 decisions" in out and "--max-decisions" in out, out
+    r = madang("simulate", str(folder), "--seats", "first", "--games", "1", "--jobs", "1")
+    assert r.returncode == 0 and "reached the decision cap" in r.stderr, r.stderr
+
+
+def test_an_explicit_decision_cap_stops_play_without_an_error(tmp_path):
+    folder = endless(tmp_path / "inf")
+    r = madang("play", str(folder), "--seats", "first,first", "--max-decisions", "50")
+    assert r.returncode == 0 and "stopped after 50 decisions" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "inf", "--games", "100000000000000000000000"],
+        ["simulate", "inf", "--max-decisions", "-1"],
+        ["play", "inf", "--max-decisions", "-1"],
+        ["tournament", "inf", "--seats", "first,first", "--games", "0"],
+        ["simulate", "inf", "--jobs", "100000"],
+        ["bench", "inf", "--games", "99999999999999"],
+        ["check", "inf", "--max-work", "10000000000000000000000"],
+    ],
+    ids=lambda a: " ".join(a[0:1] + a[2:3]),
+)
+def test_counts_out_of_range_are_refused(args):
+    r = madang(*args)
+    assert r.returncode == 2 and "out of range" in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- no output over an input
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A folder with a deck, a script for a scripted seat and a copy of a ruleset."""
+    import shutil
+
+    repo = Path(__file__).resolve().parents[1]
+    shutil.copy(repo / "rulesets" / "clash_of_decks" / "decks" / "1.yaml", tmp_path / "d.yaml")
+    (tmp_path / "script.txt").write_text("0\n", encoding="utf-8")
+    shutil.copytree(repo / "rulesets" / "clash_of_decks", tmp_path / "clash")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["clash_of_decks", "--deck", "d.yaml", "--save", "d.yaml"], "--save d.yaml would write over --deck d.yaml"),
+        (["clash_of_decks", "--deck", "d.yaml", "--log", "d.yaml"], "--log d.yaml would write over --deck d.yaml"),
+        (["clash_of_decks", "--seats", "scripted:@script.txt,first", "--log", "script.txt"],
+         "--log script.txt would write over --seats script.txt"),
+        (["clash", "--log", "clash/rules.madang"], "would write over the ruleset's file"),
+        (["clash", "--save", "clash/cards.yaml"], "would write over the ruleset's file"),
+        (["clash_of_decks", "--deck", "d.yaml", "--save", "hard.yaml"], "--save hard.yaml would write over --deck d.yaml"),
+    ],
+    ids=["save over a deck", "log over a deck", "log over a script", "log over a ruleset's source",
+         "save over a ruleset's cards", "save over a hard link to a deck"],
+)  # fmt: skip
+def test_an_output_over_an_input_is_refused_before_anything_is_written(table, args, says):
+    os.link(table / "d.yaml", table / "hard.yaml")
+    before = {p: p.read_bytes() for p in table.rglob("*") if p.is_file()}
+    r = (
+        madang("play", *args, "--seats", "first", cwd=table)
+        if "--seats" not in args
+        else (madang("play", *args, cwd=table))
+    )
+    out = clean(r, 2)
+    assert says in out, out
+    assert {p: p.read_bytes() for p in table.rglob("*") if p.is_file()} == before
+
+
+def test_a_log_over_a_hard_link_to_the_save_it_resumes_is_refused(table):
+    r = madang("play", "clash_of_decks", "--seats", "first", "--save", "g.json",
+               "--max-decisions", "3", cwd=table)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    os.link(table / "g.json", table / "h.json")
+    saved = (table / "g.json").read_bytes()
+    r = madang("play", "--load", "g.json", "--log", "h.json", "--seats", "first", cwd=table)
+    assert "--log h.json would write over --load g.json" in clean(r, 2)
+    assert (table / "g.json").read_bytes() == saved
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_a_human_game_stopped_by_a_signal_is_saved(sig, tmp_path):
+    folder = endless(tmp_path / "inf")
+    save = tmp_path / "g.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    p = subprocess.Popen(
+        [sys.executable, "-m", "madang", "play", str(folder), "--seats", "human,first",
+         "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "P1" not in (p.stdout.readline() or "P1") and time.monotonic() < deadline:
+            pass  # until the game asks the person at the table
+        p.send_signal(getattr(signal, sig))
+        _, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert f"stopped by {sig}" in err and save.is_file(), err
+    r = madang("play", "--load", str(save), "--seats", "first", "--max-decisions", "1")
+    assert r.returncode == 0, r.stderr
