@@ -325,3 +325,116 @@ def test_a_human_game_stopped_by_a_signal_is_saved(sig, tmp_path):
     assert f"stopped by {sig}" in err and save.is_file(), err
     r = madang("play", "--load", str(save), "--seats", "first", "--max-decisions", "1")
     assert r.returncode == 0, r.stderr
+
+
+# ---------------------------------------------------------------- accepted but wrong
+
+
+def _save() -> dict:
+    from madang.runtime.api import new_game
+
+    g = new_game("clash_of_decks", seed=3)
+    for _ in range(6):
+        g.apply_action(0)
+    return json.loads(g.to_json())
+
+
+# hand edits that the engine would have played on (each keeps the save's shape)
+SAVE_EDITS = {
+    "a winner while the game goes on": (
+        lambda s: s.__setitem__("winners", [0]),
+        "state.winners: the game has winners but is not over",
+    ),
+    "a winner who also lost": (
+        lambda s: s.update(winners=[0], lost=[0], over=True, pending=None),
+        "state.winners[0]: player 0 has also lost",
+    ),
+    "no decision and not over": (
+        lambda s: s.__setitem__("pending", None),
+        "neither over nor waiting for a decision",
+    ),
+    "a property of no object": (
+        lambda s: s["props"].setdefault("power", []).append([10**6, 3]),
+        "no object 1000000",
+    ),
+    "a modifier from the future": (
+        lambda s: s["mods"].append([0, "power", 1, "turn", 10**9, "add"]),
+        "time stamp 1000000000",
+    ),
+    "an object from no zone": (
+        lambda s: s["objects"]["from"].__setitem__(0, 10**6),
+        "state.objects.from[0]: no zone",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(SAVE_EDITS))
+def test_an_impossible_save_is_refused(edit):
+    from madang.runtime.api import GameState, MadangError
+
+    change, says = SAVE_EDITS[edit]
+    doc = _save()
+    change(doc["state"])
+    with pytest.raises(MadangError, match="corrupt save file") as e:
+        GameState.from_json(json.dumps(doc))
+    assert says in str(e.value)
+
+
+def test_saves_of_every_bundled_ruleset_still_load():
+    """The checks above refuse no state the engine writes: saves taken along random games."""
+    import random
+
+    from madang.runtime.api import GameState, new_game
+    from madang.runtime.loader import bundled_names
+
+    for name in bundled_names():
+        g, rng = new_game(name, seed=1), random.Random(1)
+        for k in range(120):
+            if k % 15 == 0 or g.is_terminal():
+                GameState.from_json(g.to_json())
+            if g.is_terminal():
+                break
+            g.apply_action(rng.randrange(len(g.legal_actions())))
+
+
+def test_a_control_character_in_a_card_name_is_a_located_error(tmp_path):
+    folder = make(tmp_path / "atk")
+    cards = (folder / "cards.yaml").read_text(encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards.replace("name: A", 'name: "A\\e[2J"'), "utf-8")
+    out = clean(madang("check", str(folder)))
+    assert "cards.yaml:3:11" in out and "control character \\x1b" in out, out
+    assert "\x1b" not in out
+
+
+def test_min_players_above_max_is_a_located_error(tmp_path):
+    folder = make(tmp_path / "atk")
+    meta = (folder / "ruleset.yaml").read_text(encoding="utf-8")
+    (folder / "ruleset.yaml").write_text(meta.replace("{min: 2,", "{min: 5,"), "utf-8")
+    out = clean(madang("check", str(folder)))
+    assert "ruleset.yaml:3:16" in out and "min 5 is above max 2" in out, out
+
+
+@pytest.mark.parametrize("kind", ["cards", "deck"])
+def test_an_unknown_ruleset_in_a_card_file_is_located_at_its_line(kind, tmp_path):
+    f = tmp_path / "x.yaml"
+    body = "cards:\n  - {name: A}\n" if kind == "cards" else "name: d\ncards:\n  A: 1\n"
+    f.write_text("# a comment\nruleset: nosuch\n" + body, encoding="utf-8")
+    out = clean(madang("check", str(f)))
+    assert "x.yaml:2:10: error: unknown ruleset 'nosuch'" in out, out
+
+
+def test_the_first_line_of_a_file_that_is_no_source_is_never_shown(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-FIRST-LINE:x:0:0\n", encoding="utf-8")
+    folder = tmp_path / "linked"
+    folder.mkdir()
+    (folder / "ruleset.yaml").symlink_to(secret)
+    out = clean(madang("check", str(folder)))
+    assert "outside the ruleset folder" in out and "SECRET" not in out, out
+    # a save whose `cards` names it
+    doc = _save()
+    doc["cards"] = [str(secret)]
+    save = tmp_path / "g.json"
+    save.write_text(json.dumps(doc), encoding="utf-8")
+    out = clean(madang("play", "--load", str(save)))
+    assert "secret.txt" in out and "SECRET" not in out, out

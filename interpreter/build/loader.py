@@ -34,6 +34,10 @@ from .evaluation import (
 )
 from .fingerprint import fingerprints
 
+# characters a name must not hold: control characters (terminal escapes among them) and bidi
+# marks, which would act on a terminal or reorder the text around them when the name is printed
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
 
@@ -278,6 +282,13 @@ def _show(path: Path) -> str:
 
 def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
     path = folder / "ruleset.yaml"
+    if folder.resolve() not in path.resolve().parents:  # a link out: never read, never shown
+        diags.error(
+            "ruleset.yaml is a link to a file outside the ruleset folder; it is not read",
+            Span(str(path), 0, 0),
+            code="no-file",
+        )
+        return None
     text = read_text(path, diags)
     if text is None:
         return None
@@ -296,6 +307,14 @@ def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
     if len(diags.errors) > before:
         return None
     meta = doc.data
+    players = meta.get("players")
+    if isinstance(players, dict) and players["min"] > players["max"]:
+        diags.error(
+            f"players: min {players['min']} is above max {players['max']}",
+            doc.span(("players", "min")),
+            code="schema",
+        )
+        return None
     refused = set()
     for i, rel in enumerate(list(meta.get("files") or []) + list(meta.get("cards") or [])):
         key = "files" if i < len(meta.get("files") or []) else "cards"
@@ -389,6 +408,16 @@ def load_cards(
         if kind is None:
             continue
         props = {k: v for k, v in entry.items() if k in kind.fields}
+        bad = CONTROL.search(str(entry["name"]))
+        if bad is not None:
+            diags.error(
+                f"a card's name holds the control character"
+                f" {bad.group().encode('unicode_escape').decode()} (a terminal would obey it)",
+                doc.span(("cards", i, "name")),
+                "names are printed: write them without escape codes or invisible marks",
+                code="schema",
+            )
+            continue
         card = CardSym(
             str(entry["name"]),
             doc.span(("cards", i, "name")),

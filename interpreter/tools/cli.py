@@ -315,6 +315,8 @@ def cmd_check(args) -> int:
             if name is not None and ref not in card_files.get(name, []):
                 card_files.setdefault(name, []).append(ref)
     for name, files in decks.items():
+        if not all([_ruleset_found(f, name, diags) for f in files]):
+            continue
         given = card_files.get(name, [])
         near = _cards_next_to(name, files, given)
         if near and args.format == "text":
@@ -343,8 +345,8 @@ def cmd_check(args) -> int:
             continue  # checked above, with its ruleset
         elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
-            if name is not None and name not in decks:  # else checked with the decks above
-                ruleset(name, [ref])
+            if name is not None and name not in decks and _ruleset_found(ref, name, diags):
+                ruleset(name, [ref])  # (with decks, it is checked with them above)
             judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
             diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
@@ -401,6 +403,28 @@ def _cards_next_to(ruleset: str, decks: list[str], given: list[str]) -> list[str
             taken.append(f)
             missing -= names
     return taken
+
+
+def _ruleset_found(path: str, name: str, diags: Diagnostics) -> bool:
+    """Whether the ruleset a card or deck file names exists; if not, the error is located at
+    the file's `ruleset:` line."""
+    from ..language.yamlsrc import load_yaml
+    from ..runtime.loader import card_set_file, find_ruleset
+
+    probe = Diagnostics()
+    if find_ruleset(name, probe) is not None:
+        return True
+    file = card_set_file(path)
+    try:
+        doc = load_yaml(
+            read_bytes(file, MAX_SAVE_BYTES).decode("utf-8"), _shown(file), Diagnostics()
+        )
+    except (OSError, UnicodeDecodeError):
+        doc = None
+    for d in probe.errors:
+        span = doc.span(("ruleset",)) if doc is not None else d.span
+        diags.error(d.message, span, d.hint, code=d.code)
+    return False
 
 
 def _shown(path) -> str:
