@@ -438,3 +438,29 @@ def test_the_first_line_of_a_file_that_is_no_source_is_never_shown(tmp_path):
     save.write_text(json.dumps(doc), encoding="utf-8")
     out = clean(madang("play", "--load", str(save)))
     assert "secret.txt" in out and "SECRET" not in out, out
+
+
+CRAFTED = [
+    "[1, 2, 3]",
+    '{"move": 5, "to": ["x"]}',
+    '{"turn": "abc", "player": {"a": 1}}',
+    '{"event": 7, "args": 9}',
+    '{"decision": "Play?", "player": 99, "choice": "x"}',
+    '{"game_over": [5]}',
+    '{"phase": ["x"]}',
+]
+
+
+def test_crafted_replay_lines_are_refused_at_their_line(tmp_path):
+    log = tmp_path / "game.log"
+    r = madang("play", "clash_of_decks", "--seats", "random", "--log", str(log),
+               "--max-decisions", "5")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    real = log.read_text(encoding="utf-8").splitlines()
+    assert madang("replay", "-v", str(log)).returncode == 0
+    for line in CRAFTED:
+        log.write_text("\n".join([real[0], real[1], line, *real[2:]]) + "\n", "utf-8")
+        r = madang("replay", str(log))
+        out = clean(r)
+        assert "game.log:3:1: not a line madang writes" in out, (line, out)
+        assert "1 unreadable line" in out

@@ -20,6 +20,7 @@ from .. import __version__
 from ..game.api import GameState, MadangError, load_program, new_game
 from ..language.diagnostics import Diagnostics, Span
 from ..language.files import read_bytes
+from ..language.schema import MAX_PLAYERS
 from ..runtime import budget
 from ..runtime.errors import RulesError
 from .outputs import atomic_write
@@ -1183,21 +1184,31 @@ def cmd_replay(args) -> int:
     narrator = Narrator(
         prog, args.lang or (prog.meta.get("language") if prog else None) or "en", moves=args.verbose
     )
+    from . import logentries
+
     bad = entries = 0
+    players = (prog.meta.get("players") if prog else None) or MAX_PLAYERS
+    nplayers = players if isinstance(players, int) else players["max"]
     for n, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
             continue
         try:
             entry = json.loads(raw)
-        except ValueError:
-            bad += 1
-            if bad <= 3:
-                sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
+        except (ValueError, RecursionError):
+            entry, why = None, "not a JSON line"
+        if entry is not None:
+            crafted = logentries.problem(entry, nplayers)  # fields madang never writes
+            if crafted is not None:
+                entry, why = None, f"not a line madang writes: {crafted}"
+        if entry is not None:
+            line = narrator.line(entry)
+            entries += 1
+            if line:
+                print(printable(line))
             continue
-        entries += 1
-        line = narrator.line(entry)
-        if line:
-            print(printable(line))
+        bad += 1
+        if bad <= 3:
+            sys.stderr.write(printable(f"{args.log}:{n}:1: {why[:200]}; skipped") + "\n")
     if not entries and not bad:
         raise MadangError(f"{args.log}: the log has a header but no events (the game wrote none)")
     if bad:
