@@ -171,11 +171,24 @@ def test_the_language_server_answers_a_deck_beside_a_hostile_ruleset(tmp_path):
     assert "already" not in r.stdout  # a ruleset's own deck is not loaded twice
 
 
-def test_recursion_depth_is_an_error_not_a_crash(tmp_path):
-    deep = "define deep(k: number) = if k == 0 then 0 else deep(k - 1) + 1\n"
-    folder = make(tmp_path / "atk", extra=deep, default=" = deep(1000000)")
-    out = clean(madang("check", str(folder)))
-    assert "atk.madang:3:" in out and "nested too deeply" in out, out
+DEEP = "define deep(k: number) = if k == 0 then 0 else deep(k - 1) + 1\n"
+
+
+@pytest.mark.parametrize(
+    "command, parts, where",
+    [
+        ("check", dict(extra=DEEP, default=" = deep(1000000)"), "atk.madang:3:"),
+        ("check", dict(extra=DEEP + 'rule "r": deep(1000000) > 0', decks=True), "atk.madang:10:"),
+        ("play", dict(extra=DEEP + "action slow(x: number from [0]) in main:\n"
+                      "    require deep(1000000) > 0\n    n += 1"), "definition deep"),
+    ],
+    ids=["a field default", "a deck rule", "an action's require"],
+)  # fmt: skip
+def test_recursion_depth_is_an_error_not_a_crash(command, parts, where, tmp_path):
+    folder = make(tmp_path / "atk", **parts)
+    args = ["--seats", "first,first"] if command == "play" else []
+    out = clean(madang(command, str(folder), *args))
+    assert where in out and "nested too deeply" in out, out
 
 
 @pytest.mark.parametrize(

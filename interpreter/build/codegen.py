@@ -120,12 +120,16 @@ class CodeGen:
         finally:
             self.bound = saved
         name = f"_e{next(_ids)}"
-        head = ""
-        if charged is not None:
-            head = (
-                f"    st.work += 1\n    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
+        if charged is None:
+            code = f"def {name}(st, env):\n    return {src}\n"
+        else:  # Python's own depth limit, met inside a definition, is the rules' error too
+            code = (
+                f"def {name}(st, env):\n"
+                "    st.work += 1\n"
+                f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
+                f"    try:\n        return {src}\n"
+                f"    except RecursionError:\n        _too_deep({charged!r})\n"
             )
-        code = f"def {name}(st, env):\n{head}    return {src}\n"
         try:
             return define(self.ns, name, code, f"<madang {e.span}>")
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits

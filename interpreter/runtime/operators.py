@@ -31,6 +31,14 @@ def _times(st, n, where: str):
     return range(n)
 
 
+def _too_deep(where: str):
+    """A definition calling itself deeper than Python allows: an error of the rules (raised
+    again by the callers above if there is no room left to raise it here)."""
+    raise budget.OutOfBudget(
+        f"{where}: definitions nested too deeply (a definition that calls itself without end?)"
+    )
+
+
 def _mul(x, y):
     return budget.number(x * y)
 
@@ -136,5 +144,5 @@ HELPERS = {
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
-    "_charge": budget.charge,
+    "_charge": budget.charge, "_too_deep": _too_deep,
 }  # fmt: skip
