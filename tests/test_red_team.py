@@ -344,7 +344,7 @@ def test_a_human_game_stopped_by_a_signal_is_saved(sig, tmp_path):
 
 
 def _save() -> dict:
-    from madang.runtime.api import new_game
+    from madang.game.api import new_game
 
     g = new_game("clash_of_decks", seed=3)
     for _ in range(6):
@@ -383,7 +383,7 @@ SAVE_EDITS = {
 
 @pytest.mark.parametrize("edit", list(SAVE_EDITS))
 def test_an_impossible_save_is_refused(edit):
-    from madang.runtime.api import GameState, MadangError
+    from madang.game.api import GameState, MadangError
 
     change, says = SAVE_EDITS[edit]
     doc = _save()
@@ -397,8 +397,8 @@ def test_saves_of_every_bundled_ruleset_still_load():
     """The checks above refuse no state the engine writes: saves taken along random games."""
     import random
 
-    from madang.runtime.api import GameState, new_game
-    from madang.runtime.loader import bundled_names
+    from madang.build.loader import bundled_names
+    from madang.game.api import GameState, new_game
 
     for name in bundled_names():
         g, rng = new_game(name, seed=1), random.Random(1)

@@ -20,9 +20,9 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
+from ..runtime.errors import RulesError
 from ..runtime.program import Program
 from .compiler import Compiler
-from ..runtime.errors import RulesError
 from .deckrules import check_deck_rules, load_decks
 from .evaluation import (
     compile_evaluation,

@@ -409,8 +409,8 @@ def _cards_next_to(ruleset: str, decks: list[str], given: list[str]) -> list[str
 def _ruleset_found(path: str, name: str, diags: Diagnostics) -> bool:
     """Whether the ruleset a card or deck file names exists; if not, the error is located at
     the file's `ruleset:` line."""
+    from ..build.loader import card_set_file, find_ruleset
     from ..language.yamlsrc import load_yaml
-    from ..runtime.loader import card_set_file, find_ruleset
 
     probe = Diagnostics()
     if find_ruleset(name, probe) is not None:
