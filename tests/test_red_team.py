@@ -236,7 +236,7 @@ def test_play_of_agents_alone_in_an_endless_game_stops_at_a_decision_cap(tmp_pat
     out = clean(madang("play", str(folder), "--seats", "first,first", timeout=120))
     assert "no end after 100,000 decisions" in out and "--max-decisions" in out, out
     r = madang("simulate", str(folder), "--seats", "first", "--games", "1", "--jobs", "1")
-    assert r.returncode == 0 and "reached the decision cap" in r.stderr, r.stderr
+    assert r.returncode == 0 and "reached the decision limit" in r.stderr, r.stderr
 
 
 def test_an_explicit_decision_cap_stops_play_without_an_error(tmp_path):
@@ -372,7 +372,7 @@ SAVE_EDITS = {
     ),
     "a modifier from the future": (
         lambda s: s["mods"].append([0, "power", 1, "turn", 10**9, "add"]),
-        "time stamp 1000000000",
+        "timestamp 1000000000",
     ),
     "an object from no zone": (
         lambda s: s["objects"]["from"].__setitem__(0, 10**6),

@@ -310,8 +310,8 @@ def _check_objects_read(d: dict, g, n_objs: int) -> None:
             if not (isinstance(e[0], int) and 0 <= e[0] < n_objs):
                 _fail(at, f"no object {e[0]!r}")
             _number_ok(at, e[1])
-    # (object, property, amount, until, time stamp[, operation]); (object, keyword, until,
-    # time stamp[, arguments])
+    # (object, property, amount, until, timestamp[, operation]); (object, keyword, until,
+    # timestamp[, arguments])
     for key, widths, at_ts in (("mods", (5, 6), 4), ("grants", (4, 5), 3)):
         for k, m in enumerate(d[key]):
             at = f"state.{key}[{k}]"
@@ -325,7 +325,7 @@ def _check_objects_read(d: dict, g, n_objs: int) -> None:
             ):
                 _fail(at, f"no object {target}")
             if not (isinstance(ts, int) and 0 <= ts <= d["ts"]):
-                _fail(at, f"time stamp {ts!r} is not one the game has reached ({d['ts']})")
+                _fail(at, f"timestamp {ts!r} is not one the game has reached ({d['ts']})")
             if key == "mods":
                 _number_ok(at, m[2])
 

@@ -33,7 +33,7 @@ def _times(st, n, where: str):
 
 def _too_deep(where: str):
     """A definition calling itself deeper than Python allows: an error of the rules (raised
-    again by the callers above if there is no room left to raise it here)."""
+    again by the callers above if there is no space left to raise it here)."""
     raise budget.OutOfBudget(
         f"{where}: definitions nested too deeply (a definition that calls itself without end?)"
     )

@@ -31,9 +31,9 @@ class UsageError(Exception):
 
 
 MAX_GAMES = 10_000_000  # games one command plays: more is a typo, not a plan
-MAX_DECISIONS = 1_000_000_000  # a decision cap beyond this never stops anything
+MAX_DECISIONS = 1_000_000_000  # a decision limit beyond this never stops anything
 MAX_JOBS = 1024
-AGENTS_ONLY_CAP = 100_000  # `play` without a person and without --max-decisions (as simulate)
+AGENTS_ONLY_LIMIT = 100_000  # `play` without a person and without --max-decisions (as simulate)
 MAX_WORK = 10**12  # --max-work: the person may raise the ceiling, not without end
 
 
@@ -710,7 +710,7 @@ class _BetweenSteps:
 
 
 class Stopped(KeyboardInterrupt):
-    """Ctrl-C, or SIGTERM or SIGHUP (the terminal closed, the machine shuts down): the game
+    """Ctrl-C, or SIGTERM or SIGHUP (the terminal closed, the system shuts down): the game
     stops between two steps and `--save` writes it, whichever it was."""
 
 
@@ -792,10 +792,10 @@ def cmd_play(args) -> int:
     agents = [make_agent(s, words=narrator.text, table=table) for s in seats]
     narrate_on = args.format == "text" and (args.verbose or "human" in seats)
     start = st.decisions
-    # agents alone at the table in a game with no end in sight: a cap, reached as an error
-    cap = args.max_decisions
-    if cap is None and not humans:
-        cap = AGENTS_ONLY_CAP
+    # agents alone at the table in a game with no end in sight: a limit, reached as an error
+    limit = args.max_decisions
+    if limit is None and not humans:
+        limit = AGENTS_ONLY_LIMIT
     log_file = None
     if args.log:
         log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115
@@ -823,7 +823,7 @@ def cmd_play(args) -> int:
         flush()
         with stop:
             while not st.over:
-                if cap is not None and st.decisions - start >= cap:
+                if limit is not None and st.decisions - start >= limit:
                     stopped = True
                     break
                 d = Decision(game)
@@ -859,8 +859,8 @@ def cmd_play(args) -> int:
         atomic_write(args.save, game.to_json())
     if stopped and args.max_decisions is None:
         raise MadangError(
-            f"no end after {cap:,} decisions of agents alone at the table: the decision cap"
-            " (a flow that never ends? --max-decisions N sets another cap)"
+            f"no end after {limit:,} decisions of agents alone at the table: the decision limit"
+            " (a flow that never ends? --max-decisions N sets another limit)"
             + (f"; saved to {args.save}" if args.save else "")
         )
     result = {
@@ -966,7 +966,7 @@ def cmd_simulate(args) -> int:
             bar.stop()
     failed = 1 if result["errors"] or result.get("lost") else 0
     if result.get("unfinished"):
-        warn(f"{result['unfinished']} of {result['games']} games reached the decision cap"
+        warn(f"{result['unfinished']} of {result['games']} games reached the decision limit"
              f" (--max-decisions {args.max_decisions}) unfinished: a flow that never ends?")  # fmt: skip
     if args.report:
         from .report import write_report
