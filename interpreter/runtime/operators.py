@@ -53,7 +53,9 @@ def _plus(st, x, y, where="+"):
     else:
         return x + y
     if st is not None:
-        budget.charge(st, len(v), f"{where}: a text or list joined with '+'")
+        st.work += len(v)
+        if st.work > st.work_limit:
+            budget.charge(st, 0, f"{where}: a text or list joined with '+'")
     return v
 
 
