@@ -112,14 +112,25 @@ class CodeGen:
             return f" {e.op} ".join(f"({self.test(i, its)})" for i in e.items)
         return self.src(e, its)
 
-    def compile(self, e: n.Expr):
+    def compile(self, e: n.Expr, charged: str | None = None):
+        """`charged`: the function is a definition's body, called by name (maybe by itself):
+        each call is a step of work, shown as `charged` when the budget runs out."""
         saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
         try:
             src = self.src(e, ())
         finally:
             self.bound = saved
         name = f"_e{next(_ids)}"
-        code = f"def {name}(st, env):\n    return {src}\n"
+        if charged is None:
+            code = f"def {name}(st, env):\n    return {src}\n"
+        else:  # Python's own depth limit, met inside a definition, is the rules' error too
+            code = (
+                f"def {name}(st, env):\n"
+                "    st.work += 1\n"
+                f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
+                f"    try:\n        return {src}\n"
+                f"    except RecursionError:\n        _too_deep({charged!r})\n"
+            )
         try:
             return define(self.ns, name, code, f"<madang {e.span}>")
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
@@ -248,7 +259,7 @@ class CodeGen:
                 numeric = types == (NUMBER, NUMBER)
                 op = e.op
                 if op == "+":
-                    return f"({a} + {b})" if numeric else f"_plus({a}, {b})"
+                    return f"({a} + {b})" if numeric else f"_plus(st, {a}, {b}, {str(e.span)!r})"
                 if op == "-":
                     return f"({a} - {b})"
                 if op == "*":

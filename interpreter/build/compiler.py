@@ -501,7 +501,8 @@ class Compiler:
             cache[d.name] = None  # recursion guard: filled in below
             holder = []
             cache[d.name] = holder
-            holder.append(self.expr(d.decl.body))
+            where = f"definition {d.name} ({d.decl.span})"
+            holder.append(self.codegen.compile(d.decl.body, charged=where))
         return cache[d.name]
 
     def modified_names(self):

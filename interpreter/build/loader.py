@@ -7,6 +7,7 @@ shows all problems; compilation happens only when there are no errors.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from ..language.sources import read_text
 from ..language.symbols import ANY, BOOL, NUMBER, TEXT, CardSym, Collector, Symbols
 from ..language.views import check_view
 from ..language.yamlsrc import load_yaml
+from ..runtime.errors import RulesError
 from ..runtime.program import Program
 from .compiler import Compiler
 from .deckrules import check_deck_rules, load_decks
@@ -33,6 +35,10 @@ from .evaluation import (
     payoff_name,
 )
 from .fingerprint import fingerprints
+
+# characters a name must not hold: control characters (terminal escapes among them) and bidi
+# marks, which would act on a terminal or reorder the text around them when the name is printed
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 CARD_KEYS = {"name", "type", "text", "traits", "id", "copies", "ja", "ko", "en", "origin"}
 
@@ -165,17 +171,35 @@ def load_ruleset(
     res = checker.check_all()
     program = compiler = None
     if compile and not diags.has_errors():
-        compiler = Compiler(col.s, res, meta)
-        program = compiler.compile()
-        program.evaluation = compile_evaluation(compiler, col.s, meta)
-        program.payoff = compile_payoff(compiler, col.s, meta)
-        program.player_name_of = compile_player_name(compiler, col.s, meta)
-        program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
-        program.texts = tuple(
-            sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
-        )
-        check_deck_rules(program, decks, diags)
+        try:
+            compiler = Compiler(col.s, res, meta)
+            program = compiler.compile()
+            program.evaluation = compile_evaluation(compiler, col.s, meta)
+            program.payoff = compile_payoff(compiler, col.s, meta)
+            program.player_name_of = compile_player_name(compiler, col.s, meta)
+            program.fingerprints = fingerprints(modules, col.s, meta, compiler.layout())
+            program.texts = tuple(
+                sorted({x.value for m in modules for x in m.walk() if isinstance(x, n.Str)})
+            )
+        except RulesError as exc:  # a constant too costly to compute (budget.py): at its place
+            located_error(diags, str(exc))
+            program = compiler = None
+        if program is not None:
+            check_deck_rules(program, decks, diags)
     return Loaded(folder, meta, col.s, program, card_files, decks, compiler)
+
+
+_LOCATED = re.compile(r"(?s)(.+?):(\d+):(\d+): (.*)")
+
+
+def located_error(diags: Diagnostics, message: str) -> None:
+    """A rules error raised while compiling, `FILE:LINE:COL: what`, as a diagnostic there."""
+    m = _LOCATED.fullmatch(message)
+    if m is None:
+        diags.error(message, Span("<rules>", 0, 0), code="budget")
+        return
+    file, line, col, what = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+    diags.error(what, Span(file, line, col, line, col + 1), code="budget")
 
 
 def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
@@ -291,6 +315,13 @@ def _show(path: Path) -> str:
 
 def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
     path = folder / "ruleset.yaml"
+    if folder.resolve() not in path.resolve().parents:  # a link out: never read, never shown
+        diags.error(
+            "ruleset.yaml is a link to a file outside the ruleset folder; it is not read",
+            Span(str(path), 0, 0),
+            code="no-file",
+        )
+        return None
     text = read_text(path, diags)
     if text is None:
         return None
@@ -309,6 +340,14 @@ def _read_meta(folder: Path, diags: Diagnostics) -> dict | None:
     if len(diags.errors) > before:
         return None
     meta = doc.data
+    players = meta.get("players")
+    if isinstance(players, dict) and players["min"] > players["max"]:
+        diags.error(
+            f"players: min {players['min']} is above max {players['max']}",
+            doc.span(("players", "min")),
+            code="schema",
+        )
+        return None
     refused = set()
     for i, rel in enumerate(list(meta.get("files") or []) + list(meta.get("cards") or [])):
         key = "files" if i < len(meta.get("files") or []) else "cards"
@@ -402,6 +441,16 @@ def load_cards(
         if kind is None:
             continue
         props = {k: v for k, v in entry.items() if k in kind.fields}
+        bad = CONTROL.search(str(entry["name"]))
+        if bad is not None:
+            diags.error(
+                f"a card's name holds the control character"
+                f" {bad.group().encode('unicode_escape').decode()} (a terminal would obey it)",
+                doc.span(("cards", i, "name")),
+                "names are printed: write them without escape codes or invisible marks",
+                code="schema",
+            )
+            continue
         card = CardSym(
             str(entry["name"]),
             doc.span(("cards", i, "name")),

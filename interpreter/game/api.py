@@ -380,7 +380,13 @@ class GameState:
                 missing = [c for c in cards if not Path(c).is_file()]
                 if missing:
                     raise MadangError(f"the card file of this save is missing: {missing[0]}")
-                prog = load_program(path if path and Path(path).is_dir() else ref, cards)
+                try:
+                    prog = load_program(path if path and Path(path).is_dir() else ref, cards)
+                except MadangError as e:  # the save named these files: any file at all
+                    for c in cards:
+                        if e.diags is not None and isinstance(c, str):
+                            e.diags.hide(c)
+                    raise
             changed = differences(doc.get("fingerprint"), fingerprint(prog))
             if changed:
                 raise MadangError(

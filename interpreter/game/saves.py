@@ -270,6 +270,64 @@ def _check_invariants(d: dict, g) -> None:  # noqa: C901 - one check after anoth
             _option_ok(f"state.pending.values[{i}]", v, p, g, n_objs)
     if d["over"] and p is not None:
         _fail("state.pending", "the game is over but a decision is pending")
+    _check_outcome(d, n_players)
+    _check_objects_read(d, g, n_objs)
+
+
+def _check_outcome(d: dict, n_players: int) -> None:
+    """Who won and who lost agree with whether the game is over: a save is made at a decision
+    or at the end, never between, and no player both wins and loses."""
+    for i, p in enumerate(d["winners"]):
+        if p in d["lost"]:
+            _fail(f"state.winners[{i}]", f"player {p} has also lost")
+    if d["winners"] and not d["over"]:
+        _fail("state.winners", "the game has winners but is not over")
+    if not d["over"] and d["pending"] is None:
+        _fail("state.pending", "the game is neither over nor waiting for a decision")
+    p = d["pending"]
+    if p is not None and p["player"] in d["lost"]:
+        _fail("state.pending.player", f"player {p['player']} has lost and decides nothing")
+    if len(d["lost"]) > n_players:
+        _fail("state.lost", "more players lost than play")
+
+
+def _check_objects_read(d: dict, g, n_objs: int) -> None:
+    """The tables that name objects (properties, modifiers, granted keywords, where an object
+    came from) name objects and zones that exist, with numbers a game may hold."""
+    n_zones = len(g.zone_info)
+    objs = d["objects"]
+    for i, z in enumerate(objs.get("from") or ()):
+        if not -1 <= z < n_zones:
+            _fail(f"state.objects.from[{i}]", f"no zone {z}")
+    for i, m in enumerate(objs.get("moves") or ()):
+        if m < 0:
+            _fail(f"state.objects.moves[{i}]", "a negative number of moves")
+    for name, entries in d["props"].items():
+        for k, e in enumerate(entries):
+            at = f"state.props.{name}[{k}]"
+            if not (isinstance(e, list) and len(e) == 2):
+                _fail(at, "not an [object, value] pair")
+            if not (isinstance(e[0], int) and 0 <= e[0] < n_objs):
+                _fail(at, f"no object {e[0]!r}")
+            _number_ok(at, e[1])
+    # (object, property, amount, until, timestamp[, operation]); (object, keyword, until,
+    # timestamp[, arguments])
+    for key, widths, at_ts in (("mods", (5, 6), 4), ("grants", (4, 5), 3)):
+        for k, m in enumerate(d[key]):
+            at = f"state.{key}[{k}]"
+            if len(m) not in widths:
+                _fail(at, f"{len(m)} items, not {' or '.join(map(str, widths))}")
+            target, ts = m[0], m[at_ts]
+            if (
+                isinstance(target, int)
+                and not isinstance(target, bool)
+                and not 0 <= target < n_objs
+            ):
+                _fail(at, f"no object {target}")
+            if not (isinstance(ts, int) and 0 <= ts <= d["ts"]):
+                _fail(at, f"timestamp {ts!r} is not one the game has reached ({d['ts']})")
+            if key == "mods":
+                _number_ok(at, m[2])
 
 
 def _option_ok(where: str, v, pending: dict, g, n_objs: int) -> None:

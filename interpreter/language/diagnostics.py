@@ -75,6 +75,20 @@ class Diagnostics:
     def add_source(self, file: str, text: str) -> None:
         self.sources[file] = text
 
+    def hide(self, path: str) -> None:
+        """Never quote the lines of `path` (a file that a save or a log named, which may be
+        any file at all): the messages keep their place, without its text."""
+        from pathlib import Path
+
+        p = Path(path)
+        names = {path, str(p.resolve())}
+        try:
+            names.add(str(p.resolve().relative_to(Path.cwd())))
+        except ValueError:
+            pass
+        for name in names:
+            self.sources[name] = ""
+
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == ERROR]

@@ -899,9 +899,16 @@ class Order(Stmt):
         if st.has_answer:
             picked = picked + [take_answer(st)]
         items = self.items(st, env)
-        rest = [
-            x for x in (items if isinstance(items, list) else st.zones[items]) if x not in picked
-        ]
+        items = items if isinstance(items, list) else st.zones[items]
+        if not picked:
+            # the whole ordering is about n²/2 options offered over n decisions: charged now,
+            # so that ordering a huge list is a budget error, not a game that never ends
+            budget.charge(st, len(items) * len(items) // 2, f"{self.span}: order")
+        try:
+            taken = set(picked) if len(picked) > 8 else picked
+        except TypeError:  # lists among the items: compared one by one
+            taken = picked
+        rest = [x for x in items if x not in taken]
         if len(rest) <= 1:
             env.pop(key, None)
             env[self.name] = picked + rest

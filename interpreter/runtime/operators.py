@@ -32,16 +32,32 @@ def _times(st, n, where: str):
     return range(n)
 
 
+def _too_deep(where: str):
+    """A definition calling itself deeper than Python allows: an error of the rules (raised
+    again by the callers above if there is no space left to raise it here)."""
+    raise budget.OutOfBudget(
+        f"{where}: definitions nested too deeply (a definition that calls itself without end?)"
+    )
+
+
 def _mul(x, y):
     return budget.number(x * y)
 
 
-def _plus(x, y):
+def _plus(st, x, y, where="+"):
+    """`+` on lists and texts: a value built is charged by its size, so that doubling a text
+    or a list ends in a budget error long before memory runs out."""
     if isinstance(x, list) or isinstance(y, list):
-        return (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
-    if isinstance(x, str) or isinstance(y, str):
-        return f"{x}{y}"
-    return x + y
+        v = (x if isinstance(x, list) else [x]) + (y if isinstance(y, list) else [y])
+    elif isinstance(x, str) or isinstance(y, str):
+        v = f"{x}{y}"
+    else:
+        return x + y
+    if st is not None:
+        st.work += len(v)
+        if st.work > st.work_limit:
+            budget.charge(st, 0, f"{where}: a text or list joined with '+'")
+    return v
 
 
 def _div(x, y, span):
@@ -131,5 +147,5 @@ HELPERS = {
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
-    "_charge": budget.charge, "_in_effect": in_effect,
+    "_charge": budget.charge, "_in_effect": in_effect, "_too_deep": _too_deep,
 }  # fmt: skip

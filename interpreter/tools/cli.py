@@ -20,6 +20,7 @@ from .. import __version__
 from ..game.api import GameState, MadangError, load_program, new_game
 from ..language.diagnostics import Diagnostics, Span
 from ..language.files import read_bytes
+from ..language.schema import MAX_PLAYERS
 from ..runtime import budget
 from ..runtime.errors import RulesError
 from .outputs import atomic_write
@@ -27,6 +28,29 @@ from .outputs import atomic_write
 
 class UsageError(Exception):
     """A malformed argument that argparse cannot see: exit 2."""
+
+
+MAX_GAMES = 10_000_000  # games one command plays: more is a typo, not a plan
+MAX_DECISIONS = 1_000_000_000  # a decision limit beyond this never stops anything
+MAX_JOBS = 1024
+AGENTS_ONLY_LIMIT = 100_000  # `play` without a person and without --max-decisions (as simulate)
+MAX_WORK = 10**12  # --max-work: the person may raise the ceiling, not without end
+
+
+def count_in(lo: int, hi: int):
+    """An argparse type: a whole number in [lo, hi], else a usage error (exit 2) saying so."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"{text} is out of range: give {lo:,} to {hi:,}")
+        return v
+
+    parse.__name__ = "count"  # argparse names the type in its messages
+    return parse
 
 
 def color_ok(stream) -> bool:
@@ -159,21 +183,39 @@ def warn(msg: str) -> None:
     sys.stderr.write(f"warning: {printable(msg)}\n")
 
 
-def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> None:
+def _identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode (the same for all its hard links), or None if it is absent."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: dict[str, object]) -> None:
     """Before a run starts: every file it will write can be written, and none of them is a
-    file the run reads (a log written over the save it resumes, or over a card file)."""
+    file the run reads (a log written over the save it resumes, over a card or deck file, over
+    a ruleset's own files), by real path and by device and inode, so that a symbolic or a hard
+    link to an input is refused too. Refused with exit 2, naming both, before anything is
+    written."""
     taken: dict[str, str] = {}
+    same: dict[tuple[int, int], str] = {}
     for flag, value in inputs.items():
-        for v in value if isinstance(value, list) else [value]:
+        for v in value if isinstance(value, (list, tuple)) else [value]:
             if v:
-                taken[os.path.realpath(v)] = f"{flag} {v}"
+                taken.setdefault(os.path.realpath(v), f"{flag} {v}")
+                ident = _identity(str(v))
+                if ident is not None:
+                    same.setdefault(ident, f"{flag} {v}")
     written: dict[str, str] = {}
     for flag, value in outputs.items():
         if not value:
             continue
         real = os.path.realpath(value)
-        if real in taken:
-            raise UsageError(f"{flag} {value} would write over {taken[real]}: choose another file")
+        ident = _identity(value)
+        over = taken.get(real) or (same.get(ident) if ident is not None else None)
+        if over is not None:
+            raise UsageError(f"{flag} {value} would write over {over}: choose another file")
         if real in written:
             raise UsageError(f"{flag} and {written[real]} name the same file {value}")
         written[real] = flag
@@ -186,6 +228,29 @@ def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None])
             os.path.exists(real) and not os.access(real, os.W_OK)
         ):
             raise UsageError(f"{flag} {value}: not writable")
+
+
+MAX_RULESET_FILES = 5000  # files of a ruleset folder compared with the outputs
+
+
+def ruleset_files(prog) -> list[str]:
+    """The files of a loaded ruleset's folder (its sources, cards, decks, scenarios): no output
+    may be written over one of them."""
+    folder = getattr(prog, "folder", None)
+    if not folder:
+        return []
+    out: list[str] = []
+    for root, _dirs, files in os.walk(folder):
+        out += [os.path.join(root, f) for f in files]
+        if len(out) > MAX_RULESET_FILES:
+            break
+    return out
+
+
+def scripted_files(seats: str | None) -> list[str]:
+    """The files that `scripted:@FILE` seats read."""
+    return [s.strip()[len("scripted:@") :] for s in (seats or "").split(",")
+            if s.strip().startswith("scripted:@")]  # fmt: skip
 
 
 # ---------------------------------------------------------------- check, schema, parse, fmt
@@ -251,6 +316,8 @@ def cmd_check(args) -> int:
             if name is not None and ref not in card_files.get(name, []):
                 card_files.setdefault(name, []).append(ref)
     for name, files in decks.items():
+        if not all([_ruleset_found(f, name, diags) for f in files]):
+            continue
         given = card_files.get(name, [])
         near = _cards_next_to(name, files, given)
         if near and args.format == "text":
@@ -279,8 +346,8 @@ def cmd_check(args) -> int:
             continue  # checked above, with its ruleset
         elif (p.is_file() and p.suffix in (".yaml", ".yml")) or is_card_set_folder(p):
             name = load_standalone_cards(ref, diags)
-            if name is not None and name not in decks:  # else checked with the decks above
-                ruleset(name, [ref])
+            if name is not None and name not in decks and _ruleset_found(ref, name, diags):
+                ruleset(name, [ref])  # (with decks, it is checked with them above)
             judged.update(_shown(f) for f in [ref, *card_set_sources(ref)] if Path(f).is_file())
         elif not p.exists() and _looks_like_a_path(ref):
             diags.error("no such file or folder", Span(ref, 0, 0), code="no-such-file")
@@ -337,6 +404,28 @@ def _cards_next_to(ruleset: str, decks: list[str], given: list[str]) -> list[str
             taken.append(f)
             missing -= names
     return taken
+
+
+def _ruleset_found(path: str, name: str, diags: Diagnostics) -> bool:
+    """Whether the ruleset a card or deck file names exists; if not, the error is located at
+    the file's `ruleset:` line."""
+    from ..build.loader import card_set_file, find_ruleset
+    from ..language.yamlsrc import load_yaml
+
+    probe = Diagnostics()
+    if find_ruleset(name, probe) is not None:
+        return True
+    file = card_set_file(path)
+    try:
+        doc = load_yaml(
+            read_bytes(file, MAX_SAVE_BYTES).decode("utf-8"), _shown(file), Diagnostics()
+        )
+    except (OSError, UnicodeDecodeError):
+        doc = None
+    for d in probe.errors:
+        span = doc.span(("ruleset",)) if doc is not None else d.span
+        diags.error(d.message, span, d.hint, code=d.code)
+    return False
 
 
 def _shown(path) -> str:
@@ -541,6 +630,18 @@ def cmd_list(args) -> int:
 # ---------------------------------------------------------------- play
 
 
+def _save_cards(path: str | None) -> list[str]:
+    """The card files a save names (read when it resumes): never written over."""
+    if not path:
+        return []
+    try:
+        doc = json.loads(read_bytes(path, MAX_SAVE_BYTES).decode("utf-8"))
+        cards = doc.get("cards") if isinstance(doc, dict) else None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return []
+    return [c for c in cards or [] if isinstance(c, str)]
+
+
 def _load_save(path: str, cards: list[str] | None = None) -> GameState:
     """A saved game. A game played with extra card files needs the same `--cards` to resume."""
     try:
@@ -602,29 +703,44 @@ class _BetweenSteps:
         self.waiting = False
         self.hit = False
         self.old = None
+        self.name = "SIGINT"
 
     def __enter__(self):
         import signal
 
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
+            self.old = {n: signal.signal(n, self._handler) for n in _stop_signals()}
         return self
 
     def __exit__(self, *exc):
         import signal
 
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        for n, old in (self.old or {}).items():
+            signal.signal(n, old)
         return False
 
     def _handler(self, signum, frame):
+        import signal
+
+        self.name = signal.Signals(signum).name
         if self.waiting:
-            raise KeyboardInterrupt
+            raise Stopped(self.name)
         self.hit = True
 
     def after_step(self) -> None:
         if self.hit:
-            raise KeyboardInterrupt
+            raise Stopped(self.name)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C, or SIGTERM or SIGHUP (the terminal closed, the system shuts down): the game
+    stops between two steps and `--save` writes it, whichever it was."""
+
+
+def _stop_signals() -> list:
+    import signal
+
+    return [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
 
 
 class _TerminalTable:
@@ -658,12 +774,12 @@ def cmd_play(args) -> int:
     from .narration import Narrator
     from .simulate import seat_specs
 
-    if args.max_decisions is not None and args.max_decisions < 0:
-        raise UsageError("--max-decisions must be 0 or more")
     # --save may name the save it resumes (that is how a game is kept); nothing else is written
     # over an input, and a bad path is found now, not after an hour of play
-    check_outputs({"--log": args.log}, {"--load": args.load, "--cards": args.cards})
-    check_outputs({"--save": args.save, "--log": args.log}, {"--cards": args.cards})
+    inputs = {"--cards": args.cards, "--deck": _deck_files(args.deck),
+              "--seats": scripted_files(args.seats)}  # fmt: skip
+    check_outputs({"--log": args.log}, {"--load": args.load, **inputs})
+    check_outputs({"--save": args.save, "--log": args.log}, inputs)
     saved_seats = None
     if args.load:
         game = _load_save(args.load, args.cards)
@@ -687,6 +803,11 @@ def cmd_play(args) -> int:
         game = new_game(args.ruleset, options, args.seed or 0, log=True, cards=extra)
     st = game.st
     prog = st.g.prog
+    # the ruleset's own files, and the card files a save names, are known now
+    read = {**inputs, "the ruleset's file": ruleset_files(prog),
+            "the save's card file": _save_cards(args.load)}  # fmt: skip
+    check_outputs({"--log": args.log}, read)
+    check_outputs({"--save": args.save}, read)
     if st.log is None:
         st.log = []
     # a resumed game keeps the seats it was saved with, unless --seats says otherwise
@@ -704,6 +825,10 @@ def cmd_play(args) -> int:
     agents = [make_agent(s, words=narrator.text, table=table) for s in seats]
     narrate_on = args.format == "text" and (args.verbose or "human" in seats)
     start = st.decisions
+    # agents alone at the table in a game with no end in sight: a limit, reached as an error
+    limit = args.max_decisions
+    if limit is None and not humans:
+        limit = AGENTS_ONLY_LIMIT
     log_file = None
     if args.log:
         log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115
@@ -731,7 +856,7 @@ def cmd_play(args) -> int:
         flush()
         with stop:
             while not st.over:
-                if args.max_decisions is not None and st.decisions - start >= args.max_decisions:
+                if limit is not None and st.decisions - start >= limit:
                     stopped = True
                     break
                 d = Decision(game)
@@ -743,7 +868,9 @@ def cmd_play(args) -> int:
                 stop.after_step()
     except (InputEnded, KeyboardInterrupt) as e:
         n = st.decisions
-        why = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
+        why = str(e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
+        if isinstance(e, Stopped) and str(e) != "SIGINT":
+            why = f"stopped by {e}"
         saved = ""
         if args.save:
             atomic_write(args.save, game.to_json(seats))
@@ -763,6 +890,12 @@ def cmd_play(args) -> int:
             log_file.close()
     if args.save:
         atomic_write(args.save, game.to_json(seats))
+    if stopped and args.max_decisions is None:
+        raise MadangError(
+            f"no end after {limit:,} decisions of agents alone at the table: the decision limit"
+            " (a flow that never ends? --max-decisions N sets another limit)"
+            + (f"; saved to {args.save}" if args.save else "")
+        )
     result = {
         "ruleset": prog.name,
         "seed": st.g.seed,
@@ -827,6 +960,9 @@ def cmd_simulate(args) -> int:
         )
     options = options_of(args.option)
     extra, focus = deck_args(args.ruleset, args.deck, args.cards, options, bool(args.against))
+    if args.report:
+        files = ruleset_files(load_program(args.ruleset, tuple(extra)))
+        check_outputs({"--report": args.report}, {"the ruleset's file": files})
     gauntlet = None
     if args.against:
         names = None if args.against == "all" else [x.strip() for x in args.against.split(",")]
@@ -862,6 +998,9 @@ def cmd_simulate(args) -> int:
         if bar is not None:
             bar.stop()
     failed = 1 if result["errors"] or result.get("lost") else 0
+    if result.get("unfinished"):
+        warn(f"{result['unfinished']} of {result['games']} games reached the decision limit"
+             f" (--max-decisions {args.max_decisions}) unfinished: a flow that never ends?")  # fmt: skip
     if args.report:
         from .report import write_report
 
@@ -1078,21 +1217,31 @@ def cmd_replay(args) -> int:
     narrator = Narrator(
         prog, args.lang or (prog.meta.get("language") if prog else None) or "en", moves=args.verbose
     )
+    from . import logentries
+
     bad = entries = 0
+    players = (prog.meta.get("players") if prog else None) or MAX_PLAYERS
+    nplayers = players if isinstance(players, int) else players["max"]
     for n, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
             continue
         try:
             entry = json.loads(raw)
-        except ValueError:
-            bad += 1
-            if bad <= 3:
-                sys.stderr.write(f"{args.log}:{n}: not a JSON line; skipped\n")
+        except (ValueError, RecursionError):
+            entry, why = None, "not a JSON line"
+        if entry is not None:
+            crafted = logentries.problem(entry, nplayers)  # fields madang never writes
+            if crafted is not None:
+                entry, why = None, f"not a line madang writes: {crafted}"
+        if entry is not None:
+            line = narrator.line(entry)
+            entries += 1
+            if line:
+                print(printable(line))
             continue
-        entries += 1
-        line = narrator.line(entry)
-        if line:
-            print(printable(line))
+        bad += 1
+        if bad <= 3:
+            sys.stderr.write(printable(f"{args.log}:{n}:1: {why[:200]}; skipped") + "\n")
     if not entries and not bad:
         raise MadangError(f"{args.log}: the log has a header but no events (the game wrote none)")
     if bad:
@@ -1193,7 +1342,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="save the state at the end (or when stopped)")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument(
-        "--max-decisions", type=int, metavar="N", help="stop after N decisions of this run"
+        "--max-decisions",
+        type=count_in(0, MAX_DECISIONS),
+        metavar="N",
+        help="stop after N decisions of this run (without it, a game with no person at the"
+        " table stops with an error after 100000)",
     )
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument(
@@ -1205,12 +1358,17 @@ def parser() -> argparse.ArgumentParser:
     p = command("simulate", "many games on all cores, with win rates")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument(
-        "--games", type=int, default=100, metavar="N", help="number of games (default 100)"
+        "--games",
+        type=count_in(0, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help="number of games (default 100)",
     )
     p.add_argument(
         "--seed", type=int, default=0, metavar="N", help="game i uses seed N+i (default 0)"
     )
-    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument("--jobs", type=count_in(1, MAX_JOBS), metavar="N",
+                   help="processes (default: every local core)")  # fmt: skip
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="run the games in local processes (default) or as tasks on a Ray cluster "
                         "(pip install 'madang[ray]'; docs/scaling.md)")  # fmt: skip
@@ -1236,7 +1394,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE.html",
                    help="write a page with the pairing heat map, per-card win rates and game "
                         "lengths (no network needed to view it)")  # fmt: skip
-    p.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+    p.add_argument("--max-decisions", type=count_in(0, MAX_DECISIONS), default=100_000, metavar="N",
                    help="a game still running after N decisions counts as unfinished (default 100000)")  # fmt: skip
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument(
@@ -1248,13 +1406,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--seats", required=True, metavar="A,B,...",
                    help="the agents: random, first, greedy, mcts[:ITERATIONS|:SECONDSs][:depth=N]")  # fmt: skip
-    p.add_argument("--games", type=int, default=20, metavar="N",
+    p.add_argument("--games", type=count_in(1, MAX_GAMES), default=20, metavar="N",
                    help="games per lineup (each seat order of each group of agents; default 20)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, metavar="N", help="game i uses seed N+i")
-    p.add_argument("--jobs", type=int, metavar="N", help="processes (default: every local core)")
+    p.add_argument("--jobs", type=count_in(1, MAX_JOBS), metavar="N",
+                   help="processes (default: every local core)")  # fmt: skip
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--cards", action="append", metavar="FILE")
-    p.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+    p.add_argument("--max-decisions", type=count_in(0, MAX_DECISIONS), default=100_000, metavar="N",
                    help="a game still running after N decisions counts as unfinished")  # fmt: skip
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(run=cmd_tournament)
@@ -1280,7 +1439,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("rulesets", nargs="*", metavar="RULESET", help="default: every bundled ruleset")
     p.add_argument(
         "--games",
-        type=int,
+        type=count_in(1, MAX_GAMES),
         default=300,
         metavar="N",
         help="random playouts per ruleset (default 300)",
@@ -1326,7 +1485,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_replay)
     for name in ("check", "play", "simulate", "tournament", "test", "bench", "serve", "replay"):
         sub.choices[name].add_argument(
-            "--max-work", type=int, metavar="STEPS",
+            "--max-work", type=count_in(1, MAX_WORK), metavar="STEPS",
             help="raise the ceiling on the work a ruleset may do between two decisions"
                  f" (default {budget.CEILING:,}; a ruleset sets its budget below it)",
         )  # fmt: skip
@@ -1343,10 +1502,7 @@ def main(argv=None) -> int:
         ap.print_help(sys.stderr)
         return 2
     name = f"madang {args.command}"
-    if getattr(args, "max_work", None) is not None:
-        if args.max_work < 1:
-            sys.stderr.write(f"{name}: --max-work must be 1 or more\n")
-            return 2
+    if getattr(args, "max_work", None) is not None:  # (argparse kept it in range)
         budget.set_ceiling(args.max_work)
     try:
         code = args.run(args)

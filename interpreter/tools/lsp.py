@@ -110,7 +110,13 @@ class Workspace:
                 decks = [f for f in extra if looks_like_deck(f)]
                 cards = [f for f in extra if f not in decks]
                 # a deck's rules run on the compiled program; other files need only the check
-                loaded = load_ruleset(ref, diags, cards, compile=bool(decks), extra_decks=decks)
+                # (a ruleset's own deck file is checked with it, as its deck)
+                own_deck = (
+                    not decks and path.suffix in (".yaml", ".yml") and looks_like_deck(str(path))
+                )
+                loaded = load_ruleset(
+                    ref, diags, cards, compile=bool(decks) or own_deck, extra_decks=decks
+                )
         out = Analysis(list(diags.items), files={path})
         if loaded is not None:
             out.symbols = symbol_table(loaded.syms)
@@ -147,9 +153,12 @@ class Workspace:
 
     def _card_files_beside(self, path: Path, ruleset: str) -> list[str]:
         out = []
+        folder = next((q for q in path.parents if (q / "ruleset.yaml").is_file()), None)
         for other in sorted(path.parent.glob("*.y*ml")):
             if other.resolve() == path or other.suffix not in (".yaml", ".yml"):
                 continue
+            if folder is not None and self._listed(folder, other.resolve()):
+                continue  # the ruleset's own cards: loaded with it already
             try:
                 data = yaml.safe_load(self.text(other.resolve()))
             except (yaml.YAMLError, OSError, UnicodeDecodeError):
@@ -164,7 +173,8 @@ class Workspace:
             meta = yaml.safe_load(self.text(folder / "ruleset.yaml")) or {}
         except yaml.YAMLError:
             return False
-        listed = [*(meta.get("files") or []), *(meta.get("cards") or [])]
+        own_decks = (meta.get("decks") or {}).get("files") if isinstance(meta, dict) else None
+        listed = [*(meta.get("files") or []), *(meta.get("cards") or []), *(own_decks or [])]
         return any((folder / str(rel)).resolve() == path for rel in listed)
 
 
