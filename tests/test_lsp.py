@@ -397,3 +397,33 @@ async def test_completion_is_filtered_by_context(client, clash, tmp_path):
     await open_doc(client, deck)
     in_deck = await labels(deck, 4, 2)  # the game's cards and those of the file beside the deck
     assert {"TROLL", "GARGOYLE"} <= in_deck and "if" not in in_deck and "cost" not in in_deck
+
+
+@pytest.mark.slow
+def test_the_packaged_extension_activates_on_yaml_card_files(tmp_path):
+    """#36: the extension packaged as VS Code installs it (vsce, from the npm registry), and the
+    manifest inside the .vsix wakes it for YAML files and marked folders, with every file it
+    needs inside."""
+    import json
+    import subprocess
+    import zipfile
+
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip("npx (Node.js) is not installed: the extension cannot be packaged here")
+    work = tmp_path / "vscode"
+    shutil.copytree(REPO / "editors" / "vscode", work)
+    vsix = tmp_path / "madang.vsix"
+    done = subprocess.run(
+        [npx, "-y", "@vscode/vsce@3", "package", "--no-dependencies", "--skip-license",
+         "--allow-missing-repository", "-o", str(vsix)],
+        cwd=work, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    with zipfile.ZipFile(vsix) as z:
+        names = set(z.namelist())
+        manifest = json.loads(z.read("extension/package.json"))
+    assert {"extension/extension.js", "extension/detect.js"} <= names
+    events = set(manifest["activationEvents"])
+    assert {"onLanguage:yaml", "workspaceContains:**/madang.toml",
+            "workspaceContains:**/ruleset.yaml"} <= events  # fmt: skip
