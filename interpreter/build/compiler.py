@@ -37,7 +37,12 @@ def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
         for z in syms.unique(syms.zones)
     }
     counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
-    return Program(meta, zones, counters, {**res.phase_names, **syms.canonical}, syms)
+    kind_zones = {
+        k.name: tuple(syms.zones[z].name for z in k.active_in if z in syms.zones)
+        for k in syms.unique(syms.kinds)
+        if k.active_in
+    }
+    return Program(meta, zones, counters, {**res.phase_names, **syms.canonical}, syms, kind_zones)
 
 
 class Compiler:

@@ -84,6 +84,31 @@ class Checker:
         """A declaration used from outside the language files (a setting names it)."""
         self.used.add(id(sym))
 
+    def kind_clauses(self, k) -> None:
+        """`active in` names zones; `around NAME:` holds NAME once, as a statement of its own."""
+        for z in k.active_in:
+            if z not in self.s.zones:
+                self.d.error(
+                    f"unknown zone '{z}' after `active in` of kind '{k.name}'",
+                    k.active_span,
+                    did_you_mean(z, self.s.zones),
+                    code="unknown-zone",
+                )
+        if k.around is None:
+            return
+        name, wrap = k.around
+        holes = [st for st in wrap.body if n.is_placeholder(st, name)]
+        if len(holes) != 1:
+            self.d.error(
+                f"`around {name}:` of kind '{k.name}' needs the statement `{name}()` once, at the"
+                " top of its block: it stands for each ability's own effect",
+                wrap.span,
+                code="around",
+            )
+        sc = Scope(ctx="ability")
+        sc.has_this = True
+        self.block(n.Block(tuple(st for st in wrap.body if st not in holes), span=wrap.span), sc)
+
     # ---------------------------------------------------------------- entry
     def check_all(self) -> Resolved:
         s = self.s
@@ -91,6 +116,7 @@ class Checker:
             for f in k.fields.values():
                 if f.default is not None:
                     self.expr(f.default, Scope())
+            self.kind_clauses(k)
         for c in s.unique(s.counters):
             if c.default is not None:
                 self.expr(c.default, Scope())

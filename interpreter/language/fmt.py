@@ -461,6 +461,16 @@ class _Printer:
                     if f.default is not None:
                         text += f" = {x(f.default)}"
                     self.emit(level + 1, text, f)
+                if d.active_in:
+                    word = "active" if self.lang == "en" else "활성"
+                    zones = ", ".join(self.name(z) for z in d.active_in)
+                    at = d.active_span.line if d.active_span is not None else None
+                    self.emit(level + 1, f"{word} {k('IN')} {zones}", start=at)
+                if d.around is not None:
+                    word = "around" if self.lang == "en" else "감싸기"
+                    name, body = d.around
+                    self.emit(level + 1, f"{word} {self.name(name)}:", header=True)
+                    self.block(body, level + 2)
             case n.ZoneDecl(names=names, attrs=attrs):
                 self.emit(level, f"{k('ZONE')} {self.names(names)}{self.attrs(attrs)}", d, sep=sep)
             case n.CounterDecl(names=names, attrs=attrs, default=default):

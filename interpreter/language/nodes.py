@@ -433,6 +433,13 @@ class KindDecl(Decl):
     names: tuple[str, ...]
     fields: tuple[Field, ...]
     cards: tuple[int, int] | None = None  # `kind K[1]:`: how many cards of K a game may have
+    # `active in Z, ...`: the zones where the abilities of its cards are in force (() = the
+    # zones declared `active`), with the clause's span
+    active_in: tuple[str, ...] = ()
+    active_span: Span | None = field(default=None, compare=False)
+    # `around NAME: BLOCK`: the block every ability of its cards runs, NAME standing for the
+    # ability's own effect
+    around: tuple[str, Block] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,3 +568,8 @@ class CardText(Node):
     """A card's parsed `text`: keyword uses and abilities."""
 
     items: tuple[Decl | KeywordUse, ...]
+
+
+def is_placeholder(stmt, name: str) -> bool:
+    """The statement of a kind's `around NAME:` block that stands for each ability's effect."""
+    return isinstance(stmt, CallStmt) and stmt.verb == name and not stmt.args

@@ -6,6 +6,7 @@ import re
 import threading
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -15,6 +16,7 @@ from . import nodes as n
 from . import syntax_errors
 from .diagnostics import Abort, Diagnostics, Span
 from .keywords import CONTEXTUAL, KEYWORDS, SOFT
+from .syntax_errors import TreeProblem
 
 MAX_TEXT = 2_000_000  # characters in one language file or card text
 MAX_OPERATORS = 120  # Python compiles generated code nested about 200 deep at most
@@ -367,6 +369,16 @@ def _strings(items) -> list:
     return [i for i in items if i is not None]
 
 
+# The words of a kind's clauses: names, not reserved words (`active` is also a built-in name).
+KIND_ACTIVE = ("active", "활성")
+KIND_AROUND = ("around", "감싸기")
+
+
+class _KindActive(NamedTuple):
+    zones: tuple[str, ...]
+    span: Span
+
+
 class ToAst(Transformer):
     """Shapes lark's tree into `nodes`; no checking happens here (see checker)."""
 
@@ -402,7 +414,33 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def kind_decl(self, meta, items):
-        return n.KindDecl(items[1], tuple(items[3:]), items[2], span=self._span(meta))
+        fields = tuple(i for i in items[3:] if isinstance(i, n.Field))
+        active = [i for i in items[3:] if isinstance(i, _KindActive)]
+        around = [i for i in items[3:] if isinstance(i, tuple) and not isinstance(i, _KindActive)]
+        if len(active) > 1 or len(around) > 1:
+            raise TreeProblem("a kind says `active in` and `around` once each", self._span(meta))
+        zones, aspan = (active[0].zones, active[0].span) if active else ((), None)
+        return n.KindDecl(
+            items[1], fields, items[2], zones, aspan, around[0] if around else None,
+            span=self._span(meta),
+        )  # fmt: skip
+
+    @v_args(meta=True)
+    def kind_active(self, meta, items):
+        word, _in, *zones = items
+        if str(word) not in KIND_ACTIVE:
+            raise TreeProblem(
+                f"'{word}' in a kind: write `active in ZONE, ...` (활성 안에)", self._tok(word)
+            )
+        return _KindActive(tuple(str(z) for z in zones), self._span(meta))
+
+    def kind_around(self, items):
+        word, name, body = items
+        if str(word) not in KIND_AROUND:
+            raise TreeProblem(
+                f"'{word}' in a kind: write `around NAME:` (감싸기 NAME:)", self._tok(word)
+            )
+        return (str(name), body)
 
     def card_count(self, items):
         lo, hi = items

@@ -83,6 +83,9 @@ class KindSym(Sym):
     names: tuple[str, ...] = ()
     fields: dict[str, FieldSym] = field(default_factory=dict)
     cards: tuple[int, int] | None = None  # how many cards of this kind a game may have
+    active_in: tuple[str, ...] = ()  # where its cards' abilities are in force (): `active` zones
+    active_span: object = None
+    around: tuple[str, n.Block] | None = None  # `around NAME:` the block around every ability
 
 
 @dataclass
@@ -319,7 +322,10 @@ class Collector:
             self._decl_of.setdefault(name, d)
         match d:
             case n.KindDecl():
-                k = KindSym(d.names[0], d.span, names=d.names, cards=d.cards)
+                k = KindSym(
+                    d.names[0], d.span, names=d.names, cards=d.cards, active_in=d.active_in,
+                    active_span=d.active_span, around=d.around,
+                )  # fmt: skip
                 self._fields(k, d.fields)
                 self._claim(d.names, d.span, "kind", s.kinds, k)
             case n.ZoneDecl():
@@ -455,6 +461,11 @@ class Collector:
         self.s.cards[card.name] = card
         if card.text is not None and any(isinstance(i, n.Conditioned) for i in card.text.items):
             card.text = n.CardText(tuple(self._unprefix(card.text.items)), span=card.text.span)
+        kind = self.s.kinds.get(card.kind)
+        if card.text is not None and kind is not None and kind.around is not None:
+            name, wrap = kind.around
+            items = tuple(wrapped(i, name, wrap) for i in card.text.items)
+            card.text = n.CardText(items, span=card.text.span)
         if card.text is not None:
             for item in card.text.items:
                 if isinstance(item, n.ActionDecl):
@@ -482,6 +493,27 @@ def substitute(e, names: dict):
         if w is not v:
             changes[f.name] = w
     return dataclasses.replace(e, **changes) if changes else e
+
+
+def wrapped(ab, name: str, wrap: n.Block):
+    """Ability `ab` with its effect put in place of NAME in its kind's `around NAME:` block: a
+    trigger's or a replacement's whole block, an action's block after its leading `require`s
+    (they decide whether it is offered). Static effects and costs have no effect to wrap."""
+    import dataclasses
+
+    if isinstance(ab, n.Trigger) and ab.timing != "cost":
+        head, body = (), ab.body.body
+    elif isinstance(ab, n.ActionDecl):
+        k = 0
+        while k < len(ab.body.body) and isinstance(ab.body.body[k], n.Require):
+            k += 1
+        head, body = ab.body.body[:k], ab.body.body[k:]
+    else:
+        return ab
+    stmts = []
+    for s in wrap.body:
+        stmts.extend(body if n.is_placeholder(s, name) else (s,))
+    return dataclasses.replace(ab, body=dataclasses.replace(ab.body, body=(*head, *stmts)))
 
 
 def with_condition(ab, cond):

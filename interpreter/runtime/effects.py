@@ -14,7 +14,27 @@ MANY = 8  # continuous grants of one keyword beyond which those of absent cards 
 def _objects_of(st, cards: frozenset) -> list:
     """The objects in active zones whose card is one of `cards`, in zone order."""
     obj_card = st.obj_card
-    return [o for z in st.g.active_zones for o in st.zones[z] if obj_card[o] in cards]
+    return [o for o in acting(st) if obj_card[o] in cards]
+
+
+def acting(st) -> list:
+    """The objects whose abilities are in force: those in active zones (for a card whose kind
+    says `active in`, in those zones only), in zone order."""
+    card_zones = st.g.card_zones
+    zones = st.zones
+    if card_zones is None:
+        return [o for z in st.g.active_zones for o in zones[z]]
+    obj_card = st.obj_card
+    return [o for z in st.g.active_zones for o in zones[z] if z in card_zones[obj_card[o]]]
+
+
+def in_force(st, o) -> bool:
+    """Whether object `o`'s abilities are in force where it is now."""
+    z = st.obj_zone[o]
+    card_zones = st.g.card_zones
+    if card_zones is None:
+        return z in st.g.active_set
+    return z in card_zones[st.obj_card[o]]
 
 
 class StaticRT:
@@ -202,11 +222,10 @@ class ContinuousEffects:
     def granted_holders(self, st, kw, printed: frozenset) -> list:
         """Objects in active zones granted `kw` by a statement whose card does not print it:
         a granted keyword brings its continuous effects too."""
-        active = st.g.active_set
         out = []
         for gr in st.grants:
             o = gr[0]
-            if gr[1] == kw and st.obj_zone[o] in active and st.obj_card[o] not in printed:
+            if gr[1] == kw and in_force(st, o) and st.obj_card[o] not in printed:
                 if o not in out:
                     out.append(o)
         return out
@@ -274,10 +293,11 @@ class ContinuousEffects:
         out: dict = {}
         obj_card = st.obj_card
         zones = st.zones
+        card_zones = st.g.card_zones
         for z in st.g.active_zones:
             for x in zones[z]:
                 c = obj_card[x]
-                if c in cards:
+                if c in cards and (card_zones is None or z in card_zones[c]):
                     lst = out.get(c)
                     if lst is None:
                         out[c] = [x]

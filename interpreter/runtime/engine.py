@@ -10,6 +10,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 from __future__ import annotations
 
 from . import budget, optionlabels, seen
+from .effects import acting
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1431,9 +1432,12 @@ def _objects_by_card(st: State) -> dict[int, list[int]]:
     present: dict[int, list[int]] = {}
     obj_card = st.obj_card
     zones = st.zones
+    card_zones = st.g.card_zones
     for z in st.g.active_zones:
         for o in zones[z]:
             c = obj_card[o]
+            if card_zones is not None and z not in card_zones[c]:
+                continue
             lst = present.get(c)
             if lst is None:
                 present[c] = [o]
@@ -1461,7 +1465,7 @@ def collect(st: State, lsts, args: dict) -> list:
                 present = objects_by_card(st)
             sources = present.get(lst.card_index, ())
         else:
-            sources = [o for z in g.active_zones for o in st.zones[z] if lst.applies_to(st, o)]
+            sources = [o for o in acting(st) if lst.applies_to(st, o)]
         for src in sources:
             env = {}
             for bind, pname in zip(lst.binds, lst.param_names):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import engine as E
-from .effects import ContinuousEffects, StaticRT
+from .effects import ContinuousEffects, StaticRT, acting
 
 
 class VerbRT:
@@ -102,9 +102,8 @@ class ActionRT:
         else:
             prog = self.prog
             sources = [
-                o for z in st.g.active_zones for o in st.zones[z]
-                if st.obj_owner[o] == player and prog.has(st, o, self.owner)
-            ]  # fmt: skip
+                o for o in acting(st) if st.obj_owner[o] == player and prog.has(st, o, self.owner)
+            ]
         if self.limit is not None and st.used:
             sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
         fast = self.fast_enum
@@ -130,12 +129,7 @@ class ActionRT:
                 if lst.origin == "card":
                     sources = list(E.objects_by_card(st).get(lst.card_index, ()))
                 else:
-                    sources = [
-                        o
-                        for z in st.g.active_zones
-                        for o in st.zones[z]
-                        if prog.has(st, o, lst.owner)
-                    ]
+                    sources = [o for o in acting(st) if prog.has(st, o, lst.owner)]
                 for a, t in zip(args, self.param_types):  # the objects the action acts on
                     if (
                         t == "object"
@@ -210,6 +204,7 @@ class Program(ContinuousEffects):
         counters: dict[str, CounterRT],
         canonical: dict[str, str],
         syms: object = None,
+        kind_zones: dict[str, tuple[str, ...]] | None = None,
     ):
         # The front end's declarations, kept for tools that read them (scenario files, the
         # editor); the run time never looks inside.
@@ -228,6 +223,8 @@ class Program(ContinuousEffects):
         self.cards: list[CardRT] = []
         self.card_index: dict[str, int] = {}
         self.zones = zones
+        # kind -> the zones where its cards' abilities are in force (`active in`), when it says
+        self.kind_zones: dict[str, tuple[str, ...]] = dict(kind_zones or {})
         self.counters = counters
         self.checks: list = []
         self.deck_rules: list[DeckRule] = []

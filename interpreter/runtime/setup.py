@@ -154,15 +154,24 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
                 for a in g.areas
             ]
             g.area_props = [dict(areas[a]) for a in g.areas]
+    kind_zones = {z for names in prog.kind_zones.values() for z in names}
     for z in prog.zones.values():
         g.zone_base[z.name] = len(g.zone_info)
         count = {"global": 1, "player": nplayers, "area": len(g.areas)}[z.scope]
         for k in range(count):
             inst = len(g.zone_info)
             g.zone_info.append((z.name, k if z.scope != "global" else -1))
-            if z.active:
+            if z.active or z.name in kind_zones:
                 g.active_zones.append(inst)
     g.active_set = frozenset(g.active_zones)
+    if prog.kind_zones:
+        # a kind's `active in` replaces the zones' `active` attribute for its cards
+        by_zone = lambda names: frozenset(  # noqa: E731
+            z for z, (name, _owner) in enumerate(g.zone_info) if name in names
+        )
+        marked = by_zone({z.name for z in prog.zones.values() if z.active})
+        of_kind = {k: by_zone(set(names)) for k, names in prog.kind_zones.items()}
+        g.card_zones = [of_kind.get(c.kind, marked) for c in prog.cards]
     g.renewing = frozenset(
         z for z, (name, _owner) in enumerate(g.zone_info) if prog.zones[name].renews
     )

@@ -72,6 +72,9 @@ class Game:
     zone_info: list[tuple[str, int]] = field(default_factory=list)  # instance -> (zone, owner)
     active_zones: list[int] = field(default_factory=list)
     active_set: frozenset = frozenset()  # the same, for membership tests
+    # By card index, the zone instances where its objects' abilities are in force, when some
+    # kind says where (`active in`); None: every active zone, for every card.
+    card_zones: list[frozenset] | None = None
     renewing: frozenset = frozenset()  # zones declared `new objects` (engine.renew)
     areas: list[str] = field(default_factory=list)
     area_index: dict[str, int] = field(default_factory=dict)
