@@ -256,7 +256,7 @@ def test_loader_never_crashes_on_mutated_ruleset(tmp_path_factory, fname, at, cu
 
 
 def test_a_near_miss_is_suggested_only_when_it_is_one_slip_in_korean():
-    from madang.language.syntax_errors import _nearest
+    from madang.language.syntax_errors import nearest_keyword as _nearest
 
     assert _nearest("이젼", ["BEFORE"]) == "이전"  # one letter of one syllable
     assert _nearest("반격", ["REPEAT"]) is None  # 반복: another word, two letters apart

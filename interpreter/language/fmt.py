@@ -429,13 +429,42 @@ class _Printer:
                 i = j
             elif isinstance(items[i], n.Conditioned):
                 c = items[i]
-                self.emit(level, self.keyword_use(c.keyword) + ":", c, header=True)
+                self.emit(level, self.prefix_head(c) + ":", c, header=True)
                 for ab in c.items:
-                    self.decl(ab, level + 1)
+                    if isinstance(ab, n.Decl):
+                        self.decl(ab, level + 1)
+                    else:
+                        self.stmt(ab, level + 1)
                 i += 1
             else:
                 self.decl(items[i], level)
                 i += 1
+
+    def prefix_head(self, c: n.Conditioned) -> str:
+        """`K[args]` of a condition keyword, or a timing word with its event and clauses."""
+        k, x = self.kw, self.expr
+        text = self.keyword_use(c.keyword)
+        cond = c.cond
+        if c.event is not None:
+            ev, binds, _ = c.event
+            text += " " + self.name(ev)
+            if binds:
+                shown = (k("THIS") if b == n.SELF else self.name(b) for b in binds)
+                text += "(" + ", ".join(shown) + ")"
+            if n.SELF in binds:
+                cond = _without_self_test(cond)
+        if cond is not None:
+            text += f" {k('IF')} {x(cond)}"
+        if c.limit is not None:
+            text += f" {k('ONCE', 'PER')} {self.scope_word(c.limit)}"
+        if c.optional is not None:
+            prompt, by = c.optional
+            text += f" {k('OPTIONAL')}"
+            if by is not None:
+                text += f" {k('BY')} {x(by)}"
+            if prompt:
+                text += " " + quote(prompt)
+        return text
 
     def keyword_use(self, u: n.KeywordUse) -> str:
         if not u.args:
@@ -516,6 +545,26 @@ class _Printer:
             case n.FlowDecl(body=body):
                 self.emit(level, k("FLOW") + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
+            case n.TimingDecl(names=names, timing=timing, event=ev, binds=binds, cond=cond):
+                word = "timing" if self.lang == "en" else "시점"
+                text = f"{word} {self.names(names)} = "
+                text += k("INSTEAD", "OF") if timing == "instead" else k(timing.upper())
+                if ev is not None:
+                    text += " " + self.name(ev)
+                    if binds:
+                        shown = (k("THIS") if b == n.SELF else self.name(b) for b in binds)
+                        text += "(" + ", ".join(shown) + ")"
+                    if n.SELF in binds:
+                        cond = _without_self_test(cond)
+                if cond is not None:
+                    text += f" {k('IF')} {x(cond)}"
+                if d.optional is not None:
+                    text += f" {k('OPTIONAL')}"
+                    if d.optional_by is not None:
+                        text += f" {k('BY')} {x(d.optional_by)}"
+                    if d.optional:
+                        text += " " + quote(d.optional)
+                self.emit(level, text, d, sep=sep)
             case n.RuleDecl(label=label, var=var, over=over, cond=cond):
                 text = k("RULE") + " " + quote(label)
                 if (var is None) != (over is None):

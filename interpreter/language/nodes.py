@@ -521,10 +521,30 @@ class KeywordDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class Conditioned(Node):
-    """`K[args]:` in a card text: abilities in force only while condition keyword K holds."""
+    """`K[args]:` in a card text: abilities in force only while condition keyword K holds; or
+    `T [EVENT(binds)] [if C] [once per S] [optional]: effect` with a timing word T (`timing`):
+    the symbols stage tells them apart (it knows which names are timing words)."""
 
     keyword: KeywordUse
-    items: tuple[Decl, ...]
+    items: tuple[Decl | Stmt, ...]
+    event: tuple[str, tuple[str, ...], Span] | None = None  # a timing word's (event, binds, span)
+    cond: Expr | None = None
+    limit: str | None = None
+    optional: tuple[str, Expr | None] | None = None  # (prompt, by)
+
+
+@dataclass(frozen=True, slots=True)
+class TimingDecl(Decl):
+    """`timing NAMES = after EVENT(binds) [if C] [optional]`: a word for a trigger's head."""
+
+    names: tuple[str, ...]
+    timing: str  # 'after' | 'before' | 'instead'
+    event: str | None  # None: each use names the event
+    binds: tuple[str, ...] = ()
+    cond: Expr | None = None
+    event_span: Span | None = field(default=None, compare=False)
+    optional: str | None = None
+    optional_by: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

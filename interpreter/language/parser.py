@@ -372,6 +372,7 @@ def _strings(items) -> list:
 # The words of a kind's clauses: names, not reserved words (`active` is also a built-in name).
 KIND_ACTIVE = ("active", "활성")
 KIND_AROUND = ("around", "감싸기")
+TIMING_WORDS = ("timing", "시점")
 
 
 class _KindActive(NamedTuple):
@@ -507,8 +508,37 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def keyword_prefix(self, meta, items):
-        use, *abilities = items
-        return n.Conditioned(use, tuple(abilities), span=self._span(meta))
+        use, event, _if, cond, limit, opt, body = items
+        if event is not None:
+            cond = self._self_bound(event[1], cond, event[2])
+        return n.Conditioned(use, body, event, cond, limit, opt, span=self._span(meta))
+
+    def prefix_body(self, items):
+        return tuple(_flatten(items))
+
+    @v_args(meta=True)
+    def timing_decl(self, meta, items):
+        word, names, head = items
+        if str(word) not in TIMING_WORDS:
+            raise TreeError(
+                f"'{word}' at the top level: a declaration word was expected", self._tok(word)
+            )
+        timing, event, cond, opt = head
+        prompt, by = opt if opt is not None else (None, None)
+        name, binds, espan = event if event is not None else (None, (), None)
+        if event is not None:
+            cond = self._self_bound(binds, cond, espan)
+        return n.TimingDecl(
+            names, timing, name, binds, cond, espan, prompt, by, span=self._span(meta)
+        )
+
+    def timing_head(self, items):
+        tok, event, _if, cond, opt = items
+        return {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[tok.type], event, cond, opt
+
+    def timing_instead(self, items):
+        _, _of, event, _if, cond, opt = items
+        return "instead", event, cond, opt
 
     @v_args(meta=True)
     def action_decl(self, meta, items):

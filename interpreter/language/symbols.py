@@ -158,6 +158,7 @@ class Symbols:
     keywords: dict[str, CallableSym] = field(default_factory=dict)
     actions: dict[str, CallableSym] = field(default_factory=dict)
     cards: dict[str, CardSym] = field(default_factory=dict)
+    timings: dict[str, n.TimingDecl] = field(default_factory=dict)  # `timing` words
     windows: set[str] = field(default_factory=set)
     abilities: list[Ability] = field(default_factory=list)
     setup: list[n.Block] = field(default_factory=list)
@@ -387,6 +388,8 @@ class Collector:
                 s.checks.append(d)
             case n.RuleDecl():
                 s.deck_rules.append(d)
+            case n.TimingDecl():
+                self._claim(d.names, d.span, "timing", s.timings, d)
             case n.Trigger() | n.Static():
                 s.abilities.append(Ability(d, "global", None, len(s.abilities)))
 
@@ -417,7 +420,7 @@ class Collector:
                         Ability(item, "keyword", kw.name, len(self.s.abilities))
                     )
 
-    def _unprefix(self, items):
+    def _unprefix(self, items, card: str | None = None):
         """`K[args]:` + abilities (n.Conditioned): the keyword use, then each ability with the
         condition of K (`keyword K[params] while COND`, its parameters replaced by the args)
         added to its own: a trigger's `if`, a static effect's `if`, an action's `require`."""
@@ -426,21 +429,89 @@ class Collector:
                 yield item
                 continue
             use = item.keyword
-            yield use
+            if use.name in self.s.timings:
+                yield from self._timed(item, self.s.timings[use.name], card)
+                continue
             kw = self.s.keywords.get(use.name)
+            if kw is None and item.event is not None:  # `befor destroy(this):`, a misspelt word
+                from .syntax_errors import nearest_keyword
+
+                near = nearest_keyword(use.name, ("AFTER", "BEFORE", "INSTEAD"))
+                self.d.error(
+                    f"'{use.name}' is not a keyword",
+                    use.span,
+                    f"did you mean '{near}'?" if near else did_you_mean(use.name, self.s.timings),
+                    code="syntax",
+                )
+                continue
+            yield use
             decl = kw.decl if kw is not None else None
             if decl is None or getattr(decl, "cond", None) is None:
                 self.d.error(
-                    f"'{use.name}' is not a condition keyword: declare it `keyword {use.name} while COND`",
+                    f"'{use.name}' is not a condition keyword (`keyword {use.name} while COND`)"
+                    f" nor a timing word (`timing {use.name} = after EVENT`)",
                     use.span,
                     code="keyword",
                 )
-                yield from item.items
                 continue
+            if item.event is not None or item.cond is not None or item.limit or item.optional:
+                self.d.error(
+                    f"condition keyword '{use.name}' takes no event, `if`, `once per` or"
+                    " `optional`: write them on the abilities inside it",
+                    item.span,
+                    code="keyword",
+                )
             names = {p.name: a for p, a in zip(decl.params, use.args)}
             cond = substitute(decl.cond, names)
             for ab in item.items:
+                ab = as_ability(ab)
+                if ab is None:
+                    self.d.error(
+                        f"inside condition keyword '{use.name}': an ability (a trigger, a"
+                        " `modify` or `grant` without a duration, an action) was expected",
+                        item.span,
+                        code="keyword",
+                    )
+                    continue
                 yield with_condition(ab, cond)
+
+    def _timed(self, item: n.Conditioned, t: n.TimingDecl, card: str | None):
+        """`T [EVENT(binds)] [if C] [once per S] [optional]: effect` → the trigger that timing
+        word T stands for: its event (T's or the use's), both conditions, the use's limit."""
+        use = item.keyword
+        if use.args or (t.event is None) == (item.event is None):
+            self.d.error(
+                f"timing word '{use.name}' "
+                + (
+                    f"names its event: write `{use.name}:`"
+                    if t.event is not None
+                    else f"needs an event: `{use.name} EVENT(...):`"
+                ),
+                use.span,
+                code="timing",
+            )
+            return
+        if any(isinstance(x, n.Decl) for x in item.items):
+            self.d.error(
+                f"the effect of timing word '{use.name}' is statements, not abilities",
+                item.span,
+                code="timing",
+            )
+            return
+        event, binds, espan = (t.event, t.binds, t.event_span) if item.event is None else item.event
+        conds = [c for c in (t.cond, item.cond) if c is not None]
+        cond = conds[0] if len(conds) == 1 else None
+        if len(conds) == 2:
+            cond = n.BoolOp("and", tuple(conds), span=conds[1].span)
+        prompt, by = item.optional if item.optional is not None else (t.optional, t.optional_by)
+        if item.optional is not None and by is None:
+            by = t.optional_by
+        if prompt == "" and card is not None:  # asked by the timing word and the card's name
+            prompt = f"{use.name}: {card}"
+        body = n.Block(tuple(item.items), span=item.span)
+        yield n.Trigger(
+            t.timing, event, binds, cond, item.limit, body, espan, prompt, by, span=item.span
+        )
 
     def card(self, card: CardSym) -> None:
         prev = self.s.cards.get(card.name)
@@ -460,7 +531,8 @@ class Collector:
         card.index = len(self.s.cards)
         self.s.cards[card.name] = card
         if card.text is not None and any(isinstance(i, n.Conditioned) for i in card.text.items):
-            card.text = n.CardText(tuple(self._unprefix(card.text.items)), span=card.text.span)
+            items = tuple(self._unprefix(card.text.items, card.name))
+            card.text = n.CardText(items, span=card.text.span)
         kind = self.s.kinds.get(card.kind)
         if card.text is not None and kind is not None and kind.around is not None:
             name, wrap = kind.around
@@ -514,6 +586,16 @@ def wrapped(ab, name: str, wrap: n.Block):
     for s in wrap.body:
         stmts.extend(body if n.is_placeholder(s, name) else (s,))
     return dataclasses.replace(ab, body=dataclasses.replace(ab.body, body=(*head, *stmts)))
+
+
+def as_ability(x):
+    """An item of a condition keyword's block as an ability: a `modify`/`grant` without a
+    duration is a static effect; None for any other statement."""
+    if isinstance(x, n.Decl):
+        return x
+    if isinstance(x, n.Modify | n.Grant) and x.until is None:
+        return n.Static(x, span=x.span)
+    return None
 
 
 def with_condition(ab, cond):

@@ -215,7 +215,7 @@ def _classify(tok, expected: set[str], text: str, line: int) -> tuple[str, str |
     if word in KEYWORDS and "NAME" in expected:
         return f"'{word}' is a reserved word and cannot be used as a name", _expected_hint(expected)
     if tok.type == "NAME":
-        near = _nearest(word, [t for t in expected if t in CORE])
+        near = nearest_keyword(word, [t for t in expected if t in CORE])
         if near:
             return f"'{word}' is not a keyword", f"did you mean '{near}'?"
     return f"unexpected {word!r}", _expected_hint(expected)
@@ -260,11 +260,11 @@ def _misspelt_line_start(
         start = sum(len(x) + 1 for x in text.split("\n")[: line - 1])
         if start + col - 1 > before:
             return None
-    near = _nearest(m.group(), LINE_STARTERS)
+    near = nearest_keyword(m.group(), LINE_STARTERS)
     return (m.group(), col, near) if near else None
 
 
-def _nearest(word: str, terminals) -> str | None:
+def nearest_keyword(word: str, terminals) -> str | None:
     """The keyword spelling closest to `word` in its own script, if it is a likely typo."""
     hangul = any("\uac00" <= c <= "\ud7a3" for c in word)
     best, best_d = None, None
