@@ -532,7 +532,8 @@ class _Printer:
                     self.emit(level, text + ":", d, header=True, sep=sep)
                     self.items(items, level + 1)
             case n.ActionDecl(names=names, params=params, windows=windows, body=body, limit=limit):
-                text = f"{k('ACTION')} {self.names(names)}{self.params(params)}"
+                text = k("ACTION") + (f" {self.names(names)}" if names else "")
+                text += self.params(params)
                 if windows:
                     text += f" {k('IN')} " + ", ".join(self.name(w) for w in windows)
                 if limit is not None:

@@ -543,7 +543,9 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def action_decl(self, meta, items):
         _, names, params, _in, windows, limit, body = items
-        return n.ActionDecl(names, params or (), windows or (), body, limit, span=self._span(meta))
+        return n.ActionDecl(
+            names or (), params or (), windows or (), body, limit, span=self._span(meta)
+        )
 
     def windows(self, toks):
         return tuple(str(t) for t in toks)

@@ -7,6 +7,7 @@ spellings map to the same symbol, and the first spelling is canonical.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field, fields
 
 from . import nodes as n
@@ -377,6 +378,8 @@ class Collector:
             case n.KeywordDecl():
                 self._callable("keyword", d, s.keywords)
             case n.ActionDecl():
+                if self._unnamed(d):
+                    return
                 self._callable("action", d, s.actions)
                 s.abilities.append(Ability(d, "global", None, len(s.abilities)))
                 s.windows.update(d.windows)
@@ -399,9 +402,23 @@ class Collector:
         )
         self._claim(d.names, d.span, kind, table, sym)
 
+    def _unnamed(self, d: n.ActionDecl) -> bool:
+        """An action outside a card text needs its name (a card's is named after the card)."""
+        if d.names:
+            return False
+        self.d.error(
+            "this action needs a name: `action NAME(...) in WINDOW:` (only a card's action may"
+            " leave it out: it is named after the card)",
+            d.span,
+            code="syntax",
+        )
+        return True
+
     def keyword_abilities(self) -> None:
         for kw in self.s.unique(self.s.keywords):
             for item in kw.decl.items:
+                if isinstance(item, n.ActionDecl) and self._unnamed(item):
+                    continue
                 if isinstance(item, n.ActionDecl):
                     self.s.actions.setdefault(
                         item.names[0],
@@ -532,6 +549,17 @@ class Collector:
         self.s.cards[card.name] = card
         if card.text is not None and any(isinstance(i, n.Conditioned) for i in card.text.items):
             items = tuple(self._unprefix(card.text.items, card.name))
+            card.text = n.CardText(items, span=card.text.span)
+        if card.text is not None and any(
+            isinstance(i, n.ActionDecl) and not i.names for i in card.text.items
+        ):
+            named = (card.name.replace(" ", ""),)
+            items = tuple(
+                dataclasses.replace(i, names=named)
+                if isinstance(i, n.ActionDecl) and not i.names
+                else i
+                for i in card.text.items
+            )
             card.text = n.CardText(items, span=card.text.span)
         kind = self.s.kinds.get(card.kind)
         if card.text is not None and kind is not None and kind.around is not None:
