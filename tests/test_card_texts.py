@@ -1,0 +1,148 @@
+"""Card texts that read like the card (#33): where a kind's abilities work (`active in`), what
+runs around each of them (`around`), timing words that carry their trigger (`timing`), a card's
+action named after the card; and the bundled texts rewritten with them (docs/language.md 4.1,
+5.7, 6)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+from pathlib import Path
+
+import pytest
+import yaml
+from madang import MadangError, load_program, new_game
+
+REPO = Path(__file__).resolve().parent.parent
+CARDKINDS = REPO / "tests" / "rulesets" / "cardkinds"
+
+
+def names_in(g, label: str) -> list[str]:
+    st = g.st
+    for z in range(len(st.zones)):
+        if st.g.zone_label(z) == label:
+            return [st.g.prog.cards[st.obj_card[o]].name for o in st.zones[z]]
+    raise KeyError(label)
+
+
+def test_a_kind_says_where_its_cards_abilities_work():
+    g = new_game(str(CARDKINDS), {}, seed=1)
+    # Guard (unit, `active in field`) is in the hand and on the field: one action, the field's;
+    # Boost and Echo (trick, `active in hand`) act from the hand, which is not declared active.
+    assert g.action_labels() == ["gain 1", "Guard", "Boost 1000", "pass"]
+    g.apply_label("gain 1")
+    assert g.prompt() == "응답: Echo"  # a timing word's optional, asked by its word and card
+    g.apply_label("use")
+    # 1 + Guard on the field's 득점시 (10, not the one in hand) + Echo (5) + the Idol on the
+    # bench (a relic's kind says nothing: the `active` bench counts, the field does not)
+    assert g.st.pcounters["score"] == [1 + 10 + 5 + 10000, 0]
+
+
+def test_around_runs_the_kinds_block_around_each_ability():
+    g = new_game(str(CARDKINDS), {}, seed=1)
+    g.apply_label("gain 1")
+    g.apply_label("use")  # Echo's trigger: moved aside, its effect, then to the discard pile
+    assert names_in(g, "discard#1") == ["Echo"] and names_in(g, "pending") == []
+    g.apply_label("Boost 1000")  # an action: after its leading `require`s
+    assert names_in(g, "discard#1") == ["Echo", "Boost"]
+    assert g.st.pcounters["score"][0] == 10016 + 1000
+    assert "Boost 1000" not in g.action_labels()  # in the discard pile it no longer acts
+
+
+def test_declined_response_leaves_the_card_in_hand():
+    g = new_game(str(CARDKINDS), {}, seed=1)
+    g.apply_label("gain 1")
+    g.apply_label("decline")
+    assert "Echo" in names_in(g, "hand#1") and g.st.pcounters["score"][0] == 10011
+
+
+def test_a_cards_unnamed_action_is_named_after_the_card_and_limited_once_per_turn():
+    g = new_game(str(CARDKINDS), {}, seed=1)
+    g.apply_label("Guard")
+    assert g.st.pcounters["score"][0] == 100
+    assert "Guard" not in g.action_labels()  # `once per turn` on the card's action
+
+
+def _broken(tmp_path, old: str, new: str, file: str = "cardkinds.madang") -> str:
+    d = tmp_path / "cardkinds"
+    shutil.copytree(CARDKINDS, d)
+    text = (d / file).read_text(encoding="utf-8")
+    assert old in text
+    (d / file).write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(MadangError) as e:
+        load_program(str(d))
+    return e.value.diags.render()
+
+
+@pytest.mark.parametrize(
+    "file, old, new, where, message",
+    [
+        ("cardkinds.madang", "active in field", "active in feld", ":4:5:", "unknown zone 'feld'"),
+        ("cardkinds.madang", "active in field", "actve in field", ":4:5:", "'actve' in a kind"),
+        ("cardkinds.madang", "        effect\n", "", ":11:", "needs the statement `effect` once"),
+        ("cardkinds.madang", "action gain(", "action (", ":33:1:", "this action needs a name"),
+        (
+            "cards.yaml",
+            "득점시:",
+            "득점시 scored(p):",
+            ":6:7:",
+            "timing word '득점시' names its event",
+        ),
+        ("cards.yaml", "응답 scored(p)", "응답", ":17:7:", "timing word '응답' needs an event"),
+        ("cards.yaml", "응답 scored(p)", "응담 scored(p)", ":17:7:", "'응담' is not a keyword"),
+    ],
+)
+def test_mistakes_in_the_new_forms_are_located(tmp_path, file, old, new, where, message):
+    out = _broken(tmp_path, old, new, file)
+    line = next(ln for ln in out.splitlines() if message in ln)
+    assert where in line and file in line
+
+
+def test_the_new_forms_print_back_in_canonical_layout():
+    from madang.language.diagnostics import Diagnostics
+    from madang.language.fmt import format_source
+
+    src = (CARDKINDS / "cardkinds.madang").read_text(encoding="utf-8")
+    assert format_source(src, "cardkinds.madang", Diagnostics()) == src
+    text = "응답 scored(p) if p == you: you.score += 5\naction(x: number from [1]) in main:\n    pass\n"
+    out = format_source(text, "card", Diagnostics(), card_text=True)
+    assert out == (
+        "응답 scored(p) if p == you:\n    you.score += 5\n"
+        "action(x: number from [1]) in main:\n    pass\n"
+    )
+
+
+# ---------------------------------------------------------------- the bundled card texts
+
+# Nivel Arena's texts are being rewritten elsewhere (its guards stay until then).
+REWRITTEN = ["game_of_thrones_2p", "clash_of_decks", "cthulhu_wars"]
+GUARDS = re.compile(r"on_field\(this\)|플레이중\(this\)|이벤트시작|이벤트끝")
+
+
+@pytest.mark.parametrize("ruleset", REWRITTEN)
+def test_no_guard_or_bracket_is_left_in_the_rewritten_card_texts(ruleset):
+    cards = yaml.safe_load((REPO / "rulesets" / ruleset / "cards.yaml").read_text("utf-8"))
+    texts = [c.get("text") or "" for c in cards["cards"]]
+    assert not [t for t in texts if GUARDS.search(t)]
+
+
+def _size(text: str) -> int:
+    """Characters of a text without its comment lines, each run of blanks counted once."""
+    lines = (ln for ln in text.splitlines() if not ln.strip().startswith("#"))
+    return len(re.sub(r"\s+", " ", "\n".join(lines).strip()))
+
+
+def got_text_ratio() -> float:
+    """The median, over Game of Thrones cards with both, of `text:` length / printed `문구`."""
+    cards = yaml.safe_load(
+        (REPO / "rulesets" / "game_of_thrones_2p" / "cards.yaml").read_text("utf-8")
+    )["cards"]
+    ratios = [_size(c["text"]) / _size(c["문구"]) for c in cards if c.get("text") and c.get("문구")]
+    assert len(ratios) >= 40
+    return statistics.median(ratios)
+
+
+def test_game_of_thrones_card_texts_are_about_as_long_as_the_printed_cards():
+    # 1.64 before #33 (guards, begin/end brackets, hand-written triggers); 1.18 after
+    assert got_text_ratio() <= 1.2
