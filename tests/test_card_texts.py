@@ -146,3 +146,23 @@ def got_text_ratio() -> float:
 def test_game_of_thrones_card_texts_are_about_as_long_as_the_printed_cards():
     # 1.64 before #33 (guards, begin/end brackets, hand-written triggers); 1.18 after
     assert got_text_ratio() <= 1.2
+
+
+def test_a_keywords_block_may_use_timing_words(tmp_path):
+    d = tmp_path / "cardkinds"
+    shutil.copytree(CARDKINDS, d)
+    rules = (d / "cardkinds.madang").read_text(encoding="utf-8")
+    rules = rules.replace(
+        "action gain(",
+        "keyword 축복/blessing:\n    득점시: you.score += 1000000\n\naction gain(",
+    ).replace(
+        '    create "Idol" in p.field\n',
+        '    create "Idol" in p.field\n    create "Saint" in p.field\n',
+    )
+    (d / "cardkinds.madang").write_text(rules, encoding="utf-8")
+    with (d / "cards.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - name: Saint\n    type: unit\n    text: 축복\n")
+    g = new_game(str(d), {}, seed=1)
+    g.apply_label("gain 1")
+    g.apply_label("use")
+    assert g.st.pcounters["score"][0] == 10016 + 1000000

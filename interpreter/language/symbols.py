@@ -414,8 +414,27 @@ class Collector:
         )
         return True
 
+    def _timed_in_keyword(self, kw) -> None:
+        """A keyword's block may use timing words (`등장시: ...`), not condition keywords."""
+        items = []
+        for item in kw.decl.items:
+            if not isinstance(item, n.Conditioned):
+                items.append(item)
+            elif item.keyword.name in self.s.timings:
+                items.extend(self._timed(item, self.s.timings[item.keyword.name], None))
+            else:
+                self.d.error(
+                    f"'{item.keyword.name}' is not a timing word (`timing {item.keyword.name} ="
+                    " after EVENT`): inside a keyword, write its abilities' conditions with `if`",
+                    item.keyword.span,
+                    code="keyword",
+                )
+        kw.decl = dataclasses.replace(kw.decl, items=tuple(items))
+
     def keyword_abilities(self) -> None:
         for kw in self.s.unique(self.s.keywords):
+            if any(isinstance(i, n.Conditioned) for i in kw.decl.items):
+                self._timed_in_keyword(kw)
             for item in kw.decl.items:
                 if isinstance(item, n.ActionDecl) and self._unnamed(item):
                     continue
