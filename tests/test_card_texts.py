@@ -172,3 +172,20 @@ def test_a_keywords_block_may_use_timing_words(tmp_path):
     g.apply_label("gain 1")
     g.apply_label("use")
     assert g.st.pcounters["score"][0] == 10016 + 1000000
+
+
+@pytest.mark.parametrize(
+    "text, where, message",
+    [
+        ("after hit(this, this):\n    pass\n", (1, 7), "binds `this` at most once"),
+        ("after hit(x):\n    pass\n    x.y(1)\n", (3, 5), "only names can be called"),
+    ],
+)
+def test_tree_building_errors_are_located(text, where, message):
+    from madang.language.diagnostics import Diagnostics
+    from madang.language.parser import Origin, parse_card_text
+
+    diags = Diagnostics()
+    parse_card_text(text, Origin("card"), diags)
+    [d] = diags.items
+    assert message in d.message and (d.span.line, d.span.col) == where
