@@ -80,7 +80,13 @@ def _broken(tmp_path, old: str, new: str, file: str = "cardkinds.madang") -> str
     [
         ("cardkinds.madang", "active in field", "active in feld", ":4:5:", "unknown zone 'feld'"),
         ("cardkinds.madang", "active in field", "actve in field", ":4:5:", "'actve' in a kind"),
-        ("cardkinds.madang", "        effect\n", "", ":11:", "needs the statement `effect` once"),
+        (
+            "cardkinds.madang",
+            "        effect()\n",
+            "",
+            ":11:",
+            "needs the statement `effect()` once",
+        ),
         ("cardkinds.madang", "action gain(", "action (", ":33:1:", "this action needs a name"),
         (
             "cards.yaml",

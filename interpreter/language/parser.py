@@ -520,7 +520,7 @@ class ToAst(Transformer):
     def timing_decl(self, meta, items):
         word, names, head = items
         if str(word) not in TIMING_WORDS:
-            raise TreeError(
+            raise TreeProblem(
                 f"'{word}' at the top level: a declaration word was expected", self._tok(word)
             )
         timing, event, cond, opt = head
@@ -636,7 +636,7 @@ class ToAst(Transformer):
     def event_pattern(self, items):
         binds = tuple(n.SELF if t.type == "THIS" else str(t) for t in items[1:] if t is not None)
         if binds.count(n.SELF) > 1:
-            raise TreeError("an event pattern binds `this` at most once", self._tok(items[0]))
+            raise TreeProblem("an event pattern binds `this` at most once", self._tok(items[0]))
         return str(items[0]), binds, self._tok(items[0])
 
     @staticmethod
@@ -950,7 +950,7 @@ class ToAst(Transformer):
     def call(self, meta, items):
         func = items[0]
         if not isinstance(func, n.Name):
-            raise TreeError("only names can be called", self._span(meta))
+            raise TreeProblem("only names can be called", self._span(meta))
         return n.Call(func.name, tuple(_strings(items[1:])), span=self._span(meta))
 
     @v_args(meta=True)

@@ -81,7 +81,7 @@ class TreeProblem(LarkError):
 
 def not_a_statement(word: str | None, span) -> TreeProblem:
     """A line that is an expression, not a statement: most often a misspelt keyword (`pas`)."""
-    near = _nearest(word, LINE_STARTERS) if word else None
+    near = nearest_keyword(word, LINE_STARTERS) if word else None
     if near:
         return TreeProblem(
             f"'{word}' is not a statement: a statement or a verb call such as destroy(x) was "
