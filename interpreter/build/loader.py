@@ -210,11 +210,9 @@ def _check_evaluation(folder: Path, meta: dict, syms: Symbols, diags: Diagnostic
     d = find_definition(syms, meta)
     if d is not None:
         return d
-    path = folder / "ruleset.yaml"
-    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     diags.error(
         f"evaluation '{name}' is not a definition with one parameter",
-        doc.span(("settings", "evaluation")) if doc is not None else None,
+        _meta_span(folder, ("settings", "evaluation"), diags),
         code="unknown-name",
         hint="write `define NAME(p: player) = ...`: how good the position is for p",
     )
@@ -237,11 +235,9 @@ def _check_payoff(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics):
             hint=f"write `define {name}(p: player) = ...`: what the game pays p at its end",
         )
         return None
-    path = folder / "ruleset.yaml"
-    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     diags.error(
         f"payoff '{name}' is not a definition with one parameter",
-        doc.span(("settings", "payoff")) if doc is not None else None,
+        _meta_span(folder, ("settings", "payoff"), diags),
         code="unknown-name",
         hint="write `define NAME(p: player) = ...`: what the game pays p at its end",
     )
@@ -254,12 +250,10 @@ def _check_public(folder: Path, meta: dict, syms: Symbols, diags: Diagnostics) -
     unknown = [k for k in kinds if k not in syms.kinds]
     if not unknown:
         return
-    path = folder / "ruleset.yaml"
-    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     for k in unknown:
         diags.error(
             f"public kind '{k}' is not a kind of this ruleset",
-            doc.span(("settings", "public", "kinds", kinds.index(k))) if doc is not None else None,
+            _meta_span(folder, ("settings", "public", "kinds", kinds.index(k)), diags),
             code="unknown-name",
             hint=f"kinds: {', '.join(sorted(syms.kinds))}",
         )
@@ -295,11 +289,9 @@ def _check_trigger_chooser(folder: Path, meta: dict, syms: Symbols, diags: Diagn
     d = syms.defines.get(name)
     if d is not None and not d.params:
         return d  # used by the engine: the checker is told
-    path = folder / "ruleset.yaml"
-    doc = load_yaml(read_text(path, diags) or "", _show(path), diags)
     diags.error(
         f"trigger_chooser '{name}' is not a definition without parameters",
-        doc.span(("settings", "trigger_chooser")) if doc is not None else None,
+        _meta_span(folder, ("settings", "trigger_chooser"), diags),
         code="unknown-name",
         hint="write `define NAME = ...` giving the player who orders simultaneous triggers",
     )
