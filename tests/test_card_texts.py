@@ -121,22 +121,25 @@ def test_the_new_forms_print_back_in_canonical_layout():
 
 # ---------------------------------------------------------------- the bundled card texts
 
-# Nivel Arena's texts are being rewritten elsewhere (its guards stay until then).
 REWRITTEN = [
     "rulesets/game_of_thrones_2p",
+    "rulesets/nivel_arena",
     "rulesets/clash_of_decks",
     "rulesets/cthulhu_wars",
     "docs/examples/got_expansion",
     "docs/examples/clash_expansion",
 ]
 GUARDS = re.compile(r"on_field\(this\)|플레이중\(this\)|이벤트시작|이벤트끝")
+# ブラン's passive holds on its player's turn only: `modify ... if COND` is not yet accepted inside
+# a condition keyword's block (`패시브:`), so it keeps its guard.
+KEPT = {"rulesets/nivel_arena": ["ブラン"]}
 
 
 @pytest.mark.parametrize("ruleset", REWRITTEN)
 def test_no_guard_or_bracket_is_left_in_the_rewritten_card_texts(ruleset):
-    cards = yaml.safe_load((REPO / ruleset / "cards.yaml").read_text("utf-8"))
-    texts = [c.get("text") or "" for c in cards["cards"]]
-    assert not [t for t in texts if GUARDS.search(t)]
+    cards = yaml.safe_load((REPO / ruleset / "cards.yaml").read_text("utf-8"))["cards"]
+    guarded = [c["name"] for c in cards if GUARDS.search(c.get("text") or "")]
+    assert guarded == KEPT.get(ruleset, [])
 
 
 def _size(text: str) -> int:
