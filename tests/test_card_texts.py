@@ -130,16 +130,22 @@ REWRITTEN = [
     "docs/examples/clash_expansion",
 ]
 GUARDS = re.compile(r"on_field\(this\)|플레이중\(this\)|이벤트시작|이벤트끝")
-# ブラン's passive holds on its player's turn only: `modify ... if COND` is not yet accepted inside
-# a condition keyword's block (`패시브:`), so it keeps its guard.
-KEPT = {"rulesets/nivel_arena": ["ブラン"]}
 
 
 @pytest.mark.parametrize("ruleset", REWRITTEN)
 def test_no_guard_or_bracket_is_left_in_the_rewritten_card_texts(ruleset):
     cards = yaml.safe_load((REPO / ruleset / "cards.yaml").read_text("utf-8"))["cards"]
     guarded = [c["name"] for c in cards if GUARDS.search(c.get("text") or "")]
-    assert guarded == KEPT.get(ruleset, [])
+    assert guarded == []
+
+
+def test_a_static_inside_a_condition_keyword_keeps_its_own_if():
+    from madang.language.diagnostics import Diagnostics
+    from madang.language.fmt import format_source
+
+    # ブラン (Nivel Arena ST01-008): `패시브:` (while on the field) and, on its player's turn only
+    text = "패시브:\n    modify units_with(you, 어태커).파워 by 1000 if active == you\n"
+    assert format_source(text, "card", Diagnostics(), card_text=True) == text
 
 
 def _size(text: str) -> int:
