@@ -139,6 +139,13 @@ def test_no_guard_or_bracket_is_left_in_the_rewritten_card_texts(ruleset):
     assert guarded == []
 
 
+def test_nivel_arena_skills_use_the_timing_word_and_no_owner_call():
+    cards = yaml.safe_load((REPO / "rulesets/nivel_arena/cards.yaml").read_text("utf-8"))["cards"]
+    texts = [c.get("text") or "" for c in cards]
+    assert sum("사용시:" in t for t in texts) == 19
+    assert not [t for t in texts if "skill_used(this)" in t or "owner(" in t]
+
+
 def test_a_static_inside_a_condition_keyword_keeps_its_own_if():
     from madang.language.diagnostics import Diagnostics
     from madang.language.fmt import format_source
