@@ -367,11 +367,15 @@ def _cheap_moves(table: Table, seconds: float) -> None:
     """Agents that answer at once move, for at most `seconds` (then the pages are told)."""
     game = table.game
     end = time.monotonic() + seconds
-    while not game.is_terminal() and time.monotonic() < end:
+    moved = 0
+    # at least one move a slice: on a starved machine a slice could otherwise end before its
+    # first move, and the table would send the same view forever without going on
+    while not game.is_terminal() and (moved == 0 or time.monotonic() < end):
         spec = table.seats[game.current_player()]
         if spec not in CHEAP:
             return
         table.play(CHEAP[spec]().choose(game))
+        moved += 1
 
 
 def _lang(table: Table, lang: str | None) -> str:
