@@ -390,7 +390,11 @@ def test_a_served_seed_is_secret_until_the_game_ends():
                     ws.send_json({"choose": 0})
                 raw = ws.receive_text()
                 view = json.loads(raw)["view"]
-        assert view["over"] and view["seed"] == tables[0].seed, (view["over"], view["seed"], tables[0].seed)
+        assert view["over"] and view["seed"] == tables[0].seed, (
+            view["over"],
+            view["seed"],
+            tables[0].seed,
+        )
         chosen = client.post("/api/tables", json={"ruleset": CLASH, "seed": 7}).json()
         table = server.tables[chosen["table"]]
         url = f"{WS}/ws/{table.id}?token={token(chosen, 'P1')}"

@@ -368,7 +368,7 @@ def _cheap_moves(table: Table, seconds: float) -> None:
     game = table.game
     end = time.monotonic() + seconds
     moved = 0
-    # at least one move a slice: on a starved machine a slice could otherwise end before its
+    # at least one move a slice: on a starved computer a slice could otherwise end before its
     # first move, and the table would send the same view forever without going on
     while not game.is_terminal() and (moved == 0 or time.monotonic() < end):
         spec = table.seats[game.current_player()]
