@@ -1,5 +1,5 @@
 """`doable(EVENT(ARGS))`: whether raising an event now would do anything, for a rule such as
-"an activated effect none of whose actions can be done cannot be used" (Nivel Arena 8.1.3.1.2).
+"an activated effect none of whose actions can be done cannot be used" (a rulebook's clause, used from its ruleset).
 
 The answer follows from the effect's own statements, not from a condition written per card:
 each statement of the event's block and of the abilities that listen to it is compiled (at build

@@ -13,7 +13,7 @@ A sample is drawn from what the seat's observation shows and what the ruleset de
   player's deck is taken to be one of the decks the ruleset loaded (its deck files and any
   `--deck`) that holds every card of that player the seat sees, drawn at random, and the
   unseen cards are that deck less the seen ones (when no deck fits: the pool of all decks less
-  the seen ones); an object whose card is in no deck (a watchtower, a token) keeps its
+  the seen ones); an object whose card is in no deck (a card the rules create, a token) keeps its
   identity but not its place. With `public.decklists`, an opponent's unseen cards are that
   decklist less what the seat sees: exactly the real ones, re-dealt;
 - the random generator is re-seeded, so future shuffles and dice are unknown too.

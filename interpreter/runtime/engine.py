@@ -1215,8 +1215,8 @@ def push_triggers(st: State, verb, timing: str, args: dict) -> None:
 
 def wait_for_effect(st: State, found: list) -> list:
     """`settings.effect_waits`: the triggers of those tiers met while an effect is resolving
-    wait in the environment of the outermost effect's block until it has finished (Nivel Arena
-    8.4.1.1); the others go on."""
+    wait in the environment of the outermost effect's block until it has finished (a draw
+    caused during an effect resolves after it); the others go on."""
     waits = st.g.prog.effect_waits
     later = [t for t in found if t[1] is not None and t[0].tier in waits]
     if not later:

@@ -240,7 +240,7 @@ def logit_effect(strata: list[tuple[int, int, int, int]]) -> dict:
 
 def ranking(rows: list[dict]) -> str:
     """`iwd` when drawing some card separates enough games from others, else `iwp`: in a game
-    whose hand holds every card from the start (Clash of Decks) every card is drawn in every
+    whose hand holds every card from the start, every card is drawn in every
     game, and only playing it tells games apart."""
     return "iwd" if any(not r["iwd"]["few"] for r in rows) else "iwp"
 
