@@ -5,13 +5,18 @@ A sample is drawn from what the seat's observation shows and what the ruleset de
 
 - what the seat sees stays put: public zones, its own `owner sees` zones, and objects revealed
   to it (`reveal`) while they stay where they were;
+- what the seat remembers stays too (runtime/seen.py, `State.kept`): an object it saw go into a
+  zone it does not see keeps its card and its place while the seat can follow that place, and
+  only its zone once it cannot (a shuffle, another object put in at an index): there it takes
+  a random place of that zone. The seat forgets it when it leaves, or when an object leaves
+  that zone in a way the seat does not see (any of them may have been the one);
 - every other object is *unseen*; the unseen objects trade places at random among the unseen
   places, whatever their kind, keeping only each zone's count and each object's owner (a deck
   never takes another player's card). Kinds the ruleset lists in `public.kinds` (a plot deck
   kept apart) trade places only among themselves;
 - the other players' unseen cards get new identities: unless `public.decklists` is true, a
   player's deck is taken to be one of the decks the ruleset loaded (its deck files and any
-  `--deck`) that holds every card of that player the seat sees, drawn at random, and the
+  `--deck`) that holds every card of that player the seat sees or remembers, drawn at random, and the
   unseen cards are that deck less the seen ones (when no deck fits: the pool of all decks less
   the seen ones); an object whose card is in no deck (a card the rules create, a token) keeps its
   identity but not its place. With `public.decklists`, an opponent's unseen cards are that
@@ -22,9 +27,14 @@ The sample depends only on the seat's view and on `rng`: the unseen objects are 
 order of their numbers, never of their places or cards, so two states that differ only in what
 the seat cannot see give the same sample (tools/nopeek.py checks it for any agent).
 
-Limits: a card seen going into a hidden zone is not remembered unless the rules reveal it, and
-what the public history lets one infer (the cards an opponent drafted, then shuffled into its
-hand) is not used: the sampler forgets rather than peeks.
+The seat's knowledge of a state is planned once (`plan_of`, kept for the last few states
+asked: a search samples its root at every iteration) and each sample only copies, deals and
+shuffles.
+
+Limits: nothing is inferred beyond following objects (that a card left a zone by the rules'
+`first`, that an opponent's later play shows which card it had picked): where the seat cannot
+follow an object, the sampler forgets rather than peeks. A loaded game remembers from its load
+on (the memory is not saved, so saves and digests are as before).
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import random
 import weakref
 from dataclasses import dataclass
 
-from ..runtime.seen import known_to
+from ..runtime.seen import known_to, remembered
 from ..runtime.state import MASK64, State
 
 
@@ -93,7 +103,15 @@ def sees_zone(st: State, z: int, seat: int) -> bool:
 
 
 def hidden_slots(st: State, seat: int) -> dict[tuple, list[tuple[int, int]]]:
-    """Where `seat` cannot see: (owner, back) -> [(zone instance, index)], in a fixed order."""
+    """Where `seat` cannot see nor remember: (owner, back) -> [(zone instance, index)], in a
+    fixed order. The objects there may trade places without the seat telling."""
+    known = remembered(st, seat)
+    return _slots(st, seat, known, all_known=True)
+
+
+def _slots(st: State, seat: int, known: dict, all_known: bool) -> dict:
+    """The unseen places by (owner, back), less those of remembered objects (all of them, or
+    only those whose place the seat knows)."""
     pub = public_of(st.g.prog)
     groups: dict[tuple, list[tuple[int, int]]] = {}
     for z in range(len(st.zones)):
@@ -102,18 +120,24 @@ def hidden_slots(st: State, seat: int) -> dict[tuple, list[tuple[int, int]]]:
         for i, o in enumerate(st.zones[z]):
             if st.shown and seat in known_to(st, o):
                 continue  # revealed to this seat: it stays where it is
+            if o in known and (all_known or known[o]):
+                continue  # remembered there (and its place)
             key = (st.obj_owner[o], back(st, o, pub))
             groups.setdefault(key, []).append((z, i))
     return groups
 
 
 def seen_cards(st: State, seat: int, owner: int) -> list[int]:
-    """The cards of `owner`'s objects that `seat` sees (where they lie, or revealed to it)."""
+    """The cards of `owner`'s objects that `seat` sees (where they lie, or revealed to it) or
+    remembers."""
+    known = remembered(st, seat)
     out = []
     for z, objs in enumerate(st.zones):
         visible = sees_zone(st, z, seat)
         for o in objs:
-            if st.obj_owner[o] == owner and (visible or (st.shown and seat in known_to(st, o))):
+            if st.obj_owner[o] == owner and (
+                visible or o in known or (st.shown and seat in known_to(st, o))
+            ):
                 out.append(st.obj_card[o])
     return out
 
@@ -129,19 +153,19 @@ def minus(cards: list[int] | tuple[int, ...], seen: list[int]) -> list[int] | No
     return left
 
 
-def unseen_pool(st: State, seat: int, owner: int, pub: Public, rng: random.Random) -> list[int]:
-    """The cards `owner`'s unseen ones are drawn from: one of the ruleset's decks that holds
-    every card of `owner` the seat sees (drawn at random), less those; when no deck does, the
-    whole pool less them."""
+def unseen_pools(st: State, seat: int, owner: int, pub: Public) -> list[list[int]]:
+    """The lists `owner`'s unseen cards may be drawn from: each of the ruleset's decks that
+    holds every card of `owner` the seat sees or remembers, less those; when no deck does, the
+    whole pool less them. A sample draws one of them at random."""
     seen = [x for x in seen_cards(st, seat, owner) if x in pub.in_pool]
     fits = [left for d in pub.decks if (left := minus(d, seen)) is not None]
     if fits:
-        return fits[rng.randrange(len(fits))]
+        return fits
     left = list(pub.pool)
     for x in seen:
         if x in left:  # a player may hold more copies than the pool (a deck of its own)
             left.remove(x)
-    return left
+    return [left]
 
 
 def forget(st: State, o: int) -> None:
@@ -152,6 +176,13 @@ def forget(st: State, o: int) -> None:
         st.mods = [m for m in st.mods if m[0] != o]
     if st.grants:
         st.grants = [m for m in st.grants if m[0] != o]
+
+
+def shuffled(items: list[int], rng: random.Random) -> list[int]:
+    """`items` in a random order (a sort by random keys: a few times faster than
+    `rng.shuffle` on the lists a sample deals)."""
+    rnd = rng.random
+    return sorted(items, key=lambda _: rnd())
 
 
 def pick_cards(pool: list[int], n: int, rng: random.Random) -> list[int]:
@@ -166,41 +197,145 @@ def pick_cards(pool: list[int], n: int, rng: random.Random) -> list[int]:
     return out
 
 
+@dataclass
+class Group:
+    """The unseen places of one (owner, back) and the objects dealt into them."""
+
+    owner: int
+    face: str
+    slots: list[tuple[int, int]]  # every place not pinned (a remembered place stays)
+    objs: list[int]  # the objects the seat does not remember, by number
+    zoned: list[tuple[int, list[int]]]  # (zone, objects remembered there, place unknown)
+    redeal: list[int]  # objects of `objs` that get new cards (another player's, in the pool)
+
+
+@dataclass
+class Plan:
+    """What a sample of one state for one seat needs, computed once (a search samples the
+    same root at every iteration): the sample itself only shuffles and deals."""
+
+    seat: int
+    groups: list[Group]
+    pools: dict[int, list[list[int]]]  # owner -> the lists its unseen cards come from
+    faces: list[str]  # by card index: what its back tells
+    one_back: bool  # no kind is told apart from the back
+    props: list[tuple[str, int]]  # (field, object): fields of objects that get new cards
+    mods: bool  # whether some modifier or grant is on such an object
+
+
+def plan(st: State, seat: int) -> Plan:
+    """The seat's knowledge of `st`, ready to sample from (see the module doc)."""
+    pub = public_of(st.g.prog)
+    known = remembered(st, seat)
+    groups = []
+    pools: dict[int, list[list[int]]] = {}
+    changed: set[int] = set()
+    for key, slots in sorted(_slots(st, seat, known, all_known=False).items(), key=repr):
+        owner, face = key
+        objs = sorted(st.zones[z][i] for z, i in slots)  # by number: never by place or card
+        zoned: dict[int, list[int]] = {}
+        for o in objs:
+            if o in known:
+                zoned.setdefault(st.obj_zone[o], []).append(o)
+        free = [o for o in objs if o not in known]
+        redeal = []
+        if owner != seat and owner >= 0 and not pub.decklists and pub.in_pool:
+            redeal = [o for o in free if st.obj_card[o] in pub.in_pool]
+            if redeal and owner not in pools:
+                pools[owner] = unseen_pools(st, seat, owner, pub)
+            changed.update(redeal)
+        groups.append(Group(owner, face, slots, free, sorted(zoned.items()), redeal))
+    cards = st.g.prog.cards
+    faces = [c.kind if c.kind in pub.kinds else "" for c in cards]
+    props = [(k, o) for k, d in st.props.items() for o in d if o in changed]
+    mods = any(m[0] in changed for m in st.mods) or any(m[0] in changed for m in st.grants)
+    return Plan(seat, groups, pools, faces, not pub.kinds, props, mods)
+
+
+_PLANS: dict[int, tuple] = {}  # id(state) -> (state, its steps, decisions, kept, seat, plan)
+
+
+def plan_of(st: State, seat: int) -> Plan:
+    """`plan(st, seat)`, kept for the last few states asked (a search's root): a state that
+    moved on since (its steps, decisions or memory changed) is planned afresh."""
+    got = _PLANS.get(id(st))
+    if got is not None and got[0] is st and got[1:5] == (st.steps, st.decisions, st.kept, seat):
+        return got[5]
+    p = plan(st, seat)
+    if len(_PLANS) >= 8:
+        del _PLANS[next(iter(_PLANS))]
+    _PLANS[id(st)] = (st, st.steps, st.decisions, st.kept, seat, p)
+    return p
+
+
 def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A copy of `st` with what `seat` cannot see re-dealt at random (see the module doc)."""
+    return sample(st, plan_of(st, seat), rng)
+
+
+def sample(st: State, p: Plan, rng: random.Random) -> State:
+    """A copy of `st` dealt from plan `p` (made from `st`)."""
     c = st.clone()
-    pub = public_of(c.g.prog)
-    groups = hidden_slots(c, seat)
+    faces = p.faces
     pools: dict[int, list[int]] = {}
-    cards = c.g.prog.cards
-    for key in sorted(groups, key=repr):
-        owner, face = key
-        slots = groups[key]
-        objs = sorted(c.zones[z][i] for z, i in slots)  # by number: never by place or card
-        if owner != seat and owner >= 0 and not pub.decklists and pub.in_pool:
-            redeal = [o for o in objs if c.obj_card[o] in pub.in_pool]
-            if redeal:
-                if owner not in pools:
-                    pools[owner] = unseen_pool(c, seat, owner, pub, rng)
-                left = pools[owner]
-                fits = [
-                    x for x in left if (cards[x].kind if cards[x].kind in pub.kinds else "") == face
-                ]
-                for o, card in zip(redeal, pick_cards(fits, len(redeal), rng)):
+    for grp in p.groups:
+        if grp.redeal:
+            left = pools.get(grp.owner)
+            if left is None:
+                lists = p.pools[grp.owner]
+                left = pools[grp.owner] = list(
+                    lists[rng.randrange(len(lists))] if len(lists) > 1 else lists[0]
+                )
+            n = len(grp.redeal)
+            if p.one_back or all(faces[x] == grp.face for x in left):  # the common case: one back
+                deal = shuffled(left, rng)
+                if n <= len(deal):
+                    pools[grp.owner], picked = deal[n:], deal[:n]
+                else:
+                    picked = pick_cards(deal, n, rng)
+            else:
+                picked = pick_cards([x for x in left if faces[x] == grp.face], n, rng)
+                for card in picked:
                     if card in left:
                         left.remove(card)
-                    c.obj_card[o] = card
-                    forget(c, o)
-        if len(objs) < 2:
+            for o, card in zip(grp.redeal, picked):
+                c.obj_card[o] = card
+        slots = grp.slots
+        if grp.zoned:  # remembered in a zone, not where: a random place of that zone
+            taken = set()
+            for z, objs in grp.zoned:
+                places = shuffled([k for k, s in enumerate(slots) if s[0] == z], rng)
+                for o, k in zip(objs, places):
+                    zz, i = slots[k]
+                    c.zones[zz][i] = o
+                    c.obj_zone[o] = zz
+                    taken.add(k)
+            slots = [s for k, s in enumerate(slots) if k not in taken]
+        if len(grp.objs) < 2 and not grp.zoned:
             continue
-        order = objs[:]
-        rng.shuffle(order)
-        for (z, i), o in zip(slots, order):
+        for (z, i), o in zip(slots, shuffled(grp.objs, rng)):
             c.zones[z][i] = o
             c.obj_zone[o] = z
+    for k, o in p.props:  # the objects dealt new cards keep nothing of the real ones
+        c.props[k].pop(o, None)
+    if p.mods:
+        changed = {o for grp in p.groups for o in grp.redeal}
+        c.mods = [m for m in c.mods if m[0] not in changed]
+        c.grants = [m for m in c.grants if m[0] not in changed]
     c.zmemo = None  # it placed objects itself (State.zone_kept)
+    c.kept = None  # a sample is searched in, not remembered in
     c.rng = rng.getrandbits(64) & MASK64
     return c
 
 
-__all__ = ["determinize", "hidden_slots", "public_of", "Public", "seen_cards", "sees_zone"]
+__all__ = [
+    "determinize",
+    "hidden_slots",
+    "plan",
+    "plan_of",
+    "sample",
+    "public_of",
+    "Public",
+    "seen_cards",
+    "sees_zone",
+]

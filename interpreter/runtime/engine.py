@@ -343,6 +343,8 @@ class SetDict(Stmt):
 
 def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     old = st.obj_zone[o]
+    if st.kept is not None:
+        seen.track_move(st, o, old, z, where)
     if old != z:
         st.obj_from[o] = old
         st.obj_moves[o] += 1
@@ -438,6 +440,8 @@ def remove_objects(st, what) -> None:
             continue
         z = st.obj_zone[o]
         if z >= 0:
+            if st.kept:
+                seen.track_removal(st, o, z)
             st.zmemo = None
             st.zones[z].remove(o)
             st.obj_from[o] = z
@@ -450,6 +454,8 @@ def shuffle_zone(st: State, z: int) -> None:
     objs = st.zones[z]
     if st.shown:
         st.shown = [s for s in st.shown if s[0] not in objs]
+    if st.kept:
+        seen.track_shuffle(st, z)
     st.shuffle(objs)
     st.zmemo = None
 

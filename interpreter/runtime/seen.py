@@ -37,6 +37,77 @@ def known_to(st, o: int) -> frozenset[int]:
     return frozenset(s[1] for s in st.shown if s[0] == o and s[2] == moves)
 
 
+# ---------------------------------------------------------------- what a seat remembers
+# State.kept: (object, seat, moves, position known), for the agents' samples (game/determinize).
+# A seat remembers an object it saw (where it lay, or revealed to it) going into a zone it does
+# not see, for as long as it can follow it: the entry lasts while the object stays in that zone
+# (its `moves` count), and says whether the seat also knows its place there. A seat follows the
+# events every seat sees: a zone's count, and the place a rule puts an object (front or back).
+
+
+def track_move(st, o: int, old: int, new: int, where: str) -> None:
+    """Before `o` moves from zone `old` to `new` (`where`: front, back or at an index): what
+    each seat remembers, updated from what it sees of the move alone."""
+    kept = st.kept
+    before = object_seers(st, o) if old >= 0 else frozenset()
+    there = zone_seers(st, new)
+    ends = where != "at"
+    out = []
+    for e in kept:
+        x, p, moves, pos = e
+        z = st.obj_zone[x]
+        if x == o:
+            if old == new:  # moved within its zone: still there, its place unknown
+                out.append((x, p, moves, pos and ends and (before is EVERYONE or p in before)))
+            continue  # it leaves: kept below if the seat saw it leave
+        if z == old and old != new:
+            if before is EVERYONE or p in before:
+                out.append(e)  # the seat saw which one left, and from where
+            elif there is EVERYONE or p in there:
+                # it sees which one left, not from where: an object at an end stays there
+                objs = st.zones[old]
+                out.append((x, p, moves, pos and (objs[0] == x or objs[-1] == x)))
+            # else: any object of that zone may have left: the seat forgets them all
+        elif z == new:
+            keep = ends and (old != new or before is EVERYONE or p in before)
+            out.append(e if keep or not pos else (x, p, moves, False))
+        else:
+            out.append(e)
+    if old != new and there is not EVERYONE:
+        moves = st.obj_moves[o] + 1
+        for p in range(st.g.nplayers) if before is EVERYONE else sorted(before):
+            if p not in there:
+                out.append((o, p, moves, ends))
+    st.kept = tuple(out)
+
+
+def track_removal(st, o: int, old: int) -> None:
+    """Before `o` leaves the game from zone `old`: a seat that does not see which object left
+    forgets what it remembered of that zone."""
+    before = object_seers(st, o)
+    st.kept = tuple(
+        e
+        for e in st.kept
+        if e[0] != o and (st.obj_zone[e[0]] != old or before is EVERYONE or e[1] in before)
+    )
+
+
+def track_shuffle(st, z: int) -> None:
+    """Zone `z` is shuffled: the seats still know what is in it, not where."""
+    st.kept = tuple(e if st.obj_zone[e[0]] != z else (*e[:3], False) for e in st.kept)
+
+
+def remembered(st, seat: int) -> dict[int, bool]:
+    """The objects `seat` remembers where it does not see them: object -> its place known."""
+    out = {}
+    if st.kept:
+        moves = st.obj_moves
+        for o, p, m, pos in st.kept:
+            if p == seat and moves[o] == m:
+                out[o] = pos
+    return out
+
+
 def value_seers(st, v, t) -> frozenset[int] | None:
     """The seats that may see every object in value `v` of static type `t`."""
     if v is None or isinstance(v, bool):
@@ -166,4 +237,8 @@ __all__ = [
     "origin",
     "zone_seers",
     "prompt_seers",
+    "track_move",
+    "track_removal",
+    "track_shuffle",
+    "remembered",
 ]

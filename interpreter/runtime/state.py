@@ -104,7 +104,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "chance",
+        "zmemo", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -154,6 +154,11 @@ class State:
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
+        # What each seat remembers of objects it saw go where it cannot see (runtime/seen.py,
+        # for agents' samples): (object, seat, moves, position known). None: not tracked (a
+        # sample searched in). Not saved, so that games and their digests stay as they were:
+        # a loaded game starts remembering afresh.
+        self.kept: tuple | None = ()
 
     def zone_kept(self, key, compute, *args):
         """`compute(self, *args)`, a value computed from the zones' contents alone, kept until a
@@ -199,6 +204,7 @@ class State:
         c.obj_from = self.obj_from[:]
         c.obj_moves = self.obj_moves[:]
         c.shown = self.shown[:]
+        c.kept = self.kept  # a tuple, replaced on change: shared
         c.lki = self.lki[:]
         c.props = {k: v.copy() for k, v in self.props.items()}
         c.counters = self.counters.copy()
