@@ -76,3 +76,47 @@ def test_ismcts_bot_plays_whole_games(name, options):
             step(state, moves)
     assert searched > 0
     assert state.game_state.is_terminal()  # the game's own end, not the adapter's limit
+
+
+def test_every_seats_recall_in_a_resampled_state_comes_from_the_seat_resampled_for():
+    # The seat's own information state is the root's; another seat's is made from the seat's
+    # alone (what it saw of the past, then the other's view of the sample): the other's real
+    # recall is never read, and its latest view is the sample's.
+    from madang.game.api import GameState
+    from madang.tools.nopeek import redeal
+
+    game = pyspiel.load_game("madang", {"ruleset": "nivel_arena", "seed": 4})
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(40):
+        step(state, rng)
+    while state.is_chance_node():
+        step(state, rng)
+    seat = state.current_player()
+    other = 1 - seat
+    # A root the seat cannot tell apart: unseen cards re-dealt, the other seat's recall changed.
+    twin = state.clone()
+    twin.game_state = redeal(state.game_state, seat, random.Random(3))
+    twin.recall.texts[other] = ["something else"] * 3
+    twin.recall.steps = [
+        (*s[:3], redeal(GameState(s[3]), seat, random.Random(k)).st)
+        for k, s in enumerate(state.recall.steps)
+    ]
+    assert twin.information_state_string(seat) == state.information_state_string(seat)
+    obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    for u in (0.1, 0.3, 0.5, 0.7):
+        a = state.resample_from_infostate(seat, lambda u=u: u)
+        b = twin.resample_from_infostate(seat, lambda u=u: u)
+        assert a.information_state_string(seat) == state.information_state_string(seat)
+        for p in (seat, other):
+            assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.information_state_string(p).endswith(a.observation_string(p))
+            obs.set_from(a, p)
+            tensor = obs.tensor.copy()
+            obs.set_from(b, p)
+            assert np.array_equal(tensor, obs.tensor)
+        assert a.information_state_string(other) != state.information_state_string(other)
+        # play goes on from the sample: each seat's recall grows from there
+        before = a.information_state_string(other)
+        a.apply_action(a.legal_actions()[0])
+        assert a.information_state_string(other).startswith(before)

@@ -208,13 +208,17 @@ class MadangState(pyspiel.State):
         """A state `player_id` cannot tell from this one: what it may not see re-dealt by the
         sampler madang's own agents use (game/determinize.py: its view and what the ruleset
         declares public, nothing else), the generator re-seeded. `probability_sampler()` gives
-        the uniform number the sample is seeded from (OpenSpiel's ISMCTSBot passes one)."""
+        the uniform number the sample is seeded from (OpenSpiel's ISMCTSBot passes one). Every
+        seat's recall in it comes from `player_id`'s alone (Recall.resampled)."""
         import random
 
         out = self.clone()
         if self.game_state is not None:
             seed = int(float(probability_sampler()) * (1 << 53))
-            out.game_state = self.game_state.determinize(int(player_id), random.Random(seed))
+            gs = out.game_state = self.game_state.determinize(int(player_id), random.Random(seed))
+            out.recall = self.recall.resampled(
+                int(player_id), gs, lambda p: observation_text(gs, p), seed
+            )
         return out
 
     def is_terminal(self) -> bool:

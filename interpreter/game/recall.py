@@ -11,9 +11,17 @@ the chance nodes between, whose outcomes a seat knows only through what it then 
 Texts are written as the game goes; tensors are made only when asked, from the states kept
 for the last `depth` steps (a state of an explicit-chance game is never changed once the
 game moves on, so keeping it costs nothing).
+
+A resampled state (OpenSpiel's `resample_from_infostate` for seat p) is another history p
+cannot tell from the real one, so every seat's recall in it is made from p's alone
+(`resampled`): p's is the real one; another seat's past is what p saw of it (p's texts, and for
+tensors, p's samples of the kept states, each decision's action as p saw it), then that seat's
+view of the sample. Nothing of the other seats' real recall is read.
 """
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 
@@ -47,12 +55,30 @@ class Recall:
     def __getstate__(self) -> dict:
         """Pickled (OpenSpiel serialises a state's attributes) with each kept state as its
         save: a state holds the compiled ruleset, which does not pickle."""
-        steps = [(*step[:3], GameState(step[3]).to_json()) for step in self.steps]
+        steps = [(*step[:3], GameState(step[3]).to_json(), *step[4:]) for step in self.steps]
         return {"texts": self.texts, "steps": steps, "depth": self.depth, "d": self._decision}
 
     def __setstate__(self, data: dict) -> None:
         self.texts, self.depth, self._decision = data["texts"], data["depth"], data["d"]
-        self.steps = [(*step[:3], GameState.from_json(step[3]).st) for step in data["steps"]]
+        self.steps = [
+            (*step[:3], GameState.from_json(step[3]).st, *(tuple(x) for x in step[4:]))
+            for step in data["steps"]
+        ]
+
+    def resampled(self, view: int, game: GameState, text, seed: int) -> Recall:
+        """This recall as it would read in `game`, a sample of the real state for seat `view`
+        (see the module doc); `text(p)`: seat p's view of `game`, `seed`: the sample's."""
+        c = self.clone()
+        mine = self.texts[view]
+        note = f"(sampled for P{view + 1}: the past as P{view + 1} saw it)"
+        for p in range(len(c.texts)):
+            if p != view:
+                c.texts[p] = [note, *mine, text(p)]
+        c.steps = [
+            (d, a, w if w is None or view in w else frozenset(), st, (view, seed + k))
+            for k, (d, a, w, st, *_) in enumerate(self.steps)
+        ]
+        return c
 
     def decided(self, game: GameState, option: int, action_id: int) -> None:
         """Before the decision's answer is applied: the decision as each seat sees it."""
@@ -85,8 +111,12 @@ class Recall:
         began it, the action id (divided by the number of ids) when p saw it, then p's observation tensor."""
         out[:] = 0.0
         k = 0
-        for decider, action_id, who, st in reversed(self.steps):
-            obs = GameState(st).observation_tensor(p).reshape(-1)
+        for decider, action_id, who, st, *sampled in reversed(self.steps):
+            game = GameState(st)
+            if sampled and sampled[0][0] != p:  # a resampled past: p's as its viewer saw it
+                view, seed = sampled[0]
+                game = game.determinize(view, random.Random(seed))
+            obs = game.observation_tensor(p).reshape(-1)
             n = st.g.nplayers
             width = n + 2 + len(obs)
             row = out[k * width : (k + 1) * width]
