@@ -644,6 +644,7 @@ def test_bench_json_with_a_baseline(tmp_path, capsys):
         "load_warm_s",
         "check_1000_cards_s",
         "clone_us",
+        "sample_us",
         "save_ms",
         "load_ms",
         "save_bytes",

@@ -87,11 +87,17 @@ def test_an_object_leaving_the_zone_unseen_makes_the_seat_forget_the_zone():
     other = next(x for x in st.zones[hand] if x != o)
     engine.move_object(st, other, deck, "back")
     assert o not in remembered(st, seat)
-    # Leaving for a zone the seat sees, the seat knows which one left: o is still known.
+    # Leaving for a zone the seat sees, the seat knows which card left: o is still known,
+    # unless the card that left is another copy of o's (which of the two left?).
     st = g.clone().st
     lane = st.g.zone_base["lane1"] + st.obj_owner[o]
+    other = next(x for x in st.zones[hand] if st.obj_card[x] != st.obj_card[o])
     engine.move_object(st, other, lane, "back")
     assert o in remembered(st, seat)
+    st = g.clone().st
+    st.obj_card[other] = st.obj_card[o]
+    engine.move_object(st, other, lane, "back")
+    assert o not in remembered(st, seat)
 
 
 def test_a_card_put_into_a_deck_is_kept_in_place_until_the_deck_is_shuffled():

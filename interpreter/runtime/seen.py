@@ -49,8 +49,10 @@ def track_move(st, o: int, old: int, new: int, where: str) -> None:
     """Before `o` moves from zone `old` to `new` (`where`: front, back or at an index): what
     each seat remembers, updated from what it sees of the move alone."""
     kept = st.kept
-    before = object_seers(st, o) if old >= 0 else frozenset()
     there = zone_seers(st, new)
+    if not kept and (there is EVERYONE or old == new):
+        return  # nothing remembered, nothing to remember
+    before = object_seers(st, o) if old >= 0 else frozenset()
     ends = where != "at"
     out = []
     for e in kept:
@@ -63,8 +65,9 @@ def track_move(st, o: int, old: int, new: int, where: str) -> None:
         if z == old and old != new:
             if before is EVERYONE or p in before:
                 out.append(e)  # the seat saw which one left, and from where
-            elif there is EVERYONE or p in there:
-                # it sees which one left, not from where: an object at an end stays there
+            elif (there is EVERYONE or p in there) and st.obj_card[x] != st.obj_card[o]:
+                # it sees which card left, not from where (nor which of two copies): an object
+                # at an end stays there
                 objs = st.zones[old]
                 out.append((x, p, moves, pos and (objs[0] == x or objs[-1] == x)))
             # else: any object of that zone may have left: the seat forgets them all

@@ -204,6 +204,12 @@ def state_costs(ref: str) -> dict:
         t = time.perf_counter()
         g.clone()
         clones.append(time.perf_counter() - t)
+    # what a search pays per iteration instead: a sample of what the seat deciding cannot see
+    seat, rng, samples = max(g.current_player(), 0), random.Random(0), []
+    for _ in range(2000):
+        t = time.perf_counter()
+        g.determinize(seat, rng)
+        samples.append(time.perf_counter() - t)
     text = g.to_json()
     saves, loads = [], []
     for _ in range(50):
@@ -214,6 +220,7 @@ def state_costs(ref: str) -> dict:
         GameState.from_json(text)
         loads.append(time.perf_counter() - t)
     return {"mid_game_decisions": g.st.decisions, "clone_us": round(statistics.median(clones) * 1e6, 1),
+            "sample_us": round(statistics.median(samples) * 1e6, 1),
             "save_ms": round(statistics.median(saves) * 1e3, 3), "load_ms": round(statistics.median(loads) * 1e3, 3),
             "save_bytes": len(text.encode())}  # fmt: skip
 
@@ -309,6 +316,7 @@ def render(result: dict) -> str:
                 f"  with 1,000 unused cards loaded: {u}/s ({u / p['playouts_per_s']:.0%} of the speed without)"
             )
         lines.append(f"  mid-game state ({r['mid_game_decisions']} decisions in): clone {r['clone_us']} µs, "
+                     f"sample {r['sample_us']} µs, "
                      f"to_json {r['save_ms']} ms, from_json {r['load_ms']} ms, save {r['save_bytes']:,} bytes")  # fmt: skip
         if r.get("mcts_iterations_per_s"):
             lines.append(f"  mcts search: {r['mcts_iterations_per_s']} iterations/s of CPU "

@@ -6,7 +6,8 @@ reports which variants changed the answer (the option chosen, and for a search i
 statistics: visits and mean reward of every option). The variants:
 
 - `redeal`: the unseen objects trade places at random, whatever their kind, within each
-  owner (and kind, for the kinds the ruleset declares public: game/determinize.py);
+  owner (and kind, for the kinds the ruleset declares public: game/determinize.py); what the
+  seat remembers (runtime/seen.py) stays where it is, as it does in the seat's samples;
 - `deck`: the other players' unseen cards become other cards of the ruleset's card pool
   (only when the ruleset does not declare decklists public: then an opponent's deck is part of
   what the seat cannot see);
