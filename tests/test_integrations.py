@@ -10,7 +10,7 @@ import random
 import madang
 import numpy as np
 import pytest
-from madang.runtime.optionlabels import plain_labels
+from madang.game.optionlabels import plain_labels
 
 RULESETS = [
     ("clash_of_decks", {}),

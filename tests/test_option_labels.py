@@ -10,7 +10,7 @@ import re
 import pytest
 from madang.build.loader import bundled_names
 from madang.game.api import load_program, new_game
-from madang.runtime.optionlabels import plain_labels
+from madang.game.optionlabels import plain_labels
 from madang.tools.narration import Narrator
 from madang.tools.view import option_labels
 

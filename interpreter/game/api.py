@@ -16,13 +16,13 @@ from pathlib import Path
 from ..build.fingerprint import differences
 from ..build.loader import load_ruleset
 from ..language.diagnostics import Diagnostics
-from ..runtime import engine, optionlabels, seen
+from ..runtime import engine, seen
 from ..runtime.chance import NeedChance, Tape
 from ..runtime.errors import MadangError, RulesError
 from ..runtime.program import Program
 from ..runtime.setup import make_game, resolve_options, start
 from ..runtime.state import State
-from . import saves
+from . import optionlabels, saves
 
 SAVE_FORMAT = "madang-save/1"
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
@@ -101,7 +101,7 @@ class GameState:
     def action_labels(self) -> list[str]:
         if self._chance_n:
             return [f"chance {k + 1} of {self._chance_n}" for k in range(self._chance_n)]
-        return list(engine.decision_labels(self.st))
+        return list(optionlabels.decision_labels(self.st))
 
     def prompt(self) -> str:
         if self._chance_n:
@@ -155,7 +155,7 @@ class GameState:
             entry = {
                 "decision": d.prompt,
                 "player": d.player,
-                "choice": engine.decision_labels(st)[a],
+                "choice": optionlabels.decision_labels(st)[a],
             }
             who = [
                 seen.decision_seers(st, d, d.values[a]),
@@ -285,7 +285,10 @@ class GameState:
             "player_counters": {k: list(v) for k, v in st.pcounters.items()},
         }
         if st.pending and st.pending.player == player:
-            out["decision"] = {"prompt": st.pending.prompt, "options": engine.decision_labels(st)}
+            out["decision"] = {
+                "prompt": st.pending.prompt,
+                "options": optionlabels.decision_labels(st),
+            }
         return out
 
     # ------------------------------------------------------------ a fixed action space

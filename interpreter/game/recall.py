@@ -25,7 +25,8 @@ import random
 
 import numpy as np
 
-from ..runtime import engine, seen
+from ..runtime import seen
+from . import optionlabels
 from .api import GameState
 
 
@@ -85,7 +86,7 @@ class Recall:
         st = game.st
         d = st.pending
         who = seen.decision_seers(st, d, d.values[option])
-        label = engine.decision_labels(st)[option]
+        label = optionlabels.decision_labels(st)[option]
         for p, texts in enumerate(self.texts):
             sees = who is seen.EVERYONE or p in who
             texts.append(f"P{d.player + 1}: {label}" if sees else f"P{d.player + 1} decides")

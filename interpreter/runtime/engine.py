@@ -9,7 +9,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 
 from __future__ import annotations
 
-from . import budget, optionlabels, seen
+from . import budget, seen
 from .effects import acting
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
@@ -1034,17 +1034,6 @@ def action_order(g, actions):
 def action_label(st: State, value) -> str:
     act = st.g.prog.actions[value[0]]
     return " ".join([act.name] + [label(st, a, t) for a, t in zip(value[1], act.param_types)])
-
-
-def decision_labels(st: State) -> list[str]:
-    """The options of the pending decision as text: stable, for people, scripts and logs; two
-    options never read the same (runtime/optionlabels.py names each one's object)."""
-    d = st.pending
-    if d is None:
-        return []
-    if d.labels is None:
-        d.labels = optionlabels.option_labels(st)
-    return d.labels
 
 
 def start_action(st: State, value, player: int) -> None:

@@ -40,14 +40,13 @@ class Frame:
 @dataclass
 class Pending:
     """A choice the game waits for: `player` picks one of `values`. Labels for people and
-    scripts are made only when asked for (engine.decision_labels), not on the hot path."""
+    scripts are made by the game layer when asked for (game/optionlabels.py), never here."""
 
     player: int
     prompt: str
     values: list
     kind: str = "choose"  # 'choose' | 'order' | 'window'
     type: object = "any"  # static type of the values ('action' in windows)
-    labels: list[str] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict:
         t = list(self.type) if isinstance(self.type, tuple) else self.type

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
+from ..game import optionlabels
 from ..language import templates
-from ..runtime import optionlabels
 
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

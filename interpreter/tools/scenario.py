@@ -21,12 +21,13 @@ from typing import Any
 
 from ..build.compiler import compile_snippet
 from ..build.loader import Loaded, bundled_dir, bundled_names, load_ruleset
+from ..game import optionlabels
 from ..game.api import GameState, MadangError, make_game
 from ..game.api import start as start_game
 from ..language.diagnostics import Diagnostics, did_you_mean
 from ..language.sources import overlay
 from ..language.yamlsrc import YamlDoc, load_yaml
-from ..runtime import engine, optionlabels
+from ..runtime import engine
 from ..runtime.errors import RulesError
 from ..runtime.program import Program, SnippetError
 from ..runtime.state import FUNC, Frame, State
@@ -1052,7 +1053,7 @@ class _Runner:
     def labels(self) -> list[str]:
         if self.st.over or self.st.pending is None:
             return []
-        return list(engine.decision_labels(self.st))
+        return list(optionlabels.decision_labels(self.st))
 
     def named(self) -> set[str]:
         """The options' labels and their plain readings (`play_card Echo` for either Echo)."""

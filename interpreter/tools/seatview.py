@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..game import optionlabels
 from ..game.api import GameState
-from ..runtime import optionlabels
 from .view import View, option_labels
 
 SPECTATOR = -1

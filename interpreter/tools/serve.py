@@ -31,8 +31,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..build.loader import bundled_names
+from ..game import optionlabels
 from ..game.api import GameState, MadangError, load_program, new_game, resolve_options
-from ..runtime import optionlabels
 from ..runtime.errors import RulesError
 from .agentpool import AgentPool, Lane
 from .agents import FirstAgent, RandomAgent

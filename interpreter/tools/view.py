@@ -9,7 +9,7 @@ properties, so that a new ruleset is playable before its author writes a view.
 
 from __future__ import annotations
 
-from ..runtime import optionlabels
+from ..game import optionlabels
 from .narration import Narrator
 
 

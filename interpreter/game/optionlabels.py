@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .seen import object_seers
+from ..runtime.seen import object_seers
 
 DONE = "__done__"
 
@@ -70,11 +70,28 @@ def plain_labels(st, spelling: Spelling = STABLE) -> list[str]:
     return [_render(st, d.player, _slots(st, d, v), spelling, None, 0) for v in d.values]
 
 
+_kept: tuple = (None, None, [])  # (state, decision, labels): the last labels made
+
+
+def decision_labels(st) -> list[str]:
+    """The stable labels of the pending decision (for the API, scripts and logs), made only
+    when asked for: random play and search never build them. The last ones made are kept for
+    as long as the same state waits on the same decision (the engine keeps none of this)."""
+    global _kept
+    d = st.pending
+    if d is None:
+        return []
+    k = _kept
+    if k[0] is st and k[1] is d:
+        return k[2]
+    labels = option_labels(st)
+    _kept = (st, d, labels)
+    return labels
+
+
 def find(st, text: str) -> int | None:
     """The option a text names: its label, else the first option that reads so plainly."""
-    labels = (
-        option_labels(st) if st.pending is None or st.pending.labels is None else st.pending.labels
-    )
+    labels = decision_labels(st)
     if text in labels:
         return labels.index(text)
     plain = plain_labels(st)
@@ -287,6 +304,7 @@ __all__ = [
     "OWNER_WORDS",
     "STABLE",
     "Spelling",
+    "decision_labels",
     "find",
     "option_labels",
     "option_targets",
