@@ -28,6 +28,25 @@ def acting(st) -> list:
     return [o for z in st.g.active_zones for o in zones[z] if z in card_zones[obj_card[o]]]
 
 
+def keyword_holders(st, kw: str) -> list | None:
+    """The objects in force that have keyword `kw`, in zone order, when only cards print it
+    now (no grant of a statement, no continuous grant that could give it, no last known
+    information): those of the cards that print it, kept until a zone changes. None when
+    it may be granted: the caller asks each object."""
+    prog = st.g.prog
+    if st.grants or st.lki or prog.grant_any or kw in prog.grant_index:
+        return None
+    kept = st.g.grant_cards
+    key = ("printed", kw)
+    cards = kept.get(key)
+    if cards is None:
+        cards = kept[key] = frozenset(c.index for c in prog.cards if kw in c.keywords)
+    out = st.zone_kept(key, _objects_of, cards)
+    if prog.verify_checks and out != [o for o in acting(st) if prog.has(st, o, kw)]:
+        raise AssertionError(f"the holders of {kw} found by their cards are not those that have it")
+    return out
+
+
 def in_force(st, o) -> bool:
     """Whether object `o`'s abilities are in force where it is now."""
     z = st.obj_zone[o]

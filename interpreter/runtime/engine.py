@@ -10,7 +10,7 @@ the answer once `apply_action` gives it: no Python stack holds the game's progre
 from __future__ import annotations
 
 from . import budget, seen
-from .effects import acting
+from .effects import acting, keyword_holders
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1460,7 +1460,9 @@ def collect(st: State, lsts, args: dict) -> list:
                 present = objects_by_card(st)
             sources = present.get(lst.card_index, ())
         else:
-            sources = [o for o in acting(st) if lst.applies_to(st, o)]
+            sources = keyword_holders(st, lst.owner)
+            if sources is None:
+                sources = [o for o in acting(st) if lst.applies_to(st, o)]
         for src in sources:
             env = {}
             for bind, pname in zip(lst.binds, lst.param_names):
