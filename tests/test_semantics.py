@@ -562,3 +562,34 @@ flow:
     assert g.st.over and g.st.counters["mark"] == 105  # won only after the flow's own change
     g = new_game(tiny(tmp_path / "a", rules, cards, opts), {"who": "Horn"}, seed=1)
     assert g.st.over and g.st.counters["mark"] == 11  # won when Horn's effect ended
+
+
+def test_a_grant_that_reads_only_options_is_found_once_per_game(tmp_path):
+    # effects.StaticRT.fixed_grant: a rules' grant whose keyword and condition read only
+    # options is computed once per game; each game's options still decide it.
+    rules = """
+keyword swift for unit
+keyword sturdy for unit
+grant option.gift to all_units if option.gifted == "yes"
+define all_units = flatten(players.field)
+setup:
+    for p in players:
+        create "Pawn" in p.field
+flow:
+    turn first(players):
+        for u in all_units:
+            if u has swift:
+                first(players).seen += 1
+            if u has sturdy:
+                last(players).seen += 1
+"""
+    opts = (
+        "options: {gift: {default: swift, values: [swift, sturdy]},"
+        " gifted: {default: 'yes', values: ['yes', 'no']}}\n"
+    )
+    folder = tiny(tmp_path, rules, options=opts)
+    assert seen(new_game(folder, {}, seed=1)) == [2, 0]
+    assert seen(new_game(folder, {"gift": "sturdy"}, seed=1)) == [0, 2]
+    assert seen(new_game(folder, {"gifted": "no"}, seed=1)) == [0, 0]
+    prog = new_game(folder, {}, seed=1).st.g.prog
+    assert [sa.fixed for sa in prog.statics_grant] == [True]

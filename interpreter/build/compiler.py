@@ -60,6 +60,7 @@ class Compiler:
         self.codegen = CodeGen(self)
         self.acts = ActsBuilder(self)  # `doable(EVENT(...))`: tests derived from statements
         self.deps = self.check_reads = None
+        self._any_deps = None  # the read analysis without state checks (any_deps)
         if syms.checks:
             from .depends import Depends
 
@@ -295,12 +296,17 @@ class Compiler:
                 sa.grant = True
                 sa.op = "add"
                 sa.value = self.expr(eff.keyword)
+                # a grant whose condition and keyword read only options and data: the same all
+                # game long, found once (effects.StaticRT.fixed_grant)
+                deps = self.deps or self.any_deps()
+                sa.fixed = deps.fixed(eff.cond) and deps.fixed(eff.keyword)
                 sa.args = self.granted_args(eff)
                 sa.target = self.expr(eff.to)
                 sa.prop = None
                 p.statics_grant.append(sa)
             else:
                 sa.grant = False
+                sa.fixed = False
                 sa.args = None
                 sa.op = eff.op
                 sa.value = self.expr(eff.amount)
@@ -509,6 +515,14 @@ class Compiler:
             where = f"definition {d.name} ({d.decl.span})"
             holder.append(self.codegen.compile(d.decl.body, charged=where))
         return cache[d.name]
+
+    def any_deps(self):
+        """The read analysis (build/depends.py), also for a ruleset without state checks."""
+        if self._any_deps is None:
+            from .depends import Depends
+
+            self._any_deps = Depends(self.s, self.r, self.modified_names())
+        return self._any_deps
 
     def modified_names(self):
         """Every property a continuous effect or a `modify` statement may change: a read of

@@ -122,6 +122,23 @@ class Depends:
                 return {ANY}
         return out
 
+    def fixed(self, e) -> bool:
+        """Whether an expression has one value for a whole game: it reads no state and no
+        local name (only options, data, literals), so the run time computes it once per game."""
+        if e is None:
+            return True
+        if self.reads(e):
+            return False
+        names = self.r.names
+        for x in e.walk():
+            if isinstance(x, n.Name):
+                res = names.get(id(x))
+                if res is None or res[0] in ("local", "it_prop"):
+                    return False
+            elif isinstance(x, n.Special):
+                return False  # it, this, you, ...
+        return True
+
     def attr_reads(self, x: n.Attr) -> set:
         res = self.r.attrs.get(id(x))
         if res is None:

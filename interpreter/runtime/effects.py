@@ -74,6 +74,7 @@ class StaticRT:
         "op",
         "prog",
         "card_set",
+        "fixed",
     )
 
     def sources(self, st):
@@ -95,8 +96,21 @@ class StaticRT:
                 env[name] = v
         return env
 
+    def fixed_grant(self, st, kw) -> bool:
+        """For a grant whose condition and keyword read only options and data (`fixed`, the
+        compiler's): whether it grants `kw` in this game at all, found once per game."""
+        kept = st.g.grant_cards
+        key = ("fixed", self.id)
+        got = kept.get(key)
+        if got is None:
+            env: dict = {}
+            got = kept[key] = (self.cond is None or bool(self.cond(st, env)), self.value(st, env))
+        return got[0] and got[1] == kw
+
     def grants_to(self, st, o, kw, sources=None):
         """The arguments with which this continuous `grant` gives `kw` to `o`, or None."""
+        if self.fixed and not self.fixed_grant(st, kw):
+            return None
         for src in self.sources(st) if sources is None else sources:
             env = self.env_for(st, src)
             if self.value(st, env) == kw and self.hits(st, env, o):
