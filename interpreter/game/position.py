@@ -234,6 +234,8 @@ class Position:
         """The flow from `point` on (a phase's name, `turn`, `round`): the scopes around it
         already begun, its local names from `names` (players as `P1`...) or their `let`s."""
         fp = self.flow_point(point)
+        if fp.blocked:
+            raise SetupError(f"a game cannot start at {point} ({fp.span}): {fp.blocked}")
         if self.st.frames:  # the ruleset's setup still to run (`new`): it runs first, alone
             run_setup(self.st)
         given = {k: self._value(v) for k, v in (names or {}).items()}
