@@ -90,6 +90,11 @@ def test_a_blank_position_is_set_up_and_read_by_name(prog):
         (lambda p: p.set_active("Bob"), "'Bob' is not a player", "players are P1, P2, ..."),
         (lambda p: p.obj("hand#1"), "does not name an object", "ZONE/INDEX"),
         (lambda p: p.set_turn(-1), "turn must be a whole number from 0", None),
+        (
+            lambda p: p.set_prop(p.place("pool", ["Pawn"])[0], "pwoer", 2),
+            "a unit (Pawn) has no property 'pwoer'",
+            "did you mean 'power'?",
+        ),
         (lambda p: p.start_at("gama"), "no point 'gama' in the flow", "did you mean 'gamma'?"),
     ],
 )

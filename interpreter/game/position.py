@@ -204,6 +204,12 @@ class Position:
         o = self.obj(obj) if isinstance(obj, str) else obj
         if o is None:
             raise SetupError(f"no object at {obj}")
+        card = self.prog.cards[self.st.obj_card[o]]
+        if prop not in card.props:
+            raise SetupError(
+                f"a {card.kind} ({card.name}) has no property '{prop}'",
+                _hint(prop, card.props, "its properties"),
+            )
         self.st.props.setdefault(prop, {})[o] = value
 
     def set_active(self, who: str | int) -> None:
@@ -253,6 +259,17 @@ class Position:
     def run(self) -> None:
         """Play until a decision is needed or the game is over (a RulesError is the rules')."""
         engine.run(self.st)
+
+    def keep_log(self, log: list | None = None) -> None:
+        """Record the game's log from now on: into `log` (anything with `append`; a card
+        statistics recorder) or a new list, unless one is kept already."""
+        if log is not None or self.st.log is None:
+            self.st.log = [] if log is None else log
+
+    def reseed(self, value: int) -> None:
+        """What happens by chance from now on: the generator's 64-bit state (a search that
+        samples other futures of the same position)."""
+        self.st.rng = value & ((1 << 64) - 1)
 
     def _value(self, v: Any) -> Any:
         return self.player(v) if isinstance(v, str) and _PLAYER.fullmatch(v) else v
