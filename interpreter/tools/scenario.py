@@ -21,7 +21,7 @@ from typing import Any
 
 from ..build.compiler import compile_snippet
 from ..build.loader import Loaded, bundled_dir, bundled_names, load_ruleset
-from ..game.api import GameState, MadangError
+from ..game.api import MadangError
 from ..game.position import Position, SetupError
 from ..language.diagnostics import Diagnostics, did_you_mean
 from ..language.sources import overlay
@@ -1284,7 +1284,7 @@ class _Runner:
     def expect_sees(self, want: dict, out: list) -> None:
         """What a player's observation shows of a zone: its cards, or only how many."""
         for who, zones in want.items():
-            seen = GameState(self.st).observation(int(who[1:]) - 1)["zones"]
+            seen = self.pos.game.observation(int(who[1:]) - 1)["zones"]
             for label, v in zones.items():
                 got = seen[label]
                 if isinstance(v, int):
