@@ -145,3 +145,14 @@ def test_the_rulesets_setup_runs_before_a_game_that_starts_at_a_point(prog):
     assert (pos.round, pos.phase, pos.counter("mark")) == (1, "beta", 3)
     assert [e[0] for e in pos.events()] == []  # no verb was called
     assert not pos.game.is_terminal()
+
+
+def test_a_game_started_at_a_point_saves_and_resumes_like_any_other(prog):
+    pos = Position.blank(prog)
+    pos.start_at("beta", {"c": 1})
+    pos.run()
+    again = type(pos.game).from_json(pos.game.to_json(), prog)
+    for g in (pos.game, again):
+        g.apply_label("go")
+        g.apply_label("stop")
+    assert again.digest() == pos.game.digest() and again.winners == [0]
