@@ -139,7 +139,7 @@ def test_a_point_inside_a_for_loop_cannot_be_started_at(prog):
 
 def test_the_rulesets_setup_runs_before_a_game_that_starts_at_a_point(prog):
     pos = Position.new(prog)
-    pos.start_at("round", {"c": 1})
+    pos.start_at("라운드", {"c": 1})  # `round` in either language
     pos.run()
     assert pos.cards("pool") == ["Pawn"]  # the ruleset's setup ran, alone
     assert (pos.round, pos.phase, pos.counter("mark")) == (1, "beta", 3)

@@ -9,6 +9,7 @@ flow's names bound before it (with their `let`s, which give them their declared 
 from __future__ import annotations
 
 from ..language import nodes as n
+from ..language.keywords import CORE
 from ..runtime.program import FlowPoint
 from ..runtime.state import BLOCK, FUNC, LOOP, SCOPE
 
@@ -87,7 +88,10 @@ class _Walk:
                 names.append((s.name, value, s.span))
 
     def point(self, s: n.Scope, frames: list, names: list, blocked: str | None) -> None:
-        spellings = [s.name, *s.aliases] if s.kind == "phase" else [s.kind]
+        if s.kind == "phase":
+            spellings = [s.name, *s.aliases]
+        else:  # `turn` / `턴`, `round` / `라운드`: the keyword in either language
+            spellings = list(CORE[s.kind.upper()][:2])
         canon = self.c.phase_names.get(s.name, s.name) if s.kind == "phase" else s.kind
         fp = FlowPoint(canon, s.span, tuple(frames), tuple(names), blocked)
         for word in spellings:
