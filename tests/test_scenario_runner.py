@@ -482,3 +482,29 @@ def test_names_given_at_a_point_are_checked_against_the_flow(tmp_path):
 def test_start_and_start_at_are_not_both_given(tmp_path):
     text = HEAD.replace("steps:\n", "start_at: turn\nsteps:\n  - expect: {turn: 4}\n")
     assert "a scenario has `start:` or `start_at:`, not both" in load_error(tmp_path, text)
+
+
+def test_a_flow_name_without_a_let_must_be_given_at_the_point(tmp_path):
+    rules = tmp_path / "tiny"
+    rules.mkdir()
+    (rules / "ruleset.yaml").write_text(
+        "name: tiny\ntitle: {en: Tiny}\nplayers: 2\nfiles: [tiny.madang]\ncards: []\n",
+        encoding="utf-8",
+    )
+    (rules / "tiny.madang").write_text(
+        "counter mark = 0\n\nflow:\n"
+        '    choose c from [1, 2] by first(players) "pick"\n'
+        "    phase alpha:\n        mark += c\n",
+        encoding="utf-8",
+    )
+    head = 'ruleset: tiny\nrule: "x"\nsetup: {}\n'
+    path, r = run(
+        tmp_path, "  - expect: {counters: {mark: 2}}\n", head + "start_at: alpha\nsteps:\n"
+    )
+    assert not r.ok
+    assert f"{path}:4:11: error: the flow's name 'c' (" in r.message
+    assert "tiny.madang:4:5) has no value at alpha" in r.message
+    assert "hint: give it: start_at: {point: alpha, let: {c: ...}}" in r.message
+    text = head + "start_at: {point: alpha, let: {c: 2}}\nsteps:\n"
+    path, r = run(tmp_path, "  - expect: {counters: {mark: 2}, over: true}\n", text)
+    assert r.ok, r.message

@@ -221,8 +221,8 @@ def flow_names(st: State, point: FlowPoint, given: dict) -> dict:
             env[name] = value(st, env)
         elif name not in env:
             raise MadangError(
-                f"the flow's name '{name}' ({span}) has no value at {point.name}: nothing"
-                " declares one (it is not a `let`); give it"
+                f"the flow's name '{name}' ({span}) has no value at {point.name}: no `let`"
+                " declares one; give it"
             )
     return env
 

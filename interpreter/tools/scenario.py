@@ -876,6 +876,14 @@ class _Runner:
         if fp.blocked:
             self.err(p, f"a game cannot start at {sc.start_at} ({fp.span}): {fp.blocked}")
         known = [name for name, _v, _s in fp.names]
+        for name, value, span in fp.names:
+            if value is None and name not in sc.start_names:
+                self.err(
+                    p,
+                    f"the flow's name '{name}' ({span}) has no value at {sc.start_at}: no `let`"
+                    " declares one",
+                    f"give it: start_at: {{point: {sc.start_at}, let: {{{name}: ...}}}}",
+                )
         for name, v in sc.start_names.items():
             if name not in known:
                 self.err(
