@@ -437,3 +437,74 @@ def test_sees_with_a_number_fails_when_a_card_of_the_zone_is_seen(tmp_path):
         tmp_path, "  - expect:\n      sees: {P2: {hand#1: [TOWER, '?', '?', '?']}}\n", head
     )
     assert r.ok, r.message
+
+
+# ---------------------------------------------------------------- start_at (docs/scenarios.md)
+
+AT_HEAD = """\
+ruleset: game_of_thrones_2p
+rule: "규칙서 라운드: 일곱 단계"
+setup:
+  round: 1
+  player_counters: {시작: [1, 0], 황금: [3, 5]}
+"""
+
+
+def test_a_scenario_starts_at_a_phase_of_the_flow_and_the_flow_goes_on(tmp_path):
+    path, r = run(
+        tmp_path,
+        "  - expect: {events: [징세단계, 플롯단계], no_events: [세움단계], phase: 플롯, round: 2}\n",
+        head=AT_HEAD + "start_at: 징세\nsteps:\n",
+    )
+    assert r.ok, r.message
+
+
+def test_a_point_the_flow_lacks_is_a_located_error_with_its_points(tmp_path):
+    path, r = run(tmp_path, "  - expect: {round: 1}\n", head=AT_HEAD + "start_at: 징새\nsteps:\n")
+    assert not r.ok
+    assert f"{path}:{line_of(path, 'start_at')}:11: error: no point '징새' in the flow" in r.message
+    assert "did you mean '징세'?" in r.message
+
+
+def test_names_given_at_a_point_are_checked_against_the_flow(tmp_path):
+    head = HEAD.replace("start: |\n  turn P1:\n      play_turn(P1)\n", "")
+    path, r = run(
+        tmp_path,
+        "  - expect: {active: P2}\n",
+        head=head.replace("steps:\n", "start_at: {point: turn, let: {q: P2, p: P3}}\nsteps:\n"),
+    )
+    assert not r.ok
+    line = line_of(path, "start_at")
+    assert f"{path}:{line}:31: error: the flow has no name 'q' at turn" in r.message
+    assert "error: no player P3: this game has 2 players" in r.message
+
+
+def test_start_and_start_at_are_not_both_given(tmp_path):
+    text = HEAD.replace("steps:\n", "start_at: turn\nsteps:\n  - expect: {turn: 4}\n")
+    assert "a scenario has `start:` or `start_at:`, not both" in load_error(tmp_path, text)
+
+
+def test_a_flow_name_without_a_let_must_be_given_at_the_point(tmp_path):
+    rules = tmp_path / "tiny"
+    rules.mkdir()
+    (rules / "ruleset.yaml").write_text(
+        "name: tiny\ntitle: {en: Tiny}\nplayers: 2\nfiles: [tiny.madang]\ncards: []\n",
+        encoding="utf-8",
+    )
+    (rules / "tiny.madang").write_text(
+        "counter mark = 0\n\nflow:\n"
+        '    choose c from [1, 2] by first(players) "pick"\n'
+        "    phase alpha:\n        mark += c\n",
+        encoding="utf-8",
+    )
+    head = 'ruleset: tiny\nrule: "x"\nsetup: {}\n'
+    path, r = run(
+        tmp_path, "  - expect: {counters: {mark: 2}}\n", head + "start_at: alpha\nsteps:\n"
+    )
+    assert not r.ok
+    assert f"{path}:4:11: error: the flow's name 'c' (" in r.message
+    assert "tiny.madang:4:5) has no value at alpha" in r.message
+    assert "hint: give it: start_at: {point: alpha, let: {c: ...}}" in r.message
+    text = head + "start_at: {point: alpha, let: {c: 2}}\nsteps:\n"
+    path, r = run(tmp_path, "  - expect: {counters: {mark: 2}, over: true}\n", text)
+    assert r.ok, r.message

@@ -27,6 +27,7 @@ from ..runtime.program import (
 from .acts import ActsBuilder
 from .codegen import PLAIN_STMTS
 from .depends import rule_roots
+from .flowpoints import find_points
 
 
 def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
@@ -127,9 +128,9 @@ class Compiler:
                 n.Block(tuple(st for b in s.setup for st in b.body), span=s.setup[0].span)
             )
         if s.flow:
-            p.flow_block = self.block(
-                n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
-            )
+            flow = n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
+            p.flow_block = self.block(flow)
+            p.flow_points = find_points(self, flow, p.flow_block)
         p.index_statics()
         chooser = p.settings.get("trigger_chooser")
         if chooser and chooser in s.defines and not s.defines[chooser].params:

@@ -113,6 +113,7 @@ class _Emitter:
         self.closed = True  # no section open yet
         self.empty = False  # the open section has no code yet
         self.delegated: list = []
+        self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
 
     def sym(self) -> int:
         self.nsym += 1
@@ -216,6 +217,7 @@ class _Emitter:
         name = g.cg.const(rt, type(rt).__name__)
         at, after = self.sym(), self.sym()
         self.open(at)
+        self.delegated_at.append((at, after))
         self.line(f"fr.pc = {self.ref(after)}")
         self.line(f"{name}.exec(st, fr)")
         mark(self.lines, len(self.lines) - 1, getattr(rt, "span", None))
@@ -318,6 +320,9 @@ class _Emitter:
         code = re.sub(r"@(\d+)@", lambda m: str(self.num[int(m.group(1))]), code)
         fn = define(g.cg.ns, name, code, f"<madang {span}>")
         fn.delegated = self.delegated
+        # where each delegated statement starts and where its block goes on after it (a
+        # scenario may enter the flow at one: build/flowpoints.py)
+        fn.sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
         return [Section(span, fn, k, single) for k in range(self.count)]
 
 

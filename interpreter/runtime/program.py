@@ -190,6 +190,23 @@ class DeckRule(NamedTuple):
     span: object
 
 
+class FlowPoint(NamedTuple):
+    """A point of the flow where a game may start (a scenario's `start_at:`): the start of a
+    `phase` block, or of the flow's first `turn` or `round` block (build/flowpoints.py).
+
+    `frames` are the flow's frames as they are just before the point, outermost first, as
+    (block, pc, ctl, kind, tag): tag "scope" for a scope already begun, "hold" for a `hold:`
+    block, "" otherwise. `names` are the flow's local names bound before the point, in order,
+    each with its `let`'s value (f(st, env)) or None when nothing declares one (a `choose`'s
+    name): those must be given. `blocked` says why no game can start there (None: it can)."""
+
+    name: str
+    span: object
+    frames: tuple
+    names: tuple
+    blocked: str | None = None
+
+
 class Program(ContinuousEffects):
     """A compiled ruleset: everything needed to run games of it."""
 
@@ -237,6 +254,7 @@ class Program(ContinuousEffects):
         self.check_bits = 0  # one bit per state check (engine.run_checks)
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
+        self.flow_points: dict[str, FlowPoint] = {}  # by every spelling of its name
         self.counter_defaults: dict[str, object] = {}
         self.conditions: list = []  # compiled condition arguments of keywords
         self.costs: dict[str, list] = {}  # action name -> its additional costs (`cost A(...)`)

@@ -8,8 +8,8 @@ import difflib
 
 from . import budget, engine
 from .errors import MadangError, RulesError
-from .program import Program
-from .state import Game, State
+from .program import FlowPoint, Program
+from .state import FUNC, Frame, Game, State
 
 
 def _did_you_mean(word: str, candidates: list[str]) -> str | None:
@@ -183,8 +183,6 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
 
 def start(st: State, run: bool = True) -> None:
     """Counters to their defaults, then the flow with setup on top of it."""
-    from ..runtime.state import FUNC, Frame
-
     g = st.g
     prog = g.prog
     for name, c in prog.counters.items():
@@ -201,3 +199,58 @@ def start(st: State, run: bool = True) -> None:
             engine.run(st)
         except RulesError:
             raise
+
+
+def flow_names(st: State, point: FlowPoint, given: dict) -> dict:
+    """The flow's local names at `point`: each bound before it takes the value given, else
+    its `let`'s value computed now (in order, so that one may read those before it). A name
+    with neither, or a given name the flow does not have there, is an error."""
+    known = [name for name, _value, _span in point.names]
+    for name in given:
+        if name not in known:
+            hint = _did_you_mean(str(name), known)
+            raise MadangError(
+                f"the flow has no name '{name}' at {point.name}"
+                + (f" ({hint})" if hint else f"; its names there: {', '.join(known) or 'none'}")
+            )
+    env: dict = {}
+    for name, value, span in point.names:
+        if name in given:
+            env[name] = given[name]
+        elif value is not None:
+            env[name] = value(st, env)
+        elif name not in env:
+            raise MadangError(
+                f"the flow's name '{name}' ({span}) has no value at {point.name}: no `let`"
+                " declares one; give it"
+            )
+    return env
+
+
+def enter_flow(st: State, point: FlowPoint, env: dict) -> None:
+    """The flow's frames as they are just before `point` begins, beneath any frame already
+    there (a setup still to run): the game goes on from the point, through the rest of the
+    flow. Scopes around the point are already begun: their turn, round and phase are the
+    state's (no turn is counted for them)."""
+    if point.blocked:
+        raise MadangError(f"a game cannot start at {point.name} ({point.span}): {point.blocked}")
+    frames = []
+    for block, pc, ctl, kind, tag in point.frames:
+        extra = {"phase": st.phase} if tag == "scope" else None
+        frames.append(Frame(block, env, ctl, kind, [] if tag == "hold" else None, 0, extra, pc))
+    st.frames[:0] = frames
+
+
+def run_setup(st: State) -> None:
+    """The ruleset's `setup:` alone, to its end, with the flow not started (a game that will
+    start at a point of its flow): a setup that asks for a decision, or ends the game, is an
+    error."""
+    g = st.g
+    st.frames = [Frame(g.prog.setup_block, {}, -1, FUNC)]
+    engine.run(st)
+    if st.pending is not None or st.frames or st.winners:
+        raise MadangError(
+            "the ruleset's setup asks for a decision or ends the game: a game that starts at a"
+            " point of the flow needs its position set up instead"
+        )
+    st.over = False  # the frames ran out: the flow, not the game, is yet to come

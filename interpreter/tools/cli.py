@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..game.api import GameState, MadangError, load_program, new_game
+from ..game.position import Position
 from ..language.diagnostics import Diagnostics, Span
 from ..language.files import read_bytes
 from ..language.schema import MAX_PLAYERS
@@ -808,8 +809,7 @@ def cmd_play(args) -> int:
             "the save's card file": _save_cards(args.load)}  # fmt: skip
     check_outputs({"--log": args.log}, read)
     check_outputs({"--save": args.save}, read)
-    if st.log is None:
-        st.log = []
+    Position(game).keep_log()
     # a resumed game keeps the seats it was saved with, unless --seats says otherwise
     seats = seat_specs(args.seats.split(",") if args.seats else saved_seats, st.g.nplayers)
     if saved_seats and not args.seats and args.format == "text":

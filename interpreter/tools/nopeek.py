@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ..game.api import GameState, new_game
 from ..game.determinize import forget, hidden_slots, public_of, sees_zone
+from ..game.position import Position
 from .agents import Agent, Decision, make_agent
 
 
@@ -74,7 +75,7 @@ def other_deck(game: GameState, seat: int, rng: random.Random) -> GameState | No
 
 def other_rng(game: GameState, seat: int, rng: random.Random) -> GameState:
     g = game.clone()
-    g.st.rng = rng.getrandbits(64)
+    Position(g).reseed(rng.getrandbits(64))
     return g
 
 

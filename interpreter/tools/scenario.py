@@ -22,17 +22,18 @@ from typing import Any
 from ..build.compiler import compile_snippet
 from ..build.loader import Loaded, bundled_dir, bundled_names, load_ruleset
 from ..game import optionlabels
-from ..game.api import GameState, MadangError, make_game
-from ..game.api import start as start_game
+from ..game.api import MadangError
+from ..game.position import Position, SetupError
 from ..language.diagnostics import Diagnostics, did_you_mean
 from ..language.sources import overlay
 from ..language.yamlsrc import YamlDoc, load_yaml
-from ..runtime import engine
 from ..runtime.errors import RulesError
 from ..runtime.program import Program, SnippetError
-from ..runtime.state import FUNC, Frame, State
 
-TOP_KEYS = ("ruleset", "rule", "name", "options", "seed", "cards", "setup", "start", "steps")
+TOP_KEYS = (
+    "ruleset", "rule", "name", "options", "seed", "cards", "setup", "start", "start_at", "steps",
+)  # fmt: skip
+START_AT_KEYS = ("point", "let")
 SETUP_KEYS = (
     "active", "first", "turn", "round", "phase", "zones", "counters", "player_counters", "props",
 )  # fmt: skip
@@ -82,6 +83,9 @@ class Scenario:
     start: str | None  # statements in the language; None: the ruleset's flow
     steps: list[Step]
     doc: YamlDoc = field(repr=False)
+    # a point of the flow (a phase's name, `turn`, `round`) and the flow's names given there
+    start_at: str | None = None
+    start_names: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -337,13 +341,38 @@ class _Structure:
         start = d.get("start")
         if start is not None:
             self.want(("start",), start, (str,), "'start'")
+        point, names = self.start_at(d)
         steps = self.steps(d)
         return Scenario(
             self.file, self.shown, name if isinstance(name, str) else self.file.stem,
             rule if isinstance(rule, str) else "", ruleset if isinstance(ruleset, str) else "",
             options if isinstance(options, dict) else {}, seed if isinstance(seed, int) else 0,
-            cards, setup, start, steps, self.doc,
+            cards, setup, start, steps, self.doc, point, names,
         )  # fmt: skip
+
+    def start_at(self, d: dict) -> tuple[str | None, dict]:
+        """`start_at: POINT` or `start_at: {point: POINT, let: {NAME: VALUE}}`."""
+        if "start_at" not in d:
+            return None, {}
+        p = ("start_at",)
+        v = d["start_at"]
+        if "start" in d:
+            self.error(p, "a scenario has `start:` or `start_at:`, not both", key=True)
+        if isinstance(v, dict):
+            self.keys(p, v, START_AT_KEYS, "start_at")
+            if "point" not in v:
+                self.error(p, "`start_at:` needs `point:` (a phase of the flow, `turn` or `round`)")
+            names = v.get("let") or {}
+            if self.want((*p, "point"), v.get("point"), (str,), "'point'") and self.want(
+                (*p, "let"), names, (dict,), "'let'"
+            ):
+                for k, x in names.items():
+                    self.want((*p, "let", k), x, (str, int, bool), f"the value of '{k}'")
+                return v["point"], names
+            return None, {}
+        if self.want(p, v, (str, dict), "'start_at'"):
+            return v, {}
+        return None, {}
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -641,20 +670,21 @@ class _Runner:
         sc = self.sc
         self.build = self.load()
         prog = self.build.program
+        # the ruleset's own setup runs unless the scenario gives the position or its start
+        own = sc.setup is None and sc.start is None
         try:
-            g = make_game(prog, sc.options, sc.seed)
+            pos = (Position.new if own else Position.blank)(prog, sc.options, sc.seed)
         except MadangError as e:
             raise _Failed(f"{self.at(('options',))}: error: {e}") from None
-        self.prog, self.g = prog, g
-        st = self.st = State(g)
-        start_game(st, run=False)
-        st.log = []
-        self.zone_ids = _zone_labels(g)
+        self.pos, self.prog, self.g = pos, prog, pos.st.g
+        self.zone_ids = pos.zone_labels()
         diags = Diagnostics()
         diags.add_source(sc.path, sc.doc.text)
         self.diags = diags
         if sc.setup is not None:
             self.check_setup(sc.setup)
+        if sc.start_at is not None:
+            self.check_start_at()
         for i, step in enumerate(sc.steps):
             self.check_step(i, step)
         try:
@@ -666,8 +696,7 @@ class _Runner:
             self.fail_diags(diags)
         if sc.setup is not None:
             self.apply_setup(sc.setup)
-        self.frames(block)
-        self.go("at the start", lambda: engine.run(st))
+        self.go("at the start", lambda: self.begin(block))
         for step in sc.steps:
             getattr(self, "step_" + step.kind)(step)
         if self.error is not None:
@@ -764,13 +793,25 @@ class _Runner:
             out.items.append(d)
         return out.render().rstrip()
 
-    def frames(self, block: int | None) -> None:
-        sc, st, prog = self.sc, self.st, self.prog
+    @property
+    def st(self):
+        return self.pos.st
+
+    def begin(self, block: int | None) -> None:
+        """Start the game as the scenario says, then run it to the first decision."""
+        sc, pos = self.sc, self.pos
         if block is not None:
-            env = {f"P{k + 1}": k for k in range(self.g.nplayers)}
-            st.frames = [Frame(block, env, -1, FUNC)]
+            pos.start_block(block)
+        elif sc.start_at is not None:
+            try:
+                pos.start_at(sc.start_at, sc.start_names)
+            except MadangError as e:  # a name without a value, a setup that asks
+                span = self.doc.span(("start_at",))
+                self.diags.error(str(e), span, code="scenario")
+                self.fail_diags(self.diags)
         elif sc.setup is not None:
-            st.frames = [Frame(prog.flow_block, {}, -1, FUNC)]
+            pos.start_flow()
+        pos.run()
 
     def compile_start(self) -> int:
         """`start:` compiled against the ruleset, each line at its own line and column of the
@@ -799,52 +840,61 @@ class _Runner:
         span = self.doc.key_span(path) if key else self.doc.span(path)
         self.diags.error(message, span, hint=hint, code="scenario")
 
+    def lookup(self, path: tuple, find: Callable[[], Any], key: bool = False) -> Any:
+        """`find()` asks the setup layer for a name; what it does not know is reported here."""
+        try:
+            return find()
+        except SetupError as e:
+            self.err(path, e.message, e.hint, key=key)
+            return None
+
     def seat(self, path: tuple, name: str) -> int | None:
-        m = _PLAYER.fullmatch(name) if isinstance(name, str) else None
-        if m is None:
-            return None
-        k = int(m.group(1)) - 1
-        if k >= self.g.nplayers:
-            self.err(path, f"no player {name}: this game has {self.g.nplayers} players")
-            return None
-        return k
+        if not (isinstance(name, str) and _PLAYER.fullmatch(name)):
+            return None  # reported with the file's structure
+        return self.lookup(path, lambda: self.pos.player(name))
 
     def zone(self, path: tuple, label: str, key: bool = True) -> int | None:
-        z = self.zone_ids.get(label)
-        if z is None:
-            hint = did_you_mean(label, self.zone_ids)
-            self.err(
-                path,
-                f"no zone '{label}'",
-                hint
-                or "zones: "
-                + ", ".join(self.g.zone_label(z) for z in range(len(self.g.zone_info))),
-                key=key,
-            )
-        return z
+        return self.lookup(path, lambda: self.pos.zone(label), key)
 
     def card(self, path: tuple, name: str) -> None:
-        if name not in self.prog.card_index:
-            self.err(path, f"no card named '{name}'", did_you_mean(name, self.prog.card_index))
+        self.lookup(path, lambda: self.pos.card(name))
 
     def counter(self, path: tuple, name: str, scope: str) -> bool:
-        c = self.prog.counters.get(name)
-        if c is None or c.scope != scope:
-            names = [n for n, c2 in self.prog.counters.items() if c2.scope == scope]
-            other = (
-                f" ('{name}' is a {'per-player' if c.scope == 'player' else c.scope} counter)"
-                if c is not None
-                else ""
-            )
-            kind = "per-player counter" if scope == "player" else "counter"
-            self.err(
-                path,
-                f"no {kind} '{name}'{other}",
-                did_you_mean(str(name), names) or f"{kind}s: {', '.join(names) or 'none'}",
-                key=True,
-            )
-            return False
-        return True
+        return self.lookup(path, lambda: self.pos.counter_scope(name, scope) or True, True) is True
+
+    def check_start_at(self) -> None:
+        """The point exists, a game can start there, and the names given are the flow's."""
+        sc = self.sc
+        p = (
+            ("start_at",)
+            if isinstance(self.doc.data.get("start_at"), str)
+            else ("start_at", "point")
+        )
+        fp = self.lookup(p, lambda: self.pos.flow_point(sc.start_at))
+        if fp is None:
+            return
+        if fp.blocked:
+            self.err(p, f"a game cannot start at {sc.start_at} ({fp.span}): {fp.blocked}")
+        known = [name for name, _v, _s in fp.names]
+        for name, value, span in fp.names:
+            if value is None and name not in sc.start_names:
+                self.err(
+                    p,
+                    f"the flow's name '{name}' ({span}) has no value at {sc.start_at}: no `let`"
+                    " declares one",
+                    f"give it: start_at: {{point: {sc.start_at}, let: {{{name}: ...}}}}",
+                )
+        for name, v in sc.start_names.items():
+            if name not in known:
+                self.err(
+                    ("start_at", "let", name),
+                    f"the flow has no name '{name}' at {sc.start_at}",
+                    did_you_mean(str(name), known)
+                    or f"its names there: {', '.join(known) or 'none'}",
+                    key=True,
+                )
+            elif isinstance(v, str) and _PLAYER.fullmatch(v):
+                self.seat(("start_at", "let", name), v)
 
     def prop(self, path: tuple, name: str) -> None:
         fields = self.build.syms.fields
@@ -990,35 +1040,23 @@ class _Runner:
     # -- the starting state ------------------------------------------------------------------
 
     def apply_setup(self, s: dict) -> None:
-        st, prog = self.st, self.prog
-        if "active" in s:
-            st.active = int(s["active"][1:]) - 1
-        if "first" in s:
-            st.first = int(s["first"][1:]) - 1
-        if "turn" in s:
-            st.turn = s["turn"]
-        if "round" in s:
-            st.round = s["round"]
-        if "phase" in s:
-            st.phase = self.prog.phase_names.get(s["phase"], s["phase"])
+        """The checked `setup:` through the public setup layer (game/position.py)."""
+        pos = self.pos
+        for key, put in (("active", pos.set_active), ("first", pos.set_first),
+                         ("turn", pos.set_turn), ("round", pos.set_round),
+                         ("phase", pos.set_phase)):  # fmt: skip
+            if key in s:
+                put(s[key])
         for label, cards in (s.get("zones") or {}).items():
-            z = self.zone_ids[label]
-            owner = self.g.zone_info[z][1]
-            scope = prog.zones[self.g.zone_info[z][0]].scope
-            for name in cards:
-                engine.create_object(
-                    st, prog.card_index[name], z, owner if scope == "player" else st.active
-                )
+            pos.place(label, cards)
         for name, v in (s.get("counters") or {}).items():
-            st.counters[name] = v
+            pos.set_counter(name, v)
         for name, v in (s.get("player_counters") or {}).items():
-            row = st.pcounters[name]
             for k, x in self.per_player(v):
-                row[k] = x
+                pos.set_counter(name, x, player=k)
         for ref, values in (s.get("props") or {}).items():
-            o = self.obj(ref)
             for prop, v in values.items():
-                st.props.setdefault(prop, {})[o] = v
+                pos.set_prop(ref, prop, v)
 
     def per_player(self, v: list | dict) -> list[tuple[int, Any]]:
         if isinstance(v, list):
@@ -1026,10 +1064,7 @@ class _Runner:
         return [(int(who[1:]) - 1, x) for who, x in v.items()]
 
     def obj(self, ref: str) -> int | None:
-        label, _, idx = ref.rpartition("/")
-        objs = self.st.zones[self.zone_ids[label]]
-        i = int(idx)
-        return objs[i] if -len(objs) <= i < len(objs) else None
+        return self.pos.obj(ref)
 
     # -- steps ------------------------------------------------------------------------------
 
@@ -1097,7 +1132,7 @@ class _Runner:
             self.go(when, lambda i=i: self.apply(i))
 
     def apply(self, i: int) -> None:
-        GameState(self.st).apply_action(i)
+        self.pos.game.apply_action(i)
 
     def step_error(self, step: Step) -> None:
         want = step.value
@@ -1257,7 +1292,7 @@ class _Runner:
     def expect_sees(self, want: dict, out: list) -> None:
         """What a player's observation shows of a zone: its cards, or only how many."""
         for who, zones in want.items():
-            seen = GameState(self.st).observation(int(who[1:]) - 1)["zones"]
+            seen = self.pos.game.observation(int(who[1:]) - 1)["zones"]
             for label, v in zones.items():
                 got = seen[label]
                 if isinstance(v, int):
@@ -1357,25 +1392,6 @@ class _Runner:
 
 
 # ---------------------------------------------------------------- small helpers
-
-
-def _zone_labels(g) -> dict[str, int]:
-    """Zone labels (`hand#1`, `pool`, `field@area`) to instance ids, aliases included."""
-    out: dict[str, int] = {}
-    for z in range(len(g.zone_info)):
-        out[g.zone_label(z)] = z
-    for alias, base in g.zone_base.items():
-        name, _ = g.zone_info[base]
-        scope = g.prog.zones[name].scope
-        if scope == "global":
-            out.setdefault(alias, base)
-        elif scope == "player":
-            for k in range(g.nplayers):
-                out.setdefault(f"{alias}#{k + 1}", base + k)
-        else:
-            for k, area in enumerate(g.areas):
-                out.setdefault(f"{alias}@{area}", base + k)
-    return out
 
 
 def _keyword_lists(v: Any) -> list[tuple[tuple, list]]:

@@ -22,14 +22,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..game.api import (
-    GameState,
     MadangError,
     load_program,
-    make_game,
     new_game,
     resolve_options,
 )
-from ..game.api import start as start_game
 from ..runtime import budget
 from ..runtime.errors import RulesError
 from . import cardstats
@@ -110,14 +107,14 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
     try:
         watch = None
         if by_card:
-            from ..runtime.state import State
+            from ..game.position import Position
             from .cardstats import CardWatch
 
-            g = make_game(prog, options, seed)
-            st = State(g)
-            st.log = watch = CardWatch(prog, g.nplayers)
-            start_game(st)
-            game = GameState(st)
+            pos = Position.new(prog, options, seed, log=False)
+            watch = CardWatch(prog, pos.st.g.nplayers)
+            pos.keep_log(watch)
+            pos.run()
+            game = pos.game
         else:
             game = new_game(prog, options, seed)
         agents = [make_agent(s) for s in seats]
