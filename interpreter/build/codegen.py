@@ -12,6 +12,7 @@ import re
 from itertools import count
 
 from ..language import nodes as n
+from ..language import resolved as rv
 from ..language.symbols import NUMBER
 from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
@@ -223,31 +224,31 @@ class CodeGen:
             case n.Attr():
                 return self.attr(e, its)
             case n.Call():
-                res = r.calls[id(e)]
-                if res[0] == "doable":  # runtime/acts.py
-                    self.c.acts.asked.add(res[1])
+                res = r.call_of(e)
+                if isinstance(res, rv.DoableRef):  # runtime/acts.py
+                    self.c.acts.asked.add(res.name)
                     fn = self.const(doable)
                     args = ", ".join(self.src(a, its) for a in e.args[0].args)
                     who = f"{{'you': {self._special('you')}, 'this': {self._special('this')}}}"
-                    return f"{fn}(st, {who}, {res[1]!r}, [{args}])"
+                    return f"{fn}(st, {who}, {res.name!r}, [{args}])"
                 args = [self.src(a, its) for a in e.args]
-                if res[0] == "define":
-                    d = self.s.defines[res[1]]
+                if isinstance(res, rv.DefineRef):
+                    d = self.s.defines[res.name]
                     inlined = self.inline_define(d, args, its)
                     if inlined is not None:
                         return inlined
                     body = self.c.define_body(d)
-                    fn = self.const(body, res[1])
+                    fn = self.const(body, res.name)
                     items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
                     return f"{fn}[0](st, {{{', '.join(items)}}})"
                 if len(e.args) == 1:
-                    if res[1] == "exists":
+                    if res.name == "exists":
                         return f"({args[0]} is not None)"
-                    if res[1] == "first" and isinstance(e.args[0], n.Where):
+                    if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
-                fn = self.const(BUILTIN_FUNCS[res[1]], res[1])
+                fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
                 return f"_index(st, {self.src(e.obj, its)}, {self.src(e.index, its)})"
@@ -255,7 +256,7 @@ class CodeGen:
                 return "[" + ", ".join(self.src(i, its) for i in e.items) + "]"
             case n.BinOp():
                 a, b = self.src(e.left, its), self.src(e.right, its)
-                types = r.types.get(id(e))
+                types = r.operand_types(e)
                 numeric = types == (NUMBER, NUMBER)
                 op = e.op
                 if op == "+":
@@ -285,10 +286,9 @@ class CodeGen:
                 return f"_contains(st, {self.src(e.item, its)}, {self.src(e.container, its)})"
             case n.Has():
                 o = self.src(e.obj, its)
-                res = r.names.get(id(e))
                 kw = (
                     self.bound.get(e.keyword) or f"env.get({e.keyword!r})"
-                    if res is not None and res[0] == "local"
+                    if isinstance(r.name_of(e), rv.LocalRef)
                     else repr(self.s.canonical[e.keyword])
                 )
                 if o in self.objs:  # an object, never none: the printed keywords first
@@ -327,15 +327,11 @@ class CodeGen:
         if isinstance(e, n.Where):
             return self.objects_only(e.items)
         if isinstance(e, n.Attr):
-            res = self.r.attrs.get(id(e))
-            return (
-                res is not None
-                and res[0] in ("player_zone", "area_zone")
-                and self.r.types.get(id(e)) != "map"
-            )
+            return isinstance(
+                self.r.attr_of(e), rv.PlayerZone | rv.AreaZone
+            ) and not self.r.maps_list(e)
         if isinstance(e, n.Name):
-            res = self.r.names.get(id(e))
-            return res is not None and res[0] == "zone"
+            return isinstance(self.r.name_of(e), rv.ZoneRef)
         return False
 
     def _special(self, which: str) -> str:
@@ -370,26 +366,24 @@ class CodeGen:
         if isinstance(x, n.Num):
             return True
         if isinstance(x, n.Name):
-            res = self.r.names.get(id(x))
-            return res is not None and res[0] == "counter"
+            return isinstance(self.r.name_of(x), rv.CounterRef)
         if isinstance(x, n.BinOp) and x.op in ("+", "-", "*"):
             return self._plain_number(x.left) and self._plain_number(x.right)
         if isinstance(x, n.Attr):
-            res = self.r.attrs.get(id(x))
-            return res is not None and res[0] == "player_counter"
+            return isinstance(self.r.attr_of(x), rv.PlayerCounter)
         if isinstance(x, n.Call):
-            return self.r.calls.get(id(x)) in (("builtin", "count"), ("builtin", "sum"))
+            return self.r.call_of(x) in (rv.BuiltinRef("count"), rv.BuiltinRef("sum"))
         return False
 
     def name(self, e: n.Name, its) -> str:
-        res = self.r.names.get(id(e))
+        res = self.r.name_of(e)
         if res is None:
             raise RulesError(f"{e.span}: unresolved name '{e.name}'")
-        kind, target = res
-        if kind == "local":
+        target = res.name
+        if isinstance(res, rv.LocalRef):
             bound = self.bound.get(target)
             return bound if bound is not None else f"env.get({target!r})"
-        if kind == "define":
+        if isinstance(res, rv.DefineRef):
             inlined = self.inline_define(self.s.defines[target], [], its)
             if inlined is not None:
                 return inlined
@@ -397,16 +391,16 @@ class CodeGen:
             return (
                 f"{fn}[0](st, {{'you': {self._special('you')}, 'this': {self._special('this')}}})"
             )
-        if kind == "counter":
+        if isinstance(res, rv.CounterRef):
             return f"st.counters[{target!r}]"
-        if kind == "zone":
+        if isinstance(res, rv.ZoneRef):
             return f"st.g.zone_base[{target!r}]"
-        if kind in ("keyword", "kind", "card"):
+        if isinstance(res, rv.KeywordRef | rv.KindRef | rv.CardRef):
             return repr(target)
-        if kind == "it_prop":
+        if isinstance(res, rv.ItPropRef):
             it = its[-1] if its else "env['it']"
             return self.prop(it, target)
-        if kind == "builtin":
+        if isinstance(res, rv.BuiltinRef):
             return {
                 "players": "_players(st)",
                 "active": "st.active",
@@ -428,32 +422,33 @@ class CodeGen:
         return f"_bprop(st, {obj}, {name!r})"
 
     def attr(self, e: n.Attr, its) -> str:
-        kind, name = self.r.attrs[id(e)]
-        if kind == "option":
-            return f"st.g.options.get({name!r})"
+        ref = self.r.attr_of(e)
+        if isinstance(ref, rv.OptionAttr):
+            return f"st.g.options.get({ref.name!r})"
         obj = self.src(e.obj, its)
-        if self.r.types.get(id(e)) == "map":
+        if self.r.maps_list(e):
             var = f"m{len(its)}"
             held = self.objects_only(e.obj)
             if held:
                 self.objs.add(var)
             try:
-                one = self.one_attr(kind, name, var)
+                one = self.one_attr(ref, var)
             finally:
                 if held:
                     self.objs.discard(var)
             return f"[{one} for {var} in ({obj} or [])]"
-        return self.one_attr(kind, name, obj)
+        return self.one_attr(ref, obj)
 
-    def one_attr(self, kind: str, name: str, obj: str) -> str:
-        if kind == "obj_prop":
+    def one_attr(self, ref, obj: str) -> str:
+        name = ref.name
+        if isinstance(ref, rv.ObjProp):
             return self.prop(obj, name)
-        if kind == "obj_builtin" and obj in self.objs:  # an object, never none
+        if isinstance(ref, rv.ObjBuiltin) and obj in self.objs:  # an object, never none
             if name == "owner":
                 return f"st.obj_owner[{obj}]"
             if name in ("name", "kind"):
                 return f"CARDS[st.obj_card[{obj}]].{name}"
-        if kind == "obj_builtin":
+        if isinstance(ref, rv.ObjBuiltin):
             return {
                 "owner": f"_owner(st, {obj})",
                 "zone": f"_zone_of(st, {obj})",
@@ -462,21 +457,21 @@ class CodeGen:
                 "kind": f"_card_of(st, {obj}).kind",
                 "id": obj,
             }[name]
-        if kind in ("player_zone", "area_zone"):
+        if isinstance(ref, rv.PlayerZone | rv.AreaZone):
             return f"(st.g.zone_base[{name!r}] + {obj})"
-        if kind == "player_counter":
+        if isinstance(ref, rv.PlayerCounter):
             return f"st.pcounters[{name!r}][{obj}]"
-        if kind == "area_counter":
+        if isinstance(ref, rv.AreaCounter):
             return f"st.acounters[{name!r}][{obj}]"
-        if kind == "area_fact":
+        if isinstance(ref, rv.AreaFact):
             return f"_fact(st, {obj}, {name!r})"
-        if kind == "player_builtin":
+        if isinstance(ref, rv.PlayerBuiltin):
             return obj
-        if kind == "zone_builtin":
+        if isinstance(ref, rv.ZoneBuiltin):
             if name in ("owner", "소유자"):
                 return f"st.g.zone_info[{obj}][1]"
             return f"len(st.zones[{obj}])"
-        if kind == "dict":
+        if isinstance(ref, rv.KeyAttr):
             return f"_dget(st, {obj}, {name!r})"
         raise RulesError(f"cannot compile attribute '{name}'")  # pragma: no cover
 
@@ -543,15 +538,11 @@ class StmtGen:
             case n.Assign():
                 if isinstance(s.target, n.Name):
                     return True
-                res = r.attrs.get(id(s.target))
+                res = r.attr_of(s.target)
                 return (
-                    res is not None
-                    and (
-                        res[0] in ("obj_prop", "player_counter", "area_counter")
-                        or res == ("obj_builtin", "owner")
-                    )
-                    and r.types.get(id(s.target)) != "map"
-                )
+                    isinstance(res, rv.ObjProp | rv.PlayerCounter | rv.AreaCounter)
+                    or res == rv.ObjBuiltin("owner")
+                ) and not r.maps_list(s.target)
             case n.If():
                 return all(self.block_ok(b) for _, b in s.branches) and (
                     s.orelse is None or self.block_ok(s.orelse)
@@ -570,8 +561,7 @@ class StmtGen:
         if isinstance(s, (n.Let, n.Pass, n.Log, n.DrawGame)):
             return False
         if isinstance(s, n.Assign) and isinstance(s.target, n.Name):
-            res = self.cg.r.names.get(id(s.target), ("local", s.target.name))
-            return res[0] in ("counter", "game")
+            return isinstance(self.cg.r.name_of(s.target), rv.CounterRef | rv.GameRef)
         return True
 
     def block_ok(self, b: n.Block) -> bool:
@@ -648,7 +638,7 @@ class StmtGen:
             case n.Pass():
                 out.append(f"{pad}pass")
             case n.Log():
-                t = cg.const(cg.r.types.get(id(s), "any"))
+                t = cg.const(cg.r.type_of(s))
                 out.append(f"{pad}if st.log is not None: _E.log_value(st, {x(s.value)}, {t})")
             case n.Modify():
                 out.append(
@@ -716,21 +706,26 @@ class StmtGen:
         cg, t, op = self.cg, s.target, s.op
         value = x(s.value)
         if isinstance(t, n.Name):
-            res = cg.r.names.get(id(t), ("local", t.name))
-            if res[0] == "game":
-                out.append(f"{pad}_E.set_game_value(st, {res[1]!r}, {value}, {str(s.span)!r})")
+            res = cg.r.name_of(t) or rv.LocalRef(t.name)
+            if isinstance(res, rv.GameRef):
+                out.append(f"{pad}_E.set_game_value(st, {res.name!r}, {value}, {str(s.span)!r})")
                 return
-            ref = f"st.counters[{res[1]!r}]" if res[0] == "counter" else f"env[{t.name!r}]"
+            ref = (
+                f"st.counters[{res.name!r}]"
+                if isinstance(res, rv.CounterRef)
+                else f"env[{t.name!r}]"
+            )
             out.append(
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
             )
             return
-        kind, name = cg.r.attrs[id(t)]
+        ref = cg.r.attr_of(t)
+        name = ref.name
         o = tmp()
         out.append(f"{pad}{o} = {x(t.obj)}")
-        if (kind, name) == ("obj_builtin", "owner"):
+        if ref == rv.ObjBuiltin("owner"):
             out.append(f"{pad}_E.set_owner(st, {o}, {value})")
-        elif kind == "obj_prop":
+        elif isinstance(ref, rv.ObjProp):
             d = tmp()
             out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
             out.append(f"{pad}{d} = st.props.get({name!r})")
@@ -740,7 +735,7 @@ class StmtGen:
             else:
                 out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")
         else:
-            table = "pcounters" if kind == "player_counter" else "acounters"
+            table = "pcounters" if isinstance(ref, rv.PlayerCounter) else "acounters"
             ref = f"st.{table}[{name!r}][{o}]"
             out.append(
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"

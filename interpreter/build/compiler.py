@@ -1,14 +1,14 @@
 """Checked AST → a `Program` of closures and statement objects: no tree walking while playing.
 
-Names were resolved by the checker (side tables in `Resolved`); the compiler only turns each
+Names were resolved by the checker (typed records in `Resolved`, looked up by node); the compiler only turns each
 node into the closure or runtime statement that does its job, and folds constants.
 """
 
 from __future__ import annotations
 
 from ..language import nodes as n
-from ..language.checker import Resolved
-from ..language.symbols import ANY, CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
+from ..language.resolved import KeywordRef, LocalRef, Resolved
+from ..language.symbols import CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 from ..runtime import budget
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
@@ -208,7 +208,7 @@ class Compiler:
         kw = self.s.keywords[self.s.canonical.get(g.keyword.name, g.keyword.name)]
         out = []
         for a, q in zip(g.args, kw.params):
-            if q.type == CONDITION or self.r.names.get(id(a), ("",))[0] == "keyword":
+            if q.type == CONDITION or isinstance(self.r.name_of(a), KeywordRef):
                 v = self._kw_arg(a, q)
                 out.append(lambda st, env, v=v: v)
             else:
@@ -221,9 +221,9 @@ class Compiler:
             # that states stay plain data; `matches(x, cond)` evaluates it.
             self.p.conditions.append(self.expr(a))
             return ["cond", len(self.p.conditions) - 1]
-        res = self.r.names.get(id(a))
-        if res is not None and res[0] == "keyword":
-            return res[1]
+        res = self.r.name_of(a)
+        if isinstance(res, KeywordRef):
+            return res.name
         try:
             return self.const(a)
         except budget.OutOfBudget:
@@ -431,7 +431,7 @@ class Compiler:
             case n.Choose():
                 return E.Choose(sp, s.name, ex(s.options), ex(s.by) if s.by else None, s.prompt or s.name,
                                 ex(s.min) if s.min is not None else None, ex(s.max) if s.max is not None else None,
-                                self.r.types.get(id(s), ANY))  # fmt: skip
+                                self.r.type_of(s))  # fmt: skip
             case n.Order():
                 return E.Order(
                     sp,
@@ -439,7 +439,7 @@ class Compiler:
                     ex(s.items),
                     ex(s.by) if s.by else None,
                     s.prompt or s.name,
-                    self.r.types.get(id(s), ANY),
+                    self.r.type_of(s),
                 )
             case n.Emit():
                 ev = self.s.events[s.event]
@@ -558,10 +558,10 @@ def _locals_used(e, res: Resolved) -> set[str]:
     out: set[str] = set()
     for x in e.walk():
         if isinstance(x, n.Name):
-            r = res.names.get(id(x))
-            if r is None or r[0] == "local":
+            r = res.name_of(x)
+            if r is None or isinstance(r, LocalRef):
                 out.add(x.name)
-        elif isinstance(x, n.Has) and res.names.get(id(x), ("",))[0] == "local":
+        elif isinstance(x, n.Has) and isinstance(res.name_of(x), LocalRef):
             out.add(x.keyword)
     return out
 

@@ -16,6 +16,7 @@ understand reads or writes `*`: a check is never skipped because of an unknown c
 from __future__ import annotations
 
 from ..language import nodes as n
+from ..language import resolved as rv
 from ..language.symbols import CONDITION
 
 ANY = "*"
@@ -84,33 +85,34 @@ class Depends:
                 case _ if isinstance(x, PURE_NODES):
                     pass
                 case n.Name():
-                    res = r.names.get(id(x))
-                    kind = res[0] if res else None
-                    if kind in ("local", "zone", "keyword", "kind", "card"):
+                    res = r.name_of(x)
+                    if isinstance(
+                        res, rv.LocalRef | rv.ZoneRef | rv.KeywordRef | rv.KindRef | rv.CardRef
+                    ):
                         pass
-                    elif kind == "define":
-                        out |= self.define_reads(res[1])
-                    elif kind == "counter":
-                        out.add("counter:" + res[1])
-                    elif kind == "it_prop":
-                        out |= self.prop_reads(res[1])
-                    elif kind == "builtin" and res[1] in NAME_READS:
-                        out |= NAME_READS[res[1]]
-                    elif not (kind == "builtin" and res[1] in PURE_NAMES):
+                    elif isinstance(res, rv.DefineRef):
+                        out |= self.define_reads(res.name)
+                    elif isinstance(res, rv.CounterRef):
+                        out.add("counter:" + res.name)
+                    elif isinstance(res, rv.ItPropRef):
+                        out |= self.prop_reads(res.name)
+                    elif isinstance(res, rv.BuiltinRef) and res.name in NAME_READS:
+                        out |= NAME_READS[res.name]
+                    elif not (isinstance(res, rv.BuiltinRef) and res.name in PURE_NAMES):
                         out.add(ANY)
                 case n.Attr():
                     out |= self.attr_reads(x)
                 case n.Call():
-                    res = r.calls.get(id(x))
+                    res = r.call_of(x)
                     if res is None:
                         out.add(ANY)
-                    elif res[0] == "define":
-                        out |= self.define_reads(res[1])
-                    elif res[1] in BUILTIN_READS:
-                        out |= BUILTIN_READS[res[1]] | self.static_reads()
-                    elif res[1] == "matches":
+                    elif isinstance(res, rv.DefineRef):
+                        out |= self.define_reads(res.name)
+                    elif res.name in BUILTIN_READS:
+                        out |= BUILTIN_READS[res.name] | self.static_reads()
+                    elif res.name == "matches":
                         out |= self.condition_reads()
-                    elif res[1] not in PURE_BUILTINS:
+                    elif res.name not in PURE_BUILTINS:
                         out.add(ANY)  # random, roll, shuffled, matches, ...
                 case n.Has():
                     out |= {"grants"} | self.static_reads()
@@ -129,30 +131,29 @@ class Depends:
             return True
         if self.reads(e):
             return False
-        names = self.r.names
         for x in e.walk():
             if isinstance(x, n.Name):
-                res = names.get(id(x))
-                if res is None or res[0] in ("local", "it_prop"):
+                res = self.r.name_of(x)
+                if res is None or isinstance(res, rv.LocalRef | rv.ItPropRef):
                     return False
             elif isinstance(x, n.Special):
                 return False  # it, this, you, ...
         return True
 
     def attr_reads(self, x: n.Attr) -> set:
-        res = self.r.attrs.get(id(x))
-        if res is None:
-            return {ANY}
-        kind, name = res
-        if kind == "obj_prop":
+        res = self.r.attr_of(x)
+        name = res.name if res is not None else ""
+        if isinstance(res, rv.ObjProp):
             return self.prop_reads(name)
-        if kind in ("player_counter", "area_counter"):
+        if isinstance(res, rv.PlayerCounter | rv.AreaCounter):
             return {"counter:" + name}
-        if kind == "obj_builtin":
+        if isinstance(res, rv.ObjBuiltin):
             return {"owner"} if name == "owner" else set()  # zone, position: zones; name, kind
-        if kind in ("option", "player_zone", "area_zone", "area_fact", "player_builtin"):
+        if isinstance(
+            res, rv.OptionAttr | rv.PlayerZone | rv.AreaZone | rv.AreaFact | rv.PlayerBuiltin
+        ):
             return set()
-        if kind in ("zone_builtin", "dict"):
+        if isinstance(res, rv.ZoneBuiltin | rv.KeyAttr):
             return set()
         return {ANY}
 
@@ -262,23 +263,20 @@ class Depends:
     def assign_writes(self, s: n.Assign) -> set:
         t = s.target
         if isinstance(t, n.Name):
-            res = self.r.names.get(id(t), ("local", t.name))
-            if res[0] == "local":
+            res = self.r.name_of(t) or rv.LocalRef(t.name)
+            if isinstance(res, rv.LocalRef):
                 return set()
-            if res[0] == "counter":
-                return {"counter:" + res[1]}
-            if res[0] == "game":
+            if isinstance(res, rv.CounterRef):
+                return {"counter:" + res.name}
+            if isinstance(res, rv.GameRef):
                 return {"scope"}
             return {ANY}
-        res = self.r.attrs.get(id(t))
-        if res is None:
-            return {ANY}
-        kind, name = res
-        if kind == "obj_prop":
-            return {"prop:" + name}
-        if kind in ("player_counter", "area_counter"):
-            return {"counter:" + name}
-        if (kind, name) == ("obj_builtin", "owner"):
+        res = self.r.attr_of(t)
+        if isinstance(res, rv.ObjProp):
+            return {"prop:" + res.name}
+        if isinstance(res, rv.PlayerCounter | rv.AreaCounter):
+            return {"counter:" + res.name}
+        if res == rv.ObjBuiltin("owner"):
             return {"owner"}
         return {ANY}
 

@@ -1,17 +1,42 @@
 """Resolve every name of a ruleset and check arity and types.
 
-The checker never changes the AST. What it learns goes into side tables keyed by node identity
-(`Resolved.names`, `.attrs`, `.calls`), which the compiler reads; problems go into Diagnostics,
-each located and, where it helps, with a "did you mean" hint.
+The checker never changes the AST. What it learns goes into `Resolved` (language/resolved.py):
+a typed record per name, attribute and call (`CounterRef`, `ObjProp`, `VerbRef`...), which the
+compiler looks up by node; problems go into Diagnostics, each located and, where it helps, with
+a "did you mean" hint.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from . import lint, templates
 from . import nodes as n
 from .diagnostics import Diagnostics, did_you_mean
+from .resolved import (
+    AreaCounter,
+    AreaFact,
+    AreaZone,
+    BuiltinRef,
+    CardRef,
+    CounterRef,
+    DefineRef,
+    DoableRef,
+    GameRef,
+    ItPropRef,
+    KeyAttr,
+    KeywordRef,
+    KindRef,
+    LocalRef,
+    ObjBuiltin,
+    ObjProp,
+    OptionAttr,
+    PlayerBuiltin,
+    PlayerCounter,
+    PlayerZone,
+    Resolved,
+    VerbRef,
+    ZoneBuiltin,
+    ZoneRef,
+)
 from .signatures import BUILTIN_NAMES, BUILTIN_SIGS, OBJECT_ATTRS, PLAYER_ATTRS
 from .symbols import (
     ANY,
@@ -36,16 +61,6 @@ from .symbols import (
 )  # fmt: skip
 
 DOABLE = ("doable", "실행가능")  # `doable(EVENT(ARGS))`: runtime/acts.py
-
-
-@dataclass
-class Resolved:
-    names: dict[int, tuple] = field(default_factory=dict)
-    attrs: dict[int, tuple] = field(default_factory=dict)
-    calls: dict[int, tuple] = field(default_factory=dict)
-    types: dict[int, object] = field(default_factory=dict)  # option types of choose/order/log
-    phase_names: dict[str, str] = field(default_factory=dict)  # a phase's spelling -> its name
-    keep: list = field(default_factory=list)  # keeps nodes alive so their ids stay unique
 
 
 class Scope:
@@ -332,7 +347,7 @@ class Checker:
                     )
                 else:
                     self.used.add(id(self.s.keywords[arg.name]))
-                    self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
+                    self.r.set_name(arg, KeywordRef(self.s.canonical[arg.name]))
             elif p.type == CONDITION:
                 self.expect(arg, Scope({"it": OBJECT}, where=True, ctx="condition"), BOOL)
             else:
@@ -387,13 +402,13 @@ class Checker:
                     if e is not None:
                         self.expect(e, sc, NUMBER)
                 sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
-                self.r.types[id(st)] = elem_type(t)
+                self.r.set_type(st, elem_type(t))
             case n.Order():
                 t = self.expr(st.items, sc)
                 if st.by is not None:
                     self.expect(st.by, sc, PLAYER)
                 sc.names[st.name] = list_of(elem_type(t))
-                self.r.types[id(st)] = elem_type(t)
+                self.r.set_type(st, elem_type(t))
             case n.Emit():
                 ev = self.s.events.get(st.event)
                 if ev is None:
@@ -422,7 +437,7 @@ class Checker:
                         self.expr(a, sc)
                     return
                 self.used.add(id(v))
-                self.r.calls[id(st)] = ("verb", v.name)
+                self.r.set_call(st, VerbRef(v.name))
                 self.args(v, st.args, st, sc)
             case n.Win() | n.Lose():
                 self.one_or_list(
@@ -456,7 +471,7 @@ class Checker:
                 if st.pass_if is not None:
                     self.expect(st.pass_if, sc, BOOL)
             case n.Log():
-                self.r.types[id(st)] = self.expr(st.value, sc)
+                self.r.set_type(st, self.expr(st.value, sc))
             case n.Reveal():
                 self.one_or_list(
                     st.what, sc, OBJECT, "'reveal' shows an object or a list of objects"
@@ -546,8 +561,8 @@ class Checker:
             else:
                 kt = self.expr(k, sc)
                 self.compat(kt, KEYWORD, k, "granted keyword")
-                res = self.r.names.get(id(k))
-                kw = self.s.keywords.get(res[1]) if res and res[0] == "keyword" else None
+                res = self.r.name_of(k)
+                kw = self.s.keywords.get(res.name) if isinstance(res, KeywordRef) else None
                 if kw is not None and kw.params:
                     sig = ", ".join(p.name for p in kw.params)
                     self.d.warning(
@@ -580,7 +595,7 @@ class Checker:
             )
             return
         self.used.add(id(kw))
-        self.r.names[id(k)] = ("keyword", self.s.canonical[k.name])
+        self.r.set_name(k, KeywordRef(self.s.canonical[k.name]))
         if len(st.args) != len(kw.params):
             sig = ", ".join(f"{p.name}: {type_name(p.type)}" for p in kw.params)
             self.d.error(
@@ -595,7 +610,7 @@ class Checker:
             if p.type == KEYWORD:
                 if isinstance(arg, n.Name) and arg.name in self.s.keywords:
                     self.used.add(id(self.s.keywords[arg.name]))
-                    self.r.names[id(arg)] = ("keyword", self.s.canonical[arg.name])
+                    self.r.set_name(arg, KeywordRef(self.s.canonical[arg.name]))
                 else:
                     self.compat(self.expr(arg, sc), KEYWORD, arg, f"argument '{p.name}'")
             elif p.type == CONDITION:
@@ -621,17 +636,17 @@ class Checker:
     def target(self, e: n.Expr, sc: Scope):
         if isinstance(e, n.Name):
             if e.name in sc.names:
-                self.r.names[id(e)] = ("local", e.name)
+                self.r.set_name(e, LocalRef(e.name))
                 return sc.names[e.name]
             c = self.s.counters.get(e.name)
             if c is not None and c.scope == "global":
                 self.used.add(id(c))
-                self.r.names[id(e)] = ("counter", c.name)
+                self.r.set_name(e, CounterRef(c.name))
                 return NUMBER
             if e.name in ASSIGNABLE_NAMES:
                 if sc.where:
                     self.d.error(f"cannot assign to '{e.name}' here", e.span, code="not-assignable")
-                self.r.names[id(e)] = ("game", e.name)
+                self.r.set_name(e, GameRef(e.name))
                 return ASSIGNABLE_NAMES[e.name]
             counter = self.s.counters.get(e.name)
             scope = counter.scope if counter is not None else None
@@ -650,11 +665,11 @@ class Checker:
             return ANY
         if isinstance(e, n.Attr):
             t = self.expr(e, sc)
-            res = self.r.attrs.get(id(e))
+            res = self.r.attr_of(e)
             if (
                 res
-                and res[0] not in ("obj_prop", "player_counter", "area_counter", "dict")
-                and res != ("obj_builtin", "owner")
+                and not isinstance(res, ObjProp | PlayerCounter | AreaCounter | KeyAttr)
+                and res != ObjBuiltin("owner")
             ):
                 self.d.error(f"cannot assign to '{e.name}'", e.span, code="not-assignable")
             return t
@@ -734,7 +749,7 @@ class Checker:
                 return list_of(ts[0] if ts and all(t == ts[0] for t in ts) else ANY)
             case n.BinOp():
                 lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
-                self.r.types[id(e)] = (lt, rt)
+                self.r.set_operands(e, lt, rt)
                 self._constant(e, lint.constant_comparison(e))
                 if e.op in NUMERIC_OPS:
                     if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
@@ -792,7 +807,7 @@ class Checker:
                 if e.keyword in self.s.keywords:
                     self.used.add(id(self.s.keywords[e.keyword]))
                 elif e.keyword in sc.names and sc.names[e.keyword] in (KEYWORD, ANY):
-                    self.r.names[id(e)] = ("local", e.keyword)
+                    self.r.set_name(e, LocalRef(e.keyword))
                 else:
                     self.d.error(
                         f"unknown keyword '{e.keyword}'",
@@ -842,28 +857,28 @@ class Checker:
         return types[d.name]
 
     def name(self, e: n.Name, sc: Scope):
-        s, name, res = self.s, e.name, self.r.names
+        s, name, r = self.s, e.name, self.r
         if name in sc.names:
-            res[id(e)] = ("local", name)
+            r.set_name(e, LocalRef(name))
             return sc.names[name]
         if name in s.defines:
             d = s.defines[name]
             self.used.add(id(d))
             if d.params:
                 self.d.error(f"'{name}' takes arguments: write {name}(...)", e.span, code="arity")
-            res[id(e)] = ("define", d.name)
+            r.set_name(e, DefineRef(d.name))
             return self.define_type(d)
         if name in s.counters and s.counters[name].scope == "global":
             self.used.add(id(s.counters[name]))
-            res[id(e)] = ("counter", s.counters[name].name)
+            r.set_name(e, CounterRef(s.counters[name].name))
             return NUMBER
         if name in s.zones and s.zones[name].scope == "global":
             self.used.add(id(s.zones[name]))
-            res[id(e)] = ("zone", s.zones[name].name)
+            r.set_name(e, ZoneRef(s.zones[name].name))
             return ZONE
         if name in BUILTIN_NAMES or name in KOREAN_NAMES:
             name = KOREAN_NAMES.get(name, name)
-            res[id(e)] = ("builtin", name)
+            r.set_name(e, BuiltinRef(name))
             return BUILTIN_NAMES[name]
         if (
             sc.where
@@ -872,17 +887,17 @@ class Checker:
             or sc.ctx == "condition"
             and name in s.fields
         ):
-            res[id(e)] = ("it_prop", name)
+            r.set_name(e, ItPropRef(name))
             return s.fields[name].type
         if name in s.keywords:
             self.used.add(id(s.keywords[name]))
-            res[id(e)] = ("keyword", s.canonical[name])
+            r.set_name(e, KeywordRef(s.canonical[name]))
             return KEYWORD
         if name in s.kinds:
-            res[id(e)] = ("kind", s.canonical[name])
+            r.set_name(e, KindRef(s.canonical[name]))
             return KIND
         if name in s.cards:
-            res[id(e)] = ("card", name)
+            r.set_name(e, CardRef(name))
             return TEXT
         if name in s.zones or name in s.counters:
             what = "zone" if name in s.zones else "counter"
@@ -915,7 +930,7 @@ class Checker:
             and e.obj.name in ("option", "옵션")
             and e.obj.name not in sc.names
         ):
-            self.r.names[id(e.obj)] = ("builtin", "option")
+            self.r.set_name(e.obj, BuiltinRef("option"))
             if name not in s.options:
                 self.d.error(
                     f"unknown option '{name}'",
@@ -924,18 +939,18 @@ class Checker:
                     code="unknown-option",
                 )
                 return ANY
-            self.r.attrs[id(e)] = ("option", name)
+            self.r.set_attr(e, OptionAttr(name))
             spec = s.options[name]
             if spec.get("per_seat"):
                 return list_of(_value_type(spec.get("default")))
             return _value_type(spec.get("default"))
         t = self.expr(e.obj, sc)
         if t == ANY and isinstance(e.obj, n.Name) and e.obj.name in ("data", "자료"):
-            self.r.attrs[id(e)] = ("dict", name)
+            self.r.set_attr(e, KeyAttr(name))
             return ANY
         if isinstance(t, tuple):
             # An attribute of a list is the list of that attribute of each item: players.hand.
-            self.r.types[id(e)] = "map"
+            self.r.set_maps(e)
             inner = self._attr_of(e, t[1], name)
             return list_of(inner) if inner is not None else ANY
         rt = self._attr_of(e, t, name)
@@ -949,28 +964,28 @@ class Checker:
         cands: list[tuple] = []
         if t in (PLAYER, ANY):
             if zone is not None and zone.scope == "player":
-                cands.append(("player_zone", zone.name, ZONE))
+                cands.append((PlayerZone(zone.name), ZONE))
             if counter is not None and counter.scope == "player":
-                cands.append(("player_counter", counter.name, NUMBER))
+                cands.append((PlayerCounter(counter.name), NUMBER))
             if name in PLAYER_ATTRS:
-                cands.append(("player_builtin", name, PLAYER_ATTRS[name]))
+                cands.append((PlayerBuiltin(name), PLAYER_ATTRS[name]))
         if t in (AREA, ANY):
             if zone is not None and zone.scope == "area":
-                cands.append(("area_zone", zone.name, ZONE))
+                cands.append((AreaZone(zone.name), ZONE))
             if counter is not None and counter.scope == "area":
-                cands.append(("area_counter", counter.name, NUMBER))
+                cands.append((AreaCounter(counter.name), NUMBER))
             per_area = [x for x in (zone, counter) if x is not None and x.scope == "area"]
             if not per_area and name in s.area_facts:
-                cands.append(("area_fact", name, ANY))
+                cands.append((AreaFact(name), ANY))
         if t in (OBJECT, ANY):
             if field_ is not None:
-                cands.append(("obj_prop", name, field_.type))
+                cands.append((ObjProp(name), field_.type))
             if name in OBJECT_ATTRS:
-                cands.append(("obj_builtin", name, OBJECT_ATTRS[name]))
+                cands.append((ObjBuiltin(name), OBJECT_ATTRS[name]))
         if t in (ZONE,) and name in ("owner", "size", "소유자", "크기"):
-            cands.append(("zone_builtin", name, PLAYER if name in ("owner", "소유자") else NUMBER))
+            cands.append((ZoneBuiltin(name), PLAYER if name in ("owner", "소유자") else NUMBER))
         if t == ANY and not cands:
-            cands.append(("dict", name, ANY))
+            cands.append((KeyAttr(name), ANY))
         if not cands:
             known = []
             if t == PLAYER:
@@ -994,19 +1009,19 @@ class Checker:
                 code="unknown-property",
             )
             return None
-        if len(cands) > 1 and len({c[0].split("_")[0] for c in cands}) > 1:
+        if len(cands) > 1 and len({c[0].of for c in cands}) > 1:
             self.d.error(
-                f"'{name}' could be a {' or '.join(sorted({c[0].split('_')[0] for c in cands}))} attribute: "
+                f"'{name}' could be a {' or '.join(sorted({c[0].of for c in cands}))} attribute: "
                 "declare the type of the value before the dot",
                 e.span,
                 code="ambiguous",
             )
-        kind, target, rt = cands[0]
-        if zone is not None and kind.endswith("zone"):
+        ref, rt = cands[0]
+        if zone is not None and isinstance(ref, PlayerZone | AreaZone):
             self.used.add(id(zone))
-        if counter is not None and kind.endswith("counter"):
+        if counter is not None and isinstance(ref, PlayerCounter | AreaCounter):
             self.used.add(id(counter))
-        self.r.attrs[id(e)] = (kind, target)
+        self.r.set_attr(e, ref)
         return rt
 
     def doable(self, e: n.Call, sc: Scope):
@@ -1029,7 +1044,7 @@ class Checker:
             return BOOL
         sym.used = True
         self.args(sym, inner.args, inner, sc)
-        self.r.calls[id(e)] = ("doable", sym.name)
+        self.r.set_call(e, DoableRef(sym.name))
         return BOOL
 
     def call(self, e: n.Call, sc: Scope):
@@ -1039,7 +1054,7 @@ class Checker:
         d = s.defines.get(e.func)
         if d is not None:
             self.used.add(id(d))
-            self.r.calls[id(e)] = ("define", d.name)
+            self.r.set_call(e, DefineRef(d.name))
             self.args(d, e.args, e, sc)
             return self.define_type(d)
         b = BUILTIN_SIGS.get(e.func)
@@ -1053,7 +1068,7 @@ class Checker:
                     code="arity",
                 )
             ts = [self.expr(a, sc) for a in e.args]
-            self.r.calls[id(e)] = ("builtin", e.func)
+            self.r.set_call(e, BuiltinRef(e.func))
             if callable(ret):
                 return ret(ts)
             return ret
