@@ -14,7 +14,7 @@ A module that defines its own `zone_of` or `take` keeps its calls as written.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, replace
 
 from . import nodes as n
 
@@ -28,39 +28,30 @@ def canonical(tree, shadowed: frozenset[str] = frozenset()):
             name for d in tree.decls if isinstance(d, n.DefineDecl | n.VerbDecl) for name in d.names
         }
         shadowed = shadowed | (declared & set(REWRITTEN))
-    return _rewrite(tree, shadowed)
+    return _Canonical(shadowed).rewrite(tree)
 
 
-def _rewrite(x, shadowed):
-    if isinstance(x, tuple):
-        return tuple(_rewrite(i, shadowed) for i in x)
-    if isinstance(x, list):
-        return [_rewrite(i, shadowed) for i in x]
-    if not is_dataclass(x) or not isinstance(x, n.Node):
-        return x
-    if isinstance(x, n.Call) and x.func not in shadowed:
-        if x.func == "zone_of" and len(x.args) == 1:
-            return n.Attr(_rewrite(x.args[0], shadowed), "zone", span=x.span)
-        if x.func == "take" and len(x.args) == 2:
-            return n.Call("first", _rewrite(x.args, shadowed), span=x.span)
-    changed = {}
-    for f in fields(x):
-        if f.name == "span":
-            continue
-        v = getattr(x, f.name)
-        nv = _rewrite(v, shadowed)
-        if nv is not v:
-            changed[f.name] = nv
-    if isinstance(x, n.Trigger) and x.timing == "when":
-        changed["timing"] = "after"
-    if isinstance(x, n.Trigger):
-        bound = _self_bound(changed.get("binds", x.binds), changed.get("cond", x.cond), x)
+class _Canonical(n.NodeTransformer):
+    def __init__(self, shadowed: frozenset[str]):
+        self.shadowed = shadowed
+
+    def visit_Call(self, x: n.Call) -> n.Node:
+        if x.func not in self.shadowed:
+            if x.func == "zone_of" and len(x.args) == 1:
+                return n.Attr(self.visit(x.args[0]), "zone", span=x.span)
+            if x.func == "take" and len(x.args) == 2:
+                return n.Call("first", self.rewrite(x.args), span=x.span)
+        return self.generic_visit(x)
+
+    def visit_Trigger(self, x: n.Trigger) -> n.Node:
+        x = self.generic_visit(x)
+        changed = {}
+        if x.timing == "when":
+            changed["timing"] = "after"
+        bound = _self_bound(x.binds, x.cond, x)
         if bound is not None:
             changed["binds"], changed["cond"] = bound
-    if not changed:
-        return x
-    values = {f.name: getattr(x, f.name) for f in fields(x) if f.name != "span"}
-    return type(x)(**{**values, **changed}, span=x.span)
+        return replace(x, **changed) if changed else x
 
 
 def _is_self_test(e, name: str) -> bool:

@@ -22,7 +22,7 @@ are printed as written in either language. Lines are never wrapped.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 
 from . import nodes as n
 from .canonical import canonical
@@ -682,26 +682,14 @@ def _line_of(node) -> int | None:
 def _last_line(node, default: int) -> int:
     """The last source line of what a printed line shows of `node`: its expressions, not the
     blocks or declarations nested in it (whose spans also take in the newlines after them)."""
+    if isinstance(node, n.Block) or not isinstance(node, n.Node):
+        return default
     best = default
-    stack = [node]
-    while stack:
-        obj = stack.pop()
-        if isinstance(obj, n.Block) or (
-            isinstance(obj, n.Decl | n.Field | n.KeywordUse) and obj is not node
-        ):
-            continue
-        if isinstance(obj, tuple):
-            stack.extend(obj)
-            continue
-        if not is_dataclass(obj) or not isinstance(obj, n.Node):
-            continue
-        if isinstance(obj, n.Expr | n.TypeRef | n.Param | n.KeywordUse):
-            span = obj.span
+    for x in node.walk(prune=lambda x: isinstance(x, n.Block | n.Decl | n.Field | n.KeywordUse)):
+        if isinstance(x, n.Expr | n.TypeRef | n.Param | n.KeywordUse):
+            span = x.span
             if isinstance(span, Span) and span.end_line > best:
                 best = span.end_line
-        for f in fields(obj):
-            if f.name != "span":
-                stack.append(getattr(obj, f.name))
     return best
 
 

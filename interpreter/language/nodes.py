@@ -5,8 +5,8 @@ Later stages (checker, compiler, formatter) see only these classes, never lark's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, replace
 
 from .diagnostics import Span
 
@@ -25,14 +25,18 @@ class Node:
             if f.name != "span":
                 yield from _nodes_in(getattr(self, f.name))
 
-    def walk(self) -> Iterator[Node]:
+    def walk(self, prune: Callable[[Node], bool] | None = None) -> Iterator[Node]:
         """This node and every node inside it, depth first: the one tree walk that the
-        checker's helpers, the compiler and the formatter share."""
+        checker's helpers, the compiler and the formatter share. A node below this one for
+        which `prune(node)` holds is left out, with everything inside it."""
         stack: list[Node] = [self]
         while stack:
             node = stack.pop()
             yield node
-            stack.extend(reversed(list(node.iter_child_nodes())))
+            children = node.iter_child_nodes()
+            if prune is not None:
+                children = (c for c in children if not prune(c))
+            stack.extend(reversed(list(children)))
 
 
 def _nodes_in(v) -> Iterator[Node]:
@@ -41,6 +45,44 @@ def _nodes_in(v) -> Iterator[Node]:
     elif isinstance(v, tuple):
         for x in v:
             yield from _nodes_in(x)
+
+
+class NodeVisitor:
+    """Calls `visit_CLASS(node)` for each node it is given, `generic_visit` (which visits the
+    children) for classes without a method: Python's `ast.NodeVisitor`, over these nodes."""
+
+    def visit(self, node: Node):
+        return getattr(self, "visit_" + type(node).__name__, self.generic_visit)(node)
+
+    def generic_visit(self, node: Node):
+        for child in node.iter_child_nodes():
+            self.visit(child)
+
+
+class NodeTransformer(NodeVisitor):
+    """A tree rewrite: `visit_CLASS(node)` returns the node to put in its place, and
+    `generic_visit` rebuilds a node whose children changed (spans kept), so an unchanged
+    subtree stays the same object. The one tree rewrite that desugaring and `madang fmt`'s
+    canonical spellings share, as Python's `ast.NodeTransformer`."""
+
+    def generic_visit(self, node: Node) -> Node:
+        changed = {}
+        for f in fields(node):
+            if f.name != "span":
+                old = getattr(node, f.name)
+                new = self.rewrite(old)
+                if new is not old:
+                    changed[f.name] = new
+        return replace(node, **changed) if changed else node
+
+    def rewrite(self, v):
+        """`v` with its nodes visited: a node, or a tuple (kept as is when nothing in it changed)."""
+        if isinstance(v, Node):
+            return self.visit(v)
+        if isinstance(v, tuple):
+            new = tuple(self.rewrite(x) for x in v)
+            return v if all(a is b for a, b in zip(new, v)) else new
+        return v
 
 
 # ---------------------------------------------------------------- expressions

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -654,7 +655,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def static_effect(self, meta, items):
         effect, _if, cond = items
-        effect = type(effect)(**{**_fields(effect), "cond": cond}, span=effect.span)
+        effect = replace(effect, cond=cond)
         return n.Static(effect, span=self._span(meta))
 
     def keyword_uses(self, items):
@@ -1004,12 +1005,6 @@ def _flatten(items):
             yield from i
         else:
             yield i
-
-
-def _fields(node) -> dict:
-    from dataclasses import fields
-
-    return {f.name: getattr(node, f.name) for f in fields(node) if f.name != "span"}
 
 
 def _unquote(tok) -> str:

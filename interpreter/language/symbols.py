@@ -595,23 +595,15 @@ class Collector:
 
 def substitute(e, names: dict):
     """A copy of expression `e` with the bare names in `names` replaced by expressions."""
-    import dataclasses
+    return _Substitute(names).rewrite(e)
 
-    if isinstance(e, n.Name) and e.name in names:
-        return names[e.name]
-    if isinstance(e, tuple):
-        return tuple(substitute(x, names) for x in e)
-    if not isinstance(e, n.Node):
-        return e
-    changes = {}
-    for f in dataclasses.fields(e):
-        if f.name == "span":
-            continue
-        v = getattr(e, f.name)
-        w = substitute(v, names)
-        if w is not v:
-            changes[f.name] = w
-    return dataclasses.replace(e, **changes) if changes else e
+
+class _Substitute(n.NodeTransformer):
+    def __init__(self, names: dict):
+        self.names = names
+
+    def visit_Name(self, e: n.Name):
+        return self.names.get(e.name, e)
 
 
 def wrapped(ab, name: str, wrap: n.Block):
