@@ -360,159 +360,181 @@ class Checker:
             self.stmt(st, scope)
 
     def stmt(self, st: n.Stmt, sc: Scope) -> None:
-        match st:
-            case n.Let():
-                sc.names[st.name] = self.expr(st.value, sc)
-            case n.Assign():
-                t = self.target(st.target, sc)
-                vt = self.expr(st.value, sc)
-                if st.op != "=":
-                    self.compat(t, NUMBER, st.target, f"'{st.op}' target")
-                    self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
-                else:
-                    self.compat(vt, t, st.value, "assigned value")
-                    if (
-                        isinstance(st.target, n.Name)
-                        and isinstance(t, tuple)
-                        and t[1] == ANY
-                        and isinstance(vt, tuple)
-                    ):
-                        sc.names[st.target.name] = vt
-            case n.Move():
-                self.expr(st.what, sc)
-                self.expect(st.zone, sc, ZONE)
-                if st.index is not None:
-                    self.expect(st.index, sc, NUMBER)
-            case n.Create():
-                self.expr(st.card, sc)
-                self.expect(st.zone, sc, ZONE)
-                if st.owner is not None:
-                    self.expect(st.owner, sc, PLAYER)
-                if st.name:
-                    sc.names[st.name] = OBJECT
-            case n.Remove():
-                self.expr(st.what, sc)
-            case n.Shuffle():
-                self.expect(st.zone, sc, ZONE)
-            case n.Choose():
-                t = self.expr(st.options, sc)
-                if st.by is not None:
-                    self.expect(st.by, sc, PLAYER)
-                for e in (st.min, st.max):
-                    if e is not None:
-                        self.expect(e, sc, NUMBER)
-                sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
-                self.r.set_type(st, elem_type(t))
-            case n.Order():
-                t = self.expr(st.items, sc)
-                if st.by is not None:
-                    self.expect(st.by, sc, PLAYER)
-                sc.names[st.name] = list_of(elem_type(t))
-                self.r.set_type(st, elem_type(t))
-            case n.Emit():
-                ev = self.s.events.get(st.event)
-                if ev is None:
-                    self.d.error(
-                        f"unknown event '{st.event}'",
-                        st.span,
-                        did_you_mean(st.event, self.s.events)
-                        or "declare it with `event NAME(params)`",
-                        code="unknown-event",
-                    )
-                    for a in st.args:
-                        self.expr(a, sc)
-                    return
-                self.used.add(id(ev))
-                self.args(ev, st.args, st, sc)
-            case n.CallStmt():
-                v = self.s.verbs.get(st.verb)
-                if v is None:
-                    hint = did_you_mean(st.verb, self.s.verbs)
-                    if st.verb in self.s.defines or st.verb in BUILTIN_SIGS:
-                        hint = (
-                            f"'{st.verb}' is an expression, not a verb; use it inside a statement"
-                        )
-                    self.d.error(f"unknown verb '{st.verb}'", st.span, hint, code="unknown-verb")
-                    for a in st.args:
-                        self.expr(a, sc)
-                    return
-                self.used.add(id(v))
-                self.r.set_call(st, VerbRef(v.name))
-                self.args(v, st.args, st, sc)
-            case n.Win() | n.Lose():
-                self.one_or_list(
-                    st.who, sc, PLAYER,
-                    f"'{type(st).__name__.lower()}' needs a player or a list of players",
-                )  # fmt: skip
-            case n.DrawGame() | n.End() | n.Expire() | n.Pass() | n.Return() | n.Break():
-                pass
-            case n.Modify() | n.Grant():
-                self.effect(st, sc)
-                if st.until_of is not None:
-                    if st.until != "turn":
-                        self.d.error(
-                            "'until end of S of P' is said of a turn only: 'until end of turn of P'",
-                            st.span,
-                            code="type",
-                        )
-                    self.expect(st.until_of, sc, PLAYER)
-            case n.Window():
-                self._windows_used.add(st.name)
-                if st.name not in self.s.windows:
-                    self.d.warning(
-                        f"no action is declared in window '{st.name}'",
-                        st.span,
-                        did_you_mean(st.name, self.s.windows),
-                        code="unknown-window",
-                    )
-                self.one_or_list(
-                    st.by, sc, PLAYER, "a window is offered to a player or a list of players"
+        """Check statement `st`: the method of its class (`stmt_If`...)."""
+        method = getattr(self, "stmt_" + type(st).__name__, None)
+        if method is None:  # pragma: no cover
+            raise TypeError(st)
+        method(st, sc)
+
+    def stmt_Let(self, st: n.Let, sc: Scope) -> None:
+        sc.names[st.name] = self.expr(st.value, sc)
+
+    def stmt_Assign(self, st: n.Assign, sc: Scope) -> None:
+        t = self.target(st.target, sc)
+        vt = self.expr(st.value, sc)
+        if st.op != "=":
+            self.compat(t, NUMBER, st.target, f"'{st.op}' target")
+            self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
+        else:
+            self.compat(vt, t, st.value, "assigned value")
+            if (
+                isinstance(st.target, n.Name)
+                and isinstance(t, tuple)
+                and t[1] == ANY
+                and isinstance(vt, tuple)
+            ):
+                sc.names[st.target.name] = vt
+
+    def stmt_Move(self, st: n.Move, sc: Scope) -> None:
+        self.expr(st.what, sc)
+        self.expect(st.zone, sc, ZONE)
+        if st.index is not None:
+            self.expect(st.index, sc, NUMBER)
+
+    def stmt_Create(self, st: n.Create, sc: Scope) -> None:
+        self.expr(st.card, sc)
+        self.expect(st.zone, sc, ZONE)
+        if st.owner is not None:
+            self.expect(st.owner, sc, PLAYER)
+        if st.name:
+            sc.names[st.name] = OBJECT
+
+    def stmt_Remove(self, st: n.Remove, sc: Scope) -> None:
+        self.expr(st.what, sc)
+
+    def stmt_Shuffle(self, st: n.Shuffle, sc: Scope) -> None:
+        self.expect(st.zone, sc, ZONE)
+
+    def stmt_Choose(self, st: n.Choose, sc: Scope) -> None:
+        t = self.expr(st.options, sc)
+        if st.by is not None:
+            self.expect(st.by, sc, PLAYER)
+        for e in (st.min, st.max):
+            if e is not None:
+                self.expect(e, sc, NUMBER)
+        sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
+        self.r.set_type(st, elem_type(t))
+
+    def stmt_Order(self, st: n.Order, sc: Scope) -> None:
+        t = self.expr(st.items, sc)
+        if st.by is not None:
+            self.expect(st.by, sc, PLAYER)
+        sc.names[st.name] = list_of(elem_type(t))
+        self.r.set_type(st, elem_type(t))
+
+    def stmt_Emit(self, st: n.Emit, sc: Scope) -> None:
+        ev = self.s.events.get(st.event)
+        if ev is None:
+            self.d.error(
+                f"unknown event '{st.event}'",
+                st.span,
+                did_you_mean(st.event, self.s.events) or "declare it with `event NAME(params)`",
+                code="unknown-event",
+            )
+            for a in st.args:
+                self.expr(a, sc)
+            return
+        self.used.add(id(ev))
+        self.args(ev, st.args, st, sc)
+
+    def stmt_CallStmt(self, st: n.CallStmt, sc: Scope) -> None:
+        v = self.s.verbs.get(st.verb)
+        if v is None:
+            hint = did_you_mean(st.verb, self.s.verbs)
+            if st.verb in self.s.defines or st.verb in BUILTIN_SIGS:
+                hint = f"'{st.verb}' is an expression, not a verb; use it inside a statement"
+            self.d.error(f"unknown verb '{st.verb}'", st.span, hint, code="unknown-verb")
+            for a in st.args:
+                self.expr(a, sc)
+            return
+        self.used.add(id(v))
+        self.r.set_call(st, VerbRef(v.name))
+        self.args(v, st.args, st, sc)
+
+    def stmt_Win(self, st: n.Win | n.Lose, sc: Scope) -> None:
+        self.one_or_list(
+            st.who, sc, PLAYER,
+            f"'{type(st).__name__.lower()}' needs a player or a list of players",
+        )  # fmt: skip
+
+    stmt_Lose = stmt_Win
+
+    def stmt_DrawGame(self, st: n.Stmt, sc: Scope) -> None:
+        """A statement with nothing to check."""
+
+    stmt_End = stmt_Expire = stmt_Pass = stmt_Return = stmt_Break = stmt_DrawGame
+
+    def stmt_Modify(self, st: n.Modify | n.Grant, sc: Scope) -> None:
+        self.effect(st, sc)
+        if st.until_of is not None:
+            if st.until != "turn":
+                self.d.error(
+                    "'until end of S of P' is said of a turn only: 'until end of turn of P'",
+                    st.span,
+                    code="type",
                 )
-                if st.pass_if is not None:
-                    self.expect(st.pass_if, sc, BOOL)
-            case n.Log():
-                self.r.set_type(st, self.expr(st.value, sc))
-            case n.Reveal():
-                self.one_or_list(
-                    st.what, sc, OBJECT, "'reveal' shows an object or a list of objects"
-                )
-                self.one_or_list(
-                    st.to, sc, PLAYER, "'reveal ... to' needs a player or a list of players"
-                )
-            case n.Require():
-                self.expect(st.cond, sc, BOOL)
-            case n.If():
-                for cond, body in st.branches:
-                    self.expect(cond, sc, BOOL)
-                    self.block(body, sc)
-                if st.orelse is not None:
-                    self.block(st.orelse, sc)
-            case n.For():
-                t = self.expr(st.items, sc)
-                if t not in (ANY, ZONE) and not isinstance(t, tuple):
-                    self.d.error(
-                        f"'for' needs a list or a zone, got {type_name(t)}",
-                        st.items.span,
-                        code="type",
-                    )
-                sc.names[st.name] = elem_type(t)
-                self.block(st.body, sc)
-            case n.Repeat():
-                self.expect(st.times, sc, NUMBER)
-                self.block(st.body, sc)
-            case n.While():
-                self.expect(st.cond, sc, BOOL)
-                self.block(st.body, sc)
-            case n.Hold():
-                self.block(st.body, sc)
-            case n.Scope():
-                if st.player is not None:
-                    self.expect(st.player, sc, PLAYER)
-                if st.kind == "phase":
-                    self.phase_spellings(st)
-                self.block(st.body, sc)
-            case _:  # pragma: no cover
-                raise TypeError(st)
+            self.expect(st.until_of, sc, PLAYER)
+
+    stmt_Grant = stmt_Modify
+
+    def stmt_Window(self, st: n.Window, sc: Scope) -> None:
+        self._windows_used.add(st.name)
+        if st.name not in self.s.windows:
+            self.d.warning(
+                f"no action is declared in window '{st.name}'",
+                st.span,
+                did_you_mean(st.name, self.s.windows),
+                code="unknown-window",
+            )
+        self.one_or_list(st.by, sc, PLAYER, "a window is offered to a player or a list of players")
+        if st.pass_if is not None:
+            self.expect(st.pass_if, sc, BOOL)
+
+    def stmt_Log(self, st: n.Log, sc: Scope) -> None:
+        self.r.set_type(st, self.expr(st.value, sc))
+
+    def stmt_Reveal(self, st: n.Reveal, sc: Scope) -> None:
+        self.one_or_list(st.what, sc, OBJECT, "'reveal' shows an object or a list of objects")
+        self.one_or_list(st.to, sc, PLAYER, "'reveal ... to' needs a player or a list of players")
+
+    def stmt_Require(self, st: n.Require, sc: Scope) -> None:
+        self.expect(st.cond, sc, BOOL)
+
+    def stmt_If(self, st: n.If, sc: Scope) -> None:
+        for cond, body in st.branches:
+            self.expect(cond, sc, BOOL)
+            self.block(body, sc)
+        if st.orelse is not None:
+            self.block(st.orelse, sc)
+
+    def stmt_For(self, st: n.For, sc: Scope) -> None:
+        t = self.expr(st.items, sc)
+        if t not in (ANY, ZONE) and not isinstance(t, tuple):
+            self.d.error(
+                f"'for' needs a list or a zone, got {type_name(t)}",
+                st.items.span,
+                code="type",
+            )
+        sc.names[st.name] = elem_type(t)
+        self.block(st.body, sc)
+
+    def stmt_Repeat(self, st: n.Repeat, sc: Scope) -> None:
+        self.expect(st.times, sc, NUMBER)
+        self.block(st.body, sc)
+
+    def stmt_While(self, st: n.While, sc: Scope) -> None:
+        self.expect(st.cond, sc, BOOL)
+        self.block(st.body, sc)
+
+    def stmt_Hold(self, st: n.Hold, sc: Scope) -> None:
+        self.block(st.body, sc)
+
+    def stmt_Scope(self, st: n.Scope, sc: Scope) -> None:
+        if st.player is not None:
+            self.expect(st.player, sc, PLAYER)
+        if st.kind == "phase":
+            self.phase_spellings(st)
+        self.block(st.body, sc)
 
     def phase_spellings(self, st: n.Scope) -> None:
         """`phase gather/모으기:` makes the other names spellings of the first; a phase
@@ -698,152 +720,157 @@ class Checker:
         self.d.error(f"{what} must be {type_name(want)}, got {type_name(got)}", e.span, code="type")
 
     def expr(self, e: n.Expr, sc: Scope):
-        match e:
-            case n.Num():
-                return NUMBER
-            case n.Str():
+        """The type of expression `e`, from the method of its class (`expr_Call`...)."""
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:  # pragma: no cover
+            raise TypeError(e)
+        return method(e, sc)
+
+    def expr_Num(self, e: n.Num, sc: Scope):
+        return NUMBER
+
+    def expr_Str(self, e: n.Str, sc: Scope):
+        return TEXT
+
+    def expr_Const(self, e: n.Const, sc: Scope):
+        return BOOL if e.value is not None else NONE
+
+    def expr_Special(self, e: n.Special, sc: Scope):
+        if e.which == "it":
+            if "it" not in sc.names:
+                self.d.error(
+                    "'it' is only meaningful inside `where` or a condition",
+                    e.span,
+                    code="scope",
+                )
+                return ANY
+            return sc.names["it"]
+        if e.which == "this" and not getattr(sc, "has_this", False) and "this" not in sc.names:
+            if sc.ctx not in ("ability", "condition", "card", "action"):
+                self.d.error(
+                    f"'this' has no meaning in a {sc.ctx or 'rule'}: only abilities of keywords and cards have a source",
+                    e.span,
+                    code="scope",
+                )
+        return OBJECT if e.which == "this" else PLAYER
+
+    def expr_Index(self, e: n.Index, sc: Scope):
+        t = self.expr(e.obj, sc)
+        self.expr(e.index, sc)
+        if e.rest:
+            self.d.error(
+                "an index takes one value: several are written only after `grant`, as "
+                "a keyword's arguments",
+                e.rest[0].span,
+                code="syntax",
+            )
+        return elem_type(t) if isinstance(t, tuple) or t == ZONE else ANY
+
+    def expr_ListExpr(self, e: n.ListExpr, sc: Scope):
+        ts = [self.expr(i, sc) for i in e.items]
+        return list_of(ts[0] if ts and all(t == ts[0] for t in ts) else ANY)
+
+    def expr_BinOp(self, e: n.BinOp, sc: Scope):
+        lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+        self.r.set_operands(e, lt, rt)
+        self._constant(e, lint.constant_comparison(e))
+        if e.op in NUMERIC_OPS:
+            if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
+                if isinstance(lt, tuple) and isinstance(rt, tuple) and lt[1] == ANY:
+                    return rt
+                return lt if isinstance(lt, tuple) else rt
+            if e.op == "+" and TEXT in (lt, rt):
                 return TEXT
-            case n.Const():
-                return BOOL if e.value is not None else NONE
-            case n.Special():
-                if e.which == "it":
-                    if "it" not in sc.names:
-                        self.d.error(
-                            "'it' is only meaningful inside `where` or a condition",
-                            e.span,
-                            code="scope",
-                        )
-                        return ANY
-                    return sc.names["it"]
-                if (
-                    e.which == "this"
-                    and not getattr(sc, "has_this", False)
-                    and "this" not in sc.names
-                ):
-                    if sc.ctx not in ("ability", "condition", "card", "action"):
-                        self.d.error(
-                            f"'this' has no meaning in a {sc.ctx or 'rule'}: only abilities of keywords and cards have a source",
-                            e.span,
-                            code="scope",
-                        )
-                return OBJECT if e.which == "this" else PLAYER
-            case n.Name():
-                return self.name(e, sc)
-            case n.Attr():
-                return self.attr(e, sc)
-            case n.Call():
-                return self.call(e, sc)
-            case n.Index():
-                t = self.expr(e.obj, sc)
-                self.expr(e.index, sc)
-                if e.rest:
-                    self.d.error(
-                        "an index takes one value: several are written only after `grant`, as "
-                        "a keyword's arguments",
-                        e.rest[0].span,
-                        code="syntax",
-                    )
-                return elem_type(t) if isinstance(t, tuple) or t == ZONE else ANY
-            case n.ListExpr():
-                ts = [self.expr(i, sc) for i in e.items]
-                return list_of(ts[0] if ts and all(t == ts[0] for t in ts) else ANY)
-            case n.BinOp():
-                lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
-                self.r.set_operands(e, lt, rt)
-                self._constant(e, lint.constant_comparison(e))
-                if e.op in NUMERIC_OPS:
-                    if e.op == "+" and (isinstance(lt, tuple) or isinstance(rt, tuple)):
-                        if isinstance(lt, tuple) and isinstance(rt, tuple) and lt[1] == ANY:
-                            return rt
-                        return lt if isinstance(lt, tuple) else rt
-                    if e.op == "+" and TEXT in (lt, rt):
-                        return TEXT
-                    self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
-                    self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
-                    return NUMBER
-                if e.op in ORDER_OPS:
-                    self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
-                    self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
-                    return BOOL
-                if (
-                    ANY not in (lt, rt)
-                    and NONE not in (lt, rt)
-                    and lt != rt
-                    and not (
-                        {lt, rt} <= {TEXT, KIND, KEYWORD}
-                        or isinstance(lt, tuple)
-                        and isinstance(rt, tuple)
-                    )
-                ):
-                    self.d.error(
-                        f"comparing {type_name(lt)} with {type_name(rt)} is always {'false' if e.op == '==' else 'true'}",
-                        e.span,
-                        code="type",
-                    )
-                return BOOL
-            case n.BoolOp():
-                for i in e.items:
-                    self.expect(i, sc, BOOL)
-                self._constant(e, lint.constant_condition(e))
-                return BOOL
-            case n.Not():
-                self.expect(e.expr, sc, BOOL)
-                return BOOL
-            case n.Neg():
-                self.expect(e.expr, sc, NUMBER)
-                return NUMBER
-            case n.Contains():
-                self.expr(e.item, sc)
-                t = self.expr(e.container, sc)
-                if t not in (ZONE, ANY) and not isinstance(t, tuple):
-                    self.d.error(
-                        f"'in' needs a list or a zone on its right, got {type_name(t)}",
-                        e.container.span,
-                        code="type",
-                    )
-                return BOOL
-            case n.Has():
-                self.expect(e.obj, sc, OBJECT)
-                if e.keyword in self.s.keywords:
-                    self.used.add(id(self.s.keywords[e.keyword]))
-                elif e.keyword in sc.names and sc.names[e.keyword] in (KEYWORD, ANY):
-                    self.r.set_name(e, LocalRef(e.keyword))
-                else:
-                    self.d.error(
-                        f"unknown keyword '{e.keyword}'",
-                        e.span,
-                        did_you_mean(e.keyword, self.s.keywords),
-                        code="unknown-keyword",
-                    )
-                return BOOL
-            case n.IsKind():
-                self.expect(e.obj, sc, OBJECT)
-                if e.kind not in self.s.kinds:
-                    self.d.error(
-                        f"unknown kind '{e.kind}'",
-                        e.span,
-                        did_you_mean(e.kind, self.s.kinds),
-                        code="unknown-kind",
-                    )
-                return BOOL
-            case n.IfExpr():
-                self.expect(e.cond, sc, BOOL)
-                a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
-                return a if a == b or b == NONE else (b if a == NONE else ANY)
-            case n.Where():
-                t = self.expr(e.items, sc)
-                if t not in (ANY, ZONE) and not isinstance(t, tuple):
-                    self.d.error(
-                        f"'where' filters a list or a zone, got {type_name(t)}",
-                        e.items.span,
-                        code="type",
-                    )
-                inner = sc.child(it=elem_type(t))
-                inner.where = True
-                self.expect(e.cond, inner, BOOL)
-                return list_of(elem_type(t))
-            case _:  # pragma: no cover
-                raise TypeError(e)
+            self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
+            self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
+            return NUMBER
+        if e.op in ORDER_OPS:
+            self.compat(lt, NUMBER, e.left, f"left side of '{e.op}'")
+            self.compat(rt, NUMBER, e.right, f"right side of '{e.op}'")
+            return BOOL
+        if (
+            ANY not in (lt, rt)
+            and NONE not in (lt, rt)
+            and lt != rt
+            and not (
+                {lt, rt} <= {TEXT, KIND, KEYWORD} or isinstance(lt, tuple) and isinstance(rt, tuple)
+            )
+        ):
+            self.d.error(
+                f"comparing {type_name(lt)} with {type_name(rt)} is always {'false' if e.op == '==' else 'true'}",
+                e.span,
+                code="type",
+            )
+        return BOOL
+
+    def expr_BoolOp(self, e: n.BoolOp, sc: Scope):
+        for i in e.items:
+            self.expect(i, sc, BOOL)
+        self._constant(e, lint.constant_condition(e))
+        return BOOL
+
+    def expr_Not(self, e: n.Not, sc: Scope):
+        self.expect(e.expr, sc, BOOL)
+        return BOOL
+
+    def expr_Neg(self, e: n.Neg, sc: Scope):
+        self.expect(e.expr, sc, NUMBER)
+        return NUMBER
+
+    def expr_Contains(self, e: n.Contains, sc: Scope):
+        self.expr(e.item, sc)
+        t = self.expr(e.container, sc)
+        if t not in (ZONE, ANY) and not isinstance(t, tuple):
+            self.d.error(
+                f"'in' needs a list or a zone on its right, got {type_name(t)}",
+                e.container.span,
+                code="type",
+            )
+        return BOOL
+
+    def expr_Has(self, e: n.Has, sc: Scope):
+        self.expect(e.obj, sc, OBJECT)
+        if e.keyword in self.s.keywords:
+            self.used.add(id(self.s.keywords[e.keyword]))
+        elif e.keyword in sc.names and sc.names[e.keyword] in (KEYWORD, ANY):
+            self.r.set_name(e, LocalRef(e.keyword))
+        else:
+            self.d.error(
+                f"unknown keyword '{e.keyword}'",
+                e.span,
+                did_you_mean(e.keyword, self.s.keywords),
+                code="unknown-keyword",
+            )
+        return BOOL
+
+    def expr_IsKind(self, e: n.IsKind, sc: Scope):
+        self.expect(e.obj, sc, OBJECT)
+        if e.kind not in self.s.kinds:
+            self.d.error(
+                f"unknown kind '{e.kind}'",
+                e.span,
+                did_you_mean(e.kind, self.s.kinds),
+                code="unknown-kind",
+            )
+        return BOOL
+
+    def expr_IfExpr(self, e: n.IfExpr, sc: Scope):
+        self.expect(e.cond, sc, BOOL)
+        a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
+        return a if a == b or b == NONE else (b if a == NONE else ANY)
+
+    def expr_Where(self, e: n.Where, sc: Scope):
+        t = self.expr(e.items, sc)
+        if t not in (ANY, ZONE) and not isinstance(t, tuple):
+            self.d.error(
+                f"'where' filters a list or a zone, got {type_name(t)}",
+                e.items.span,
+                code="type",
+            )
+        inner = sc.child(it=elem_type(t))
+        inner.where = True
+        self.expect(e.cond, inner, BOOL)
+        return list_of(elem_type(t))
 
     def define_type(self, d):
         """The type of a definition's body, checked once, when first needed: a definition
@@ -856,7 +883,7 @@ class Checker:
             types[d.name] = self.expr(d.decl.body, scope)
         return types[d.name]
 
-    def name(self, e: n.Name, sc: Scope):
+    def expr_Name(self, e: n.Name, sc: Scope):
         s, name, r = self.s, e.name, self.r
         if name in sc.names:
             r.set_name(e, LocalRef(name))
@@ -923,7 +950,7 @@ class Checker:
         )
         return ANY
 
-    def attr(self, e: n.Attr, sc: Scope):
+    def expr_Attr(self, e: n.Attr, sc: Scope):
         s, name = self.s, e.name
         if (
             isinstance(e.obj, n.Name)
@@ -1047,7 +1074,7 @@ class Checker:
         self.r.set_call(e, DoableRef(sym.name))
         return BOOL
 
-    def call(self, e: n.Call, sc: Scope):
+    def expr_Call(self, e: n.Call, sc: Scope):
         s = self.s
         if e.func in DOABLE and e.func not in s.defines:
             return self.doable(e, sc)
