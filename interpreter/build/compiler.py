@@ -597,6 +597,7 @@ def compile_snippet(
     block; raises SnippetError with rendered diagnostics."""
     prog = compiler.p
     from ..language.checker import Checker, Scope
+    from ..language.desugar import desugar
     from ..language.diagnostics import Diagnostics
     from ..language.parser import Origin, parse_module
 
@@ -604,7 +605,7 @@ def compile_snippet(
     body_lines = text.strip("\n").splitlines() or ["pass"]
     src = "flow:\n" + "\n".join("    " + ln for ln in body_lines) + "\n"
     diags.add_source(file, "\n".join(body_lines) + "\n")
-    mod = parse_module(src, Origin(file, line=0, col=1, indent=-3), diags)
+    mod = desugar(parse_module(src, Origin(file, line=0, col=1, indent=-3), diags))
     if mod is None or diags.has_errors():
         raise SnippetError(diags.render())
     body = mod.decls[0].body

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..language import deprecated
 from ..language import nodes as n
 from ..language.checker import Checker
+from ..language.desugar import desugar
 from ..language.diagnostics import Diagnostics, Span, did_you_mean
 from ..language.parser import Origin, parse_card_text, parse_module
 from ..language.schema import RULESET_SCHEMA, card_schema, validate
@@ -124,7 +125,7 @@ def load_ruleset(
         text = read_text(path, diags)
         if text is None:
             continue
-        mod = parse_module(text, Origin(_show(path)), diags)
+        mod = desugar(parse_module(text, Origin(_show(path)), diags))
         if mod is not None:
             col.module(mod)
             modules.append(mod)
@@ -458,7 +459,7 @@ def load_cards(
         )
         body = entry.get("text")
         if isinstance(body, str) and body.strip() and body.strip() != "-":
-            card.text = parse_card_text(body, doc.text_origin(("cards", i, "text")), diags)
+            card.text = desugar(parse_card_text(body, doc.text_origin(("cards", i, "text")), diags))
         elif body is None or isinstance(body, str):
             card.text = n.CardText((), span=doc.span(("cards", i)))
         col.card(card)
@@ -550,7 +551,7 @@ def load_card_set_files(card_paths: list[str], col: Collector, diags: Diagnostic
             text = read_text(src, diags)
             if text is None:
                 continue
-            mod = parse_module(text, Origin(_show(src)), diags)
+            mod = desugar(parse_module(text, Origin(_show(src)), diags))
             if mod is None:
                 continue
             for d in mod.decls:  # a set's `kind K:` for the ruleset's K adds fields to it

@@ -82,10 +82,7 @@ def _self_bound(binds, cond, trig: n.Trigger):
         others = [rest, trig.body, trig.optional_by]
         if any(_mentions(o, name) for o in others):
             return None
-        span = first.span
-        test = n.BinOp("==", n.Name(n.SELF, span=span), n.Special("this", span=span), span=span)
-        new_cond = test if rest is None else n.BoolOp("and", (test, rest), span=cond.span)
-        return tuple(n.SELF if b == name else b for b in binds), new_cond
+        return tuple(n.SELF if b == name else b for b in binds), rest
     return None
 
 

@@ -22,10 +22,11 @@ are printed as written in either language. Lines are never wrapped.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from . import nodes as n
 from .canonical import canonical
+from .desugar import has_self_test
 from .diagnostics import Diagnostics, Span
 from .keywords import CORE, KO_COMPARISONS, RESERVED
 
@@ -642,14 +643,13 @@ class _Printer:
 
 
 def _without_self_test(cond):
-    """The condition of a self-bound trigger as written: the parser's `SELF == this` removed."""
-    test = n.BinOp("==", n.Name(n.SELF, span=None), n.Special("this", span=None), span=None)
-    if cond == test:
-        return None
-    if isinstance(cond, n.BoolOp) and cond.op == "and" and len(cond.items) == 2:
-        if cond.items[0] == test:
-            return cond.items[1]
-    raise FormatError("a self-bound trigger without its test")
+    """The condition of a self-bound trigger as written. The parser's tree has it so; a tree the
+    loader desugared (a checked card's text) starts with the added `SELF == this`, left out."""
+    if not has_self_test(cond):
+        return cond
+    if isinstance(cond, n.BoolOp):
+        return cond.items[1] if len(cond.items) == 2 else replace(cond, items=cond.items[1:])
+    return None
 
 
 def _plain_num(e) -> bool:

@@ -510,8 +510,6 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def keyword_prefix(self, meta, items):
         use, event, _if, cond, limit, opt, body = items
-        if event is not None:
-            cond = self._self_bound(event[1], cond, event[2])
         return n.Conditioned(use, body, event, cond, limit, opt, span=self._span(meta))
 
     def prefix_body(self, items):
@@ -527,8 +525,6 @@ class ToAst(Transformer):
         timing, event, cond, opt = head
         prompt, by = opt if opt is not None else (None, None)
         name, binds, espan = event if event is not None else (None, (), None)
-        if event is not None:
-            cond = self._self_bound(binds, cond, espan)
         return n.TimingDecl(
             names, timing, name, binds, cond, espan, prompt, by, span=self._span(meta)
         )
@@ -607,7 +603,6 @@ class ToAst(Transformer):
         timing, (event, binds, espan), _as, tier, _if, cond, limit, opt, body = items
         # `when` and `after` are one timing; the AST (and `madang fmt`) write it `after`
         timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
-        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             timing, event, binds, cond, limit, body, espan, prompt, by,
@@ -617,7 +612,6 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def replacement(self, meta, items):
         _, _of, (event, binds, espan), _if, cond, limit, opt, body = items
-        cond = self._self_bound(binds, cond, espan)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -626,7 +620,6 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def cost_decl(self, meta, items):
         _, (action, binds, espan), _if, cond, body = items
-        cond = self._self_bound(binds, cond, espan)
         return n.Trigger("cost", action, binds, cond, None, body, espan, span=self._span(meta))
 
     def optional(self, items):
@@ -639,15 +632,6 @@ class ToAst(Transformer):
         if binds.count(n.SELF) > 1:
             raise TreeProblem("an event pattern binds `this` at most once", self._tok(items[0]))
         return str(items[0]), binds, self._tok(items[0])
-
-    @staticmethod
-    def _self_bound(binds, cond, span):
-        """`X(this)` → `X(SELF) if SELF == this [and cond]`: a desugaring, so the back end sees an
-        ordinary binding and condition (fmt prints it back as written)."""
-        if n.SELF not in binds:
-            return cond
-        test = n.BinOp("==", n.Name(n.SELF, span=span), n.Special("this", span=span), span=span)
-        return test if cond is None else n.BoolOp("and", (test, cond), span=span)
 
     def limit(self, items):
         return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
