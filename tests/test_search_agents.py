@@ -467,7 +467,7 @@ def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch
     choice = agent.decide(Decision(g))
     assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root, as the greedy step does
     best_five = {labels[a] for a in sorted(judged, key=value, reverse=True)[:5]}
-    assert agent.last.allowed == best_five
+    assert set(agent.last.root.order[:5]) == best_five
     searched = {label for label, c in agent.last.root.children.items() if c.visits}
     assert searched == best_five and labels[choice] in best_five
     with pytest.raises(MadangError):

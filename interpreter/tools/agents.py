@@ -23,7 +23,8 @@ from ..game.api import GameState, MadangError
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
     "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
-    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:turn][:peek], human, "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:turn][:reuse][:workers=N][:peek], "
+    "human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
 
@@ -177,16 +178,22 @@ def parse_greedy(arg: str, spec: str) -> GreedyAgent:
 
 
 class MCTSAgent(Agent):
-    """Information-set MCTS (tools/mcts.py): `iterations` per decision, or `seconds`."""
+    """Information-set MCTS (tools/mcts.py): `iterations` per decision, or `seconds`. With
+    `reuse`, the subtree of the option chosen is kept for the seat's next decision when that
+    comes right after it; with `workers` > 1, as many searches from the same root, each with
+    its own samples, in parallel processes, their root statistics added up (root parallelism)."""
 
     name = "mcts"
 
     def __init__(self, iterations: int | None = 200, seconds: float | None = None,
                  depth: int | None | str = "default", c: float = 0.7, greedy: float = 0.0,
                  peek: bool = False, group: int | None | str = "default",
-                 prune: int | None | str = "default", turn: bool | None = None):  # fmt: skip
-        from .mcts import GROUP_WIDTH, PRUNE, TURN
+                 prune: int | None | str = "default", turn: bool | None = None,
+                 widen: int | None | str = "default", reuse: bool = False,
+                 workers: int = 1):  # fmt: skip
+        from .mcts import GROUP_WIDTH, PRUNE, TURN, WIDEN
 
+        self.widen = WIDEN if widen == "default" else widen
         self.turn = TURN if turn is None else turn
         self.group = GROUP_WIDTH if group == "default" else group
         self.prune = PRUNE if prune == "default" else prune
@@ -196,24 +203,47 @@ class MCTSAgent(Agent):
         self.c = c
         self.greedy = greedy
         self.peek = peek
+        self.reuse = reuse
+        self.workers = workers
+        self.kept = None  # (decision index, seat, node): the subtree kept for the next decision
         self.last = None  # the last Search, for statistics
 
     def decide(self, d: Decision) -> int:
-        from .mcts import Search, playout_depth
+        from .mcts import Search, playout_depth, run_workers
 
         root = d.search_root()
         depth = playout_depth(root) if self.depth == "default" else self.depth
-        search = Search(root, d.rng(), iterations=self.iterations,
-                        seconds=self.seconds, c=self.c, depth=depth, greedy=self.greedy,
-                        determinize=not self.peek, group=self.group,
-                        prune=self.prune, turn=self.turn)  # fmt: skip
-        choice = search.run()
+        settings = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, depth=depth,
+                        greedy=self.greedy, determinize=not self.peek, group=self.group,
+                        prune=self.prune, turn=self.turn, widen=self.widen)  # fmt: skip
+        tree = None
+        if self.kept is not None:
+            index, seat, node = self.kept
+            if d.index == index + 1 and d.seat == seat:
+                tree = node
+        self.kept = None
+        others = []
+        if self.workers > 1:
+            seeds = [f"{d.key}:{w}" for w in range(1, self.workers)]
+            others = run_workers(root, seeds, settings)
+        search = Search(root, d.rng(), tree=tree, **settings)
+        search.run()
+        for w in others:
+            counts, done, steps = w.get()
+            search.merge(counts)
+            search.done += done
+            search.playout_decisions += steps
+        choice = search.best()
+        if self.reuse:
+            child = search.root.children.get(d.labels[choice])
+            if child is not None:
+                self.kept = (d.index, d.seat, child)
         self.last = search
         return choice
 
 
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
-    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:turn|:noturn][:peek]"""
+    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:peek]"""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -222,13 +252,17 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
                 kw["seconds"], kw["iterations"] = float(key[:-1]), None
             elif not eq and key.isdigit():
                 kw["iterations"] = int(key)
-            elif not eq and key == "peek":
-                kw["peek"] = True
+            elif not eq and key in ("peek", "reuse"):
+                kw[key] = True
+            elif key == "workers":
+                kw["workers"] = int(val)
+                if kw["workers"] < 1:
+                    raise ValueError(part)
             elif not eq and key in ("turn", "noturn"):
                 kw["turn"] = key == "turn"
             elif key == "depth":
                 kw["depth"] = None if val == "none" else int(val)
-            elif key in ("group", "prune"):
+            elif key in ("group", "prune", "widen"):
                 kw[key] = None if val == "none" else int(val)
                 if kw[key] is not None and kw[key] < 1:
                     raise ValueError(part)
@@ -239,7 +273,7 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
         except ValueError:
             raise MadangError(
                 f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
-                "greedy=X, group=N, prune=N, turn, noturn or peek"
+                "greedy=X, group=N, prune=N, widen=N, turn, noturn, reuse, workers=N or peek"
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")

@@ -16,6 +16,7 @@ object numbers, so the same move in two samples is one edge.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
 
@@ -32,6 +33,10 @@ GROUP_WIDTH = None
 PRUNE = 8
 # Playouts end where another seat than the last one in the tree decides (Search.turn).
 TURN = False
+# Below the root, a decision of more than PRUNE options searches only its WIDEN best options by
+# the greedy step of the seat deciding there, one more per square of its visits (progressive
+# widening; Search.widen; None: every option).
+WIDEN = None
 
 
 def score_of(game: GameState, player: int) -> float | None:
@@ -201,14 +206,28 @@ def playout(game: GameState, rng: random.Random, depth: int | None, greedy: floa
     return played
 
 
+def ranked(game: GameState, seat: int, rng: random.Random, scale: float) -> list[str]:
+    """The labels of the options the greedy step judges in `game` (a sample) for `seat`, best
+    first (ties: in the order judged)."""
+    judged = greedy_values(game, seat, rng, scale, max_options=GREEDY_OPTIONS)
+    order = sorted(
+        range(len(judged)),
+        key=lambda k: (-(judged[k][1] if judged[k][1] is not None else -1.0), k),
+    )
+    names = game.action_labels()
+    return [names[judged[k][0]] for k in order]
+
+
 class Node:
     """One information-set node: its children by option label, and per-seat reward sums."""
 
-    __slots__ = ("children", "kinds", "visits", "avail", "total")
+    __slots__ = ("children", "kinds", "visits", "avail", "total", "order")
 
     def __init__(self, nplayers: int):
         self.children: dict[str, Node] = {}
         self.kinds: dict[str, Node] | None = None  # by option kind, at a wide decision
+        # at a wide decision (prune, widen): the options' labels the greedy step judged, best first
+        self.order: list[str] | None = None
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * nplayers
@@ -221,12 +240,13 @@ class Search:
                  seconds: float | None = None, c: float = 0.7, depth: int | None = 20,
                  greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
                  group: int | None = GROUP_WIDTH, prune: int | None = PRUNE,
-                 turn: bool = False):  # fmt: skip
+                 turn: bool = False, widen: int | None = WIDEN,
+                 tree: Node | None = None):  # fmt: skip
         self.root_game = root
+        self.widen = widen
         self.turn = turn  # playouts end where another seat than the last one in the tree decides
         self.group = group
         self.prune = prune
-        self.allowed: set[str] | None = None  # the root's options searched (prune)
         self.seat = root.current_player()
         self.rng = rng
         self.iterations = iterations
@@ -237,7 +257,11 @@ class Search:
         self.scale = scale
         self.determinize = determinize
         self.n = root.st.g.nplayers
-        self.root = Node(self.n)
+        # `tree`: a node kept from the seat's previous search (tree reuse), else a new root
+        self.root = tree if tree is not None else Node(self.n)
+        self.reused = self.root.visits  # the visits the root had before this search
+        # the root statistics of other workers' searches (root parallelism): label -> visits, sums
+        self.merged: dict[str, tuple[int, list[float]]] = {}
         self.done = 0
         self.playout_decisions = 0
 
@@ -272,8 +296,9 @@ class Search:
                 labels = game.action_labels()
                 player = st.pending.player
                 options: list[int] | range = range(len(labels))
-                if node is self.root and self.allowed is not None:
-                    options = [a for a in options if labels[a] in self.allowed] or options
+                allowed = self.allowed(node, game, player, len(labels))
+                if allowed is not None:
+                    options = [a for a in options if labels[a] in allowed] or options
                 if self.group is not None and len(options) > self.group:
                     # A wide decision: first the kind of option (the action), then the option.
                     by_kind: dict[str, list[int]] = {}
@@ -309,16 +334,22 @@ class Search:
         the greedy step judges best in one sample (its candidates: one of each kind first):
         the ruleset's evaluation orders the options, the search reads further among the best."""
         labels = self.root_game.action_labels()
-        if self.prune is None or len(labels) <= self.prune:
+        if self.prune is None or len(labels) <= self.prune or self.root.order is not None:
             return
-        sample = self.sample()
-        judged = greedy_values(sample, self.seat, self.rng, self.scale, max_options=GREEDY_OPTIONS)
-        order = sorted(
-            range(len(judged)),
-            key=lambda k: (-(judged[k][1] if judged[k][1] is not None else -1.0), k),
-        )
-        names = sample.action_labels()
-        self.allowed = {names[judged[k][0]] for k in order[: self.prune]}
+        self.root.order = ranked(self.sample(), self.seat, self.rng, self.scale)
+
+    def allowed(self, node: Node, game: GameState, player: int, width: int) -> set[str] | None:
+        """The options searched at `node` (None: all): at the root the `prune` best (narrow_root);
+        below it, at a decision of more than `prune` options, with `widen`, the `widen` best for
+        the seat deciding there, ranked by the greedy step in the first sample that reaches it,
+        plus one per square of the node's visits (progressive widening)."""
+        if node is self.root:
+            return set(node.order[: self.prune]) if node.order is not None else None
+        if self.widen is None or self.prune is None or width <= self.prune:
+            return None
+        if node.order is None:
+            node.order = ranked(game, player, self.rng, self.scale)
+        return set(node.order[: self.widen + math.isqrt(node.visits)])
 
     def choose(self, children: dict[str, Node], keys: list[str], player: int
                ) -> tuple[int, Node, bool]:  # fmt: skip
@@ -345,13 +376,31 @@ class Search:
             return k, child, True
         return best, children[keys[best]], False
 
+    def root_counts(self) -> dict[str, tuple[int, list[float]]]:
+        """This search's root statistics: every option tried, its visits and reward sums."""
+        return {k: (nd.visits, list(nd.total)) for k, nd in self.root.children.items()}
+
+    def merge(self, counts: dict[str, tuple[int, list[float]]]) -> None:
+        """Adds another search's root statistics (root parallelism: same root, other samples)."""
+        for k, (visits, total) in counts.items():
+            v, t = self.merged.get(k, (0, [0.0] * self.n))
+            self.merged[k] = (v + visits, [x + y for x, y in zip(t, total, strict=True)])
+
+    def counted(self, label: str) -> tuple[int, float]:
+        """An option's visits and reward sum for the deciding seat, this search's and merged."""
+        child = self.root.children.get(label)
+        visits, total = (child.visits, child.total[self.seat]) if child else (0, 0.0)
+        if label in self.merged:
+            v, t = self.merged[label]
+            visits, total = visits + v, total + t[self.seat]
+        return visits, total
+
     def best(self) -> int:
         """The most visited option at the root (the most robust choice)."""
         labels = self.root_game.action_labels()
         best, best_visits = 0, -1
         for a, label in enumerate(labels):
-            child = self.root.children.get(label)
-            v = child.visits if child else 0
+            v = self.counted(label)[0]
             if v > best_visits:
                 best, best_visits = a, v
         return best
@@ -360,16 +409,77 @@ class Search:
         """The root's options with visits and mean reward (for people and tests)."""
         out = []
         for a, label in enumerate(self.root_game.action_labels()):
-            child = self.root.children.get(label)
-            visits = child.visits if child else 0
-            mean = child.total[self.seat] / visits if visits else None
+            visits, total = self.counted(label)
+            mean = total / visits if visits else None
             out.append({"option": a, "label": label, "visits": visits, "mean": mean})
         return out
+
+
+def worker_search(root: GameState, seed: str, settings: dict
+                  ) -> tuple[dict[str, tuple[int, list[float]]], int, int]:  # fmt: skip
+    """One worker of a root-parallel search (in another process): a search of its own from
+    `root` with its own generator; returns its root statistics, iterations and playout steps."""
+    search = Search(root, random.Random(seed), **settings)
+    search.run()
+    return search.root_counts(), search.done, search.playout_decisions
+
+
+def _child(conn, root: GameState, seed: str, settings: dict) -> None:
+    try:
+        conn.send(worker_search(root, seed, settings))
+    finally:
+        conn.close()
+
+
+def run_workers(root: GameState, seeds: list[str], settings: dict) -> list[WorkerResult]:
+    """worker_search for every seed, each in a forked process of its own while the caller
+    searches too; where processes cannot be forked (or one fails), in this process instead.
+    The results are the same either way: each search depends only on its seed."""
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:
+        ctx = None
+    started = []
+    if ctx is not None:
+        for seed in seeds:
+            try:
+                r, w = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_child, args=(w, root, seed, settings), daemon=True)
+                proc.start()
+                w.close()
+                started.append((proc, r))
+            except (AssertionError, OSError):  # e.g. a daemonic process may have no children
+                started.append((None, None))
+    else:
+        started = [(None, None)] * len(seeds)
+    return [WorkerResult(root, seed, settings, proc, conn) for seed, (proc, conn) in
+            zip(seeds, started, strict=True)]  # fmt: skip
+
+
+class WorkerResult:
+    """A worker's search under way (a forked process), or to be run here when asked for."""
+
+    def __init__(self, root, seed, settings, proc, conn):
+        self.args = (root, seed, settings)
+        self.proc, self.conn = proc, conn
+
+    def get(self) -> tuple:
+        if self.proc is not None:
+            try:
+                return self.conn.recv()
+            except (EOFError, OSError):
+                pass  # the process failed: run its search here
+            finally:
+                self.conn.close()
+                self.proc.join()
+        return worker_search(*self.args)
 
 
 __all__ = [
     "Search",
     "Node",
+    "worker_search",
+    "run_workers",
     "greedy_index",
     "greedy_candidates",
     "option_kind",
