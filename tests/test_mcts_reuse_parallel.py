@@ -168,3 +168,33 @@ def test_widen_searches_the_best_options_below_the_root(monkeypatch):
     with pytest.raises(MadangError):
         make_agent("mcts:4:workers=0")
     assert mcts.WIDEN is None or mcts.WIDEN >= 1
+
+
+def test_follow_completes_the_leafs_move_greedily():
+    # follow=N: where the tree ends inside a move (its target, its destination, the answers it
+    # sets going: decisions of at most FOLLOW_WIDTH options), the greedy step of the seat
+    # deciding takes them before the evaluation judges, as the greedy agent judges an option.
+    game, _, _ = consecutive("cthulhu_wars", {"players": 2}, 3, "mcts:20")
+    plain = make_agent("mcts:20:depth=0")
+    plain.decide(Decision(game))
+    assert plain.last.playout_decisions == 0  # depth 0: judged where the tree ends
+    followed = make_agent("mcts:20:depth=0:follow=3")
+    assert followed.follow == 3 and make_agent("mcts:4").follow == 0
+    followed.decide(Decision(game))
+    assert followed.last.playout_decisions > 0
+    g = game.clone()
+    g.apply_action(0)
+    taken = mcts.follow_up(g, random.Random(1), 10.0, 5)
+    assert 0 < taken <= 5
+    if taken < 5 and not g.is_terminal():  # stopped at a wide decision
+        assert len(g.legal_actions()) > mcts.FOLLOW_WIDTH
+    with pytest.raises(MadangError):
+        make_agent("mcts:4:follow=-1")
+
+
+def test_widen_and_follow_do_not_peek():
+    from madang.tools.nopeek import check, positions
+
+    for g in positions("clash_of_decks", {}, seed=1, count=2, skip=5):
+        report = check("mcts:8:depth=2:prune=3:widen=1:follow=2", g)
+        assert report.tried and report.honest, report.changed

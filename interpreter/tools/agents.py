@@ -23,7 +23,7 @@ from ..game.api import GameState, MadangError
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
     "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
-    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:turn][:reuse][:workers=N][:peek], "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:follow=N][:turn][:reuse][:workers=N][:peek], "
     "human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
@@ -190,9 +190,10 @@ class MCTSAgent(Agent):
                  peek: bool = False, group: int | None | str = "default",
                  prune: int | None | str = "default", turn: bool | None = None,
                  widen: int | None | str = "default", reuse: bool = False,
-                 workers: int = 1):  # fmt: skip
+                 workers: int = 1, follow: int = 0):  # fmt: skip
         from .mcts import GROUP_WIDTH, PRUNE, TURN, WIDEN
 
+        self.follow = follow
         self.widen = WIDEN if widen == "default" else widen
         self.turn = TURN if turn is None else turn
         self.group = GROUP_WIDTH if group == "default" else group
@@ -215,7 +216,8 @@ class MCTSAgent(Agent):
         depth = playout_depth(root) if self.depth == "default" else self.depth
         settings = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, depth=depth,
                         greedy=self.greedy, determinize=not self.peek, group=self.group,
-                        prune=self.prune, turn=self.turn, widen=self.widen)  # fmt: skip
+                        prune=self.prune, turn=self.turn, widen=self.widen,
+                        follow=self.follow)  # fmt: skip
         tree = None
         if self.kept is not None:
             index, seat, node = self.kept
@@ -243,7 +245,7 @@ class MCTSAgent(Agent):
 
 
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
-    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:peek]"""
+    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:follow=N][:peek]"""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -257,6 +259,10 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
             elif key == "workers":
                 kw["workers"] = int(val)
                 if kw["workers"] < 1:
+                    raise ValueError(part)
+            elif key == "follow":
+                kw["follow"] = int(val)
+                if kw["follow"] < 0:
                     raise ValueError(part)
             elif not eq and key in ("turn", "noturn"):
                 kw["turn"] = key == "turn"
@@ -273,7 +279,7 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
         except ValueError:
             raise MadangError(
                 f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
-                "greedy=X, group=N, prune=N, widen=N, turn, noturn, reuse, workers=N or peek"
+                "greedy=X, group=N, prune=N, widen=N, follow=N, turn, noturn, reuse, workers=N or peek"
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")

@@ -185,6 +185,24 @@ def greedy_values(game: GameState, seat: int, rng: random.Random, scale: float =
     return out
 
 
+def follow_up(game: GameState, rng: random.Random, scale: float, follow: int) -> int:
+    """Completes the move a leaf of the tree started: the narrow decisions that follow (at most
+    FOLLOW_WIDTH options), the mover's and the other seats' (an opponent's answers: the
+    allocation of a battle's results, a retreat), each taken by the greedy step of the seat
+    deciding it, up to `follow` in all, as the greedy agent judges an option (judge with
+    `others`): a leaf of the tree is judged once what its move sets going is settled. It stops
+    at the first wide decision (the next action of a turn). Returns the decisions taken."""
+    st = game.st
+    taken = 0
+    while taken < follow and not st.over:
+        if len(st.pending.values) > FOLLOW_WIDTH:
+            break
+        who = st.pending.player
+        game.apply_action(greedy_index(game, who, rng, scale, 0))
+        taken += 1
+    return taken
+
+
 def playout(game: GameState, rng: random.Random, depth: int | None, greedy: float = 0.0,
             scale: float = 10.0, seat: int | None = None) -> int:  # fmt: skip
     """Plays `game` on at random (a share `greedy` of the decisions greedily) for at most
@@ -241,8 +259,9 @@ class Search:
                  greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
                  group: int | None = GROUP_WIDTH, prune: int | None = PRUNE,
                  turn: bool = False, widen: int | None = WIDEN,
-                 tree: Node | None = None):  # fmt: skip
+                 tree: Node | None = None, follow: int = 0):  # fmt: skip
         self.root_game = root
+        self.follow = follow
         self.widen = widen
         self.turn = turn  # playouts end where another seat than the last one in the tree decides
         self.group = group
@@ -318,6 +337,8 @@ class Search:
                 if new:
                     break
                 node = child
+            if self.follow:
+                self.playout_decisions += follow_up(game, rng, self.scale, self.follow)
             mover = last_player if self.turn else None
             self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale, mover)
             reward = rewards(game, self.scale)
@@ -479,6 +500,7 @@ __all__ = [
     "Search",
     "Node",
     "worker_search",
+    "follow_up",
     "run_workers",
     "greedy_index",
     "greedy_candidates",
