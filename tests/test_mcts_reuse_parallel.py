@@ -198,3 +198,21 @@ def test_widen_and_follow_do_not_peek():
     for g in positions("clash_of_decks", {}, seed=1, count=2, skip=5):
         report = check("mcts:8:depth=2:prune=3:widen=1:follow=2", g)
         assert report.tried and report.honest, report.changed
+
+
+def test_a_rulesets_mcts_settings_are_the_defaults_of_its_searches(monkeypatch):
+    # settings.mcts: how mcts searches this game unless its spec says otherwise.
+    game = new_game("clash_of_decks", seed=2)
+    monkeypatch.setitem(game.st.g.prog.settings, "mcts", "c=0.15:follow=2:prune=3")
+    agent = make_agent("mcts:6:prune=5")
+    cfg = agent.tuned(game)
+    assert (cfg.c, cfg.follow, cfg.prune, cfg.iterations) == (0.15, 2, 5, 6)
+    choice = agent.decide(Decision(game))
+    assert 0 <= choice < len(game.legal_actions()) and agent.last.follow == 2
+    assert agent.last.c == 0.15
+    from madang.tools.agents import MCTSAgent
+
+    assert MCTSAgent(iterations=6).tuned(game).c == 0.7  # made in code: its own settings only
+    monkeypatch.setitem(game.st.g.prog.settings, "mcts", "workers=4")
+    with pytest.raises(MadangError, match="may set only"):
+        make_agent("mcts:6").decide(Decision(game))

@@ -280,6 +280,12 @@ RULESET_SCHEMA: dict = {
                     "description": "The payoffs of all players always add up to this "
                     "(0: zero-sum); without it the game is general-sum.",
                 },
+                "mcts": {
+                    "type": "string",
+                    "description": "For agents: how `mcts` searches this game unless its spec "
+                    "says otherwise, in the spec's syntax (`c=0.15:follow=6`; only depth, c, "
+                    "greedy, group, prune, widen, follow, turn).",
+                },
                 "playout_depth": {
                     "type": "integer",
                     "minimum": 0,

@@ -208,16 +208,38 @@ class MCTSAgent(Agent):
         self.workers = workers
         self.kept = None  # (decision index, seat, node): the subtree kept for the next decision
         self.last = None  # the last Search, for statistics
+        # the settings named in the agent's spec (parse_mcts); the others may come from the
+        # ruleset's `settings.mcts` (None: every setting is the agent's own)
+        self.given: set[str] | None = None
+        self._tuned: tuple[int, MCTSAgent] | None = None
+
+    def tuned(self, root: GameState) -> MCTSAgent:
+        """The settings to search `root` with: the ruleset's `settings.mcts` (search settings
+        in the spec's syntax, e.g. `c=0.15:follow=6`), then the spec's own on top."""
+        text = root.st.g.prog.settings.get("mcts")
+        if not text or self.given is None:
+            return self
+        key = id(root.st.g.prog)
+        if self._tuned is None or self._tuned[0] != key:
+            base = mcts_keywords(str(text), f"settings.mcts: {text}")
+            if set(base) - RULESET_MCTS:
+                raise MadangError(
+                    f"settings.mcts: {text!r} may set only {', '.join(sorted(RULESET_MCTS))}"
+                )
+            own = {k: getattr(self, k) for k in self.given}
+            self._tuned = (key, MCTSAgent(**{**base, **own}))
+        return self._tuned[1]
 
     def decide(self, d: Decision) -> int:
         from .mcts import Search, playout_depth, run_workers
 
         root = d.search_root()
-        depth = playout_depth(root) if self.depth == "default" else self.depth
-        settings = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, depth=depth,
-                        greedy=self.greedy, determinize=not self.peek, group=self.group,
-                        prune=self.prune, turn=self.turn, widen=self.widen,
-                        follow=self.follow)  # fmt: skip
+        cfg = self.tuned(root)
+        depth = playout_depth(root) if cfg.depth == "default" else cfg.depth
+        settings = dict(iterations=cfg.iterations, seconds=cfg.seconds, c=cfg.c, depth=depth,
+                        greedy=cfg.greedy, determinize=not cfg.peek, group=cfg.group,
+                        prune=cfg.prune, turn=cfg.turn, widen=cfg.widen,
+                        follow=cfg.follow)  # fmt: skip
         tree = None
         if self.kept is not None:
             index, seat, node = self.kept
@@ -225,8 +247,8 @@ class MCTSAgent(Agent):
                 tree = node
         self.kept = None
         others = []
-        if self.workers > 1:
-            seeds = [f"{d.key}:{w}" for w in range(1, self.workers)]
+        if cfg.workers > 1:
+            seeds = [f"{d.key}:{w}" for w in range(1, cfg.workers)]
             others = run_workers(root, seeds, settings)
         search = Search(root, d.rng(), tree=tree, **settings)
         search.run()
@@ -236,7 +258,7 @@ class MCTSAgent(Agent):
             search.done += done
             search.playout_decisions += steps
         choice = search.best()
-        if self.reuse:
+        if cfg.reuse:
             child = search.root.children.get(d.labels[choice])
             if child is not None:
                 self.kept = (d.index, d.seat, child)
@@ -244,8 +266,20 @@ class MCTSAgent(Agent):
         return choice
 
 
+# What a ruleset's `settings.mcts` may set: how to search its game, not how much nor how.
+RULESET_MCTS = {"depth", "c", "greedy", "group", "prune", "widen", "follow", "turn"}
+
+
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
     """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:follow=N][:peek]"""
+    kw = mcts_keywords(arg, spec)
+    agent = MCTSAgent(**kw)
+    agent.given = set(kw)
+    return agent
+
+
+def mcts_keywords(arg: str, spec: str) -> dict:
+    """The settings an mcts spec names (after `mcts:`), as MCTSAgent's keywords."""
     kw: dict = {}
     for part in [p.strip() for p in arg.split(":") if p.strip()]:
         key, eq, val = part.partition("=")
@@ -283,7 +317,7 @@ def parse_mcts(arg: str, spec: str) -> MCTSAgent:
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")
-    return MCTSAgent(**kw)
+    return kw
 
 
 def pick(labels: list[str], answer: str) -> int | str:
