@@ -188,7 +188,7 @@ def greedy_values(game: GameState, seat: int, rng: random.Random, scale: float =
 def follow_up(game: GameState, rng: random.Random, scale: float, follow: int) -> int:
     """Completes the move a leaf of the tree started: the narrow decisions that follow (at most
     FOLLOW_WIDTH options), the mover's and the other seats' (an opponent's answers: how it takes
-    results of a fight, where it withdraws), each taken by the greedy step of the seat
+    the losses an attack deals it, where it withdraws), each taken by the greedy step of the seat
     deciding it, up to `follow` in all, as the greedy agent judges an option (judge with
     `others`): a leaf of the tree is judged once what its move sets going is settled. It stops
     at the first wide decision (the next action of a turn). Returns the decisions taken."""
