@@ -150,7 +150,7 @@ def test_widen_searches_the_best_options_below_the_root(monkeypatch):
     rng = random.Random(0)
     while len(g.legal_actions()) <= 8:
         g.apply_action(rng.randrange(len(g.legal_actions())))
-    agent = make_agent("mcts:60:widen=2")
+    agent = make_agent("mcts:60:widen=2:c=0.7")
     assert agent.widen == 2 and make_agent("mcts:4:widen=none").widen is None
     agent.decide(Decision(g))
     inner = [
@@ -175,11 +175,12 @@ def test_follow_completes_the_leafs_move_greedily():
     # sets going: decisions of at most FOLLOW_WIDTH options), the greedy step of the seat
     # deciding takes them before the evaluation judges, as the greedy agent judges an option.
     game, _, _ = consecutive("cthulhu_wars", {"players": 2}, 3, "mcts:20")
-    plain = make_agent("mcts:20:depth=0")
+    plain = make_agent("mcts:20:depth=0:follow=0")
     plain.decide(Decision(game))
     assert plain.last.playout_decisions == 0  # depth 0: judged where the tree ends
     followed = make_agent("mcts:20:depth=0:follow=3")
     assert followed.follow == 3 and make_agent("mcts:4").follow == 0
+    assert make_agent("mcts:4").tuned(game).follow == 6  # Cthulhu Wars' settings.mcts
     followed.decide(Decision(game))
     assert followed.last.playout_decisions > 0
     g = game.clone()

@@ -505,6 +505,6 @@ def test_mcts_plays_out_as_deep_as_the_ruleset_says():
     agent = make_agent("mcts:6:depth=7")
     agent.decide(Decision(clash))
     assert agent.last.depth == 7
-    agent = make_agent("mcts:6")
+    agent = make_agent("mcts:6:follow=0")  # (Cthulhu Wars' settings.mcts says follow=6)
     agent.decide(Decision(cthulhu))
     assert agent.last.depth == 0 and agent.last.playout_decisions == 0
