@@ -462,7 +462,7 @@ def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch
         return value(a)
 
     monkeypatch.setattr(mcts, "judge", fake_judge)
-    agent = make_agent("mcts:40:depth=2:prune=5")
+    agent = make_agent("mcts:40:depth=2:prune=5:follow=0")
     assert agent.prune == 5 and make_agent("mcts:4:prune=none").prune is None
     choice = agent.decide(Decision(g))
     assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root, as the greedy step does
