@@ -347,11 +347,11 @@ BUNDLED = REWRITTEN + ["docs/examples/arena_expansion", "docs/examples/nivel_set
 
 @pytest.mark.parametrize("folder", BUNDLED)
 def test_one_spelling_of_the_owner_and_the_card_itself_is_this(folder):
-    # #33: `c.owner`, never `owner(c)`; in a condition argument the card is `this` (its player
+    # #33: `c.owner` and `c.position`, never `owner(c)`; in a condition argument the card is `this` (its player
     # `you`), not `it`: `it` is the object tested
     files = [*(REPO / folder).glob("*.madang"), REPO / folder / "cards.yaml"]
     text = "\n".join(f.read_text("utf-8") for f in files)
-    assert re.findall(r"(?<![\w.])owner\(", text) == []
+    assert re.findall(r"(?<![\w.])(?:owner|position)\(", text) == []
     assert not [t for t in _texts(folder) if re.search(r"사용조건\[[^\n]*\bit\.owner", t)]
 
 
