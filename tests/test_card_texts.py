@@ -211,3 +211,154 @@ def test_tree_building_errors_are_located(text, where, message):
     parse_card_text(text, Origin("card"), diags)
     [d] = diags.items
     assert message in d.message and (d.span.line, d.span.col) == where
+
+
+# ---------------------------------------------------------------- once per turn per card
+
+LIMITS = """\
+kind unit:
+    power: number
+zone hand: per player, ordered, owner sees, new objects
+zone field: per player, ordered, public, active
+counter seen: per player = 0
+keyword 자격/usable_if[cond: condition]
+setup:
+    for p in players:
+        create "Pawn" in p.field
+        create "Rook" in p.field
+        create "Bishop" in p.hand
+flow:
+    let p = first(players)
+    repeat 3 times:
+        turn p:
+            window main by p
+        p = next_player(p)
+action tap(c: card from you.field) in main once per turn per c:
+    you.seen += c.power
+action recall(c: card from you.field) in main:
+    move c to you.hand
+    move c to you.field
+action play(c: card from you.hand) in main:
+    require matches(c, keyword_arg(c, 자격))
+    move c to you.field
+"""
+
+LIMIT_CARDS = """\
+ruleset: limits
+cards:
+  - {name: Pawn, type: unit, power: 1}
+  - {name: Rook, type: unit, power: 10}
+  - name: Bishop
+    type: unit
+    power: 100
+    text: 자격[count(you.field) >= 2 and this.power == 100 and it == this]
+"""
+
+
+def limits(tmp_path: Path, rules: str = LIMITS) -> str:
+    (tmp_path / "limits.madang").write_text(rules, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(LIMIT_CARDS, encoding="utf-8")
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: limits\ntitle: {en: Limits, ko: 제한}\nplayers: 2\n"
+        "files: [limits.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    return str(tmp_path)
+
+
+def taps(g) -> list[str]:
+    return [a for a in g.action_labels() if a.startswith("tap")]
+
+
+def test_once_per_turn_per_parameter_limits_each_card_on_its_own(tmp_path):
+    # language.md 4.8: `once per turn per c`: one use per value of parameter c (Nivel Arena
+    # 6.4.1.2.2: each card's active effect once per turn), not one per player
+    from madang.game.api import GameState
+
+    g = new_game(limits(tmp_path), {}, seed=1)
+    assert taps(g) == ["tap Pawn", "tap Rook"]
+    g.apply_label("tap Pawn")
+    assert taps(g) == ["tap Rook"]  # the other card keeps its own limit
+    g.apply_label("tap Rook")
+    assert taps(g) == [] and g.st.pcounters["seen"] == [11, 0]
+    assert taps(GameState.from_json(g.to_json())) == []  # the limit is saved with the state
+    g.apply_label("pass")
+    g.apply_label("pass")
+    assert taps(g) == ["tap Pawn", "tap Rook"]  # its player's next turn
+
+
+def test_a_card_that_becomes_new_has_a_new_limit(tmp_path):
+    # language.md 11.5: an object that arrives in a `new objects` zone starts afresh; its
+    # `per` record ends with it (as a field the rules wrote on it would)
+    g = new_game(limits(tmp_path), {}, seed=1)
+    g.apply_label("tap Pawn")
+    g.apply_label("recall Rook")  # through the hand (new objects) and back: still limited? no
+    g.apply_label("recall Pawn")
+    assert taps(g) == ["tap Rook", "tap Pawn"]
+
+
+def test_this_and_you_in_a_condition_argument_are_the_card_that_carries_it(tmp_path):
+    # language.md 6: in a condition argument `it` is the object tested, `this` the card whose
+    # keyword it is and `you` its owner (Nivel Arena's 사용조건[count(units(you)) > 0])
+    g = new_game(limits(tmp_path), {}, seed=1)
+    assert "play Bishop" in g.action_labels()
+    (tmp_path / "b").mkdir()
+    g = new_game(
+        limits(tmp_path / "b", LIMITS.replace("you.seen += c.power", "move c to you.hand"))
+    )
+    g.apply_label("tap Pawn")  # one card left on the field: the condition fails
+    assert "play Bishop" not in g.action_labels()
+
+
+@pytest.mark.parametrize(
+    "old, new, where, message",
+    [
+        ("turn per c:", "turn per d:", (18, 62), "'d' is not a parameter of this action"),
+        (
+            "action recall",
+            "after tap(x) once per turn per x:\n    pass\naction recall",
+            (20, 32),
+            "limits an action by one of its parameters",
+        ),
+    ],
+)
+def test_a_per_limit_names_a_parameter_of_an_action(tmp_path, old, new, where, message):
+    with pytest.raises(MadangError) as e:
+        load_program(limits(tmp_path, LIMITS.replace(old, new)))
+    [d] = [d for d in e.value.diags.items if message in d.message]
+    assert (d.span.line, d.span.col) == where
+
+
+def test_a_per_limit_prints_back():
+    from madang.language.diagnostics import Diagnostics
+    from madang.language.fmt import format_source
+
+    text = "action tap(c: card from you.field) in main once per turn per c:\n    pass\n"
+    assert format_source(text, "x.madang", Diagnostics()) == text
+
+
+def _texts(folder: str) -> list[str]:
+    cards = yaml.safe_load((REPO / folder / "cards.yaml").read_text("utf-8"))["cards"]
+    return [c.get("text") or "" for c in cards]
+
+
+BUNDLED = REWRITTEN + ["docs/examples/arena_expansion", "docs/examples/nivel_set"]
+
+
+@pytest.mark.parametrize("folder", BUNDLED)
+def test_one_spelling_of_the_owner_and_the_card_itself_is_this(folder):
+    # #33: `c.owner` and `c.position`, never `owner(c)`; in a condition argument the card is `this` (its player
+    # `you`), not `it`: `it` is the object tested
+    files = [*(REPO / folder).glob("*.madang"), REPO / folder / "cards.yaml"]
+    text = "\n".join(f.read_text("utf-8") for f in files)
+    assert re.findall(r"(?<![\w.])(?:owner|position)\(", text) == []
+    assert not [t for t in _texts(folder) if re.search(r"사용조건\[[^\n]*\bit\.owner", t)]
+
+
+def test_nivel_arena_actives_are_limited_by_the_language():
+    # 6.4.1.2.2: once per turn each, written `once per turn per c`; the effect `액티브메인:`
+    rules = (REPO / "rulesets/nivel_arena/rules.madang").read_text("utf-8")
+    assert "used_turn" not in rules and "once per turn per c:" in rules
+    texts = _texts("rulesets/nivel_arena")
+    assert sum("액티브메인:" in t for t in texts) == 3
+    assert not [t for t in texts if "active_used(" in t]

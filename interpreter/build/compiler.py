@@ -357,6 +357,7 @@ class Compiler:
             a.body = self.block(n.Block(tuple(body), span=d.body.span))
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
+            a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None
             p.actions.append(a)
             for w in d.windows or ("",):
                 p.window_actions.setdefault(w, []).append(a)

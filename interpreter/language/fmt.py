@@ -539,6 +539,8 @@ class _Printer:
                     text += f" {k('IN')} " + ", ".join(self.name(w) for w in windows)
                 if limit is not None:
                     text += f" {k('ONCE', 'PER')} {self.scope_word(limit)}"
+                if d.limit_by is not None:
+                    text += f" {k('PER')} {self.name(d.limit_by)}"
                 self.emit(level, text + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
             case n.SetupDecl(body=body):

@@ -28,7 +28,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "ONCE": ("once", "한번", "`once per turn` limits, `window ... once`"),
     "OPTIONAL": ("optional", "임의", "a trigger or replacement its player may decline"),
     "HOLD": ("hold", "보류", "a block whose triggered abilities wait until it ends"),
-    "PER": ("per", "마다", "`once per turn`, `per player`"),
+    "PER": ("per", "마다", "`once per turn`, `once per turn per c`, `per player`"),
     "IF": ("if", "만약", "condition"),
     "ELIF": ("elif", "아니고만약", "further condition"),
     "ELSE": ("else", "아니면", "otherwise"),

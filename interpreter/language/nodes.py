@@ -550,6 +550,7 @@ class ActionDecl(Decl):
     windows: tuple[str, ...]
     body: Block
     limit: str | None = None  # `once per turn|round|PHASE`
+    limit_by: str | None = None  # `once per S per NAME`: one use per value of parameter NAME
 
 
 @dataclass(frozen=True, slots=True)

@@ -510,6 +510,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def keyword_prefix(self, meta, items):
         use, event, _if, cond, limit, opt, body = items
+        limit = self._scope(limit)
         return n.Conditioned(use, body, event, cond, limit, opt, span=self._span(meta))
 
     def prefix_body(self, items):
@@ -540,8 +541,18 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def action_decl(self, meta, items):
         _, names, params, _in, windows, limit, body = items
+        by = None
+        if isinstance(limit, tuple):
+            limit, tok = limit
+            by = str(tok)
+            if by not in [q.name for q in params or ()]:
+                raise TreeProblem(
+                    f"`once per {limit} per {by}`: '{by}' is not a parameter of this action",
+                    self._tok(tok),
+                    "name one of the action's parameters: each of its values has its own limit",
+                )
         return n.ActionDecl(
-            names or (), params or (), windows or (), body, limit, span=self._span(meta)
+            names or (), params or (), windows or (), body, limit, by, span=self._span(meta)
         )
 
     def windows(self, toks):
@@ -601,6 +612,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def trigger(self, meta, items):
         timing, (event, binds, espan), _as, tier, _if, cond, limit, opt, body = items
+        limit = self._scope(limit)
         # `when` and `after` are one timing; the AST (and `madang fmt`) write it `after`
         timing = {"WHEN": "after", "AFTER": "after", "BEFORE": "before"}[timing.type]
         prompt, by = opt if opt is not None else (None, None)
@@ -612,6 +624,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def replacement(self, meta, items):
         _, _of, (event, binds, espan), _if, cond, limit, opt, body = items
+        limit = self._scope(limit)
         prompt, by = opt if opt is not None else (None, None)
         return n.Trigger(
             "instead", event, binds, cond, limit, body, espan, prompt, by, span=self._span(meta)
@@ -634,7 +647,19 @@ class ToAst(Transformer):
         return str(items[0]), binds, self._tok(items[0])
 
     def limit(self, items):
-        return str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
+        scope = str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
+        return scope if items[4] is None else (scope, items[4])
+
+    def _scope(self, limit) -> str | None:
+        """A trigger's limit: `once per S`; `per NAME` (a parameter) is for actions only."""
+        if isinstance(limit, tuple):
+            raise TreeProblem(
+                "`once per S per NAME` limits an action by one of its parameters; a trigger or"
+                " replacement has one limit per source",
+                self._tok(limit[1]),
+                "write `once per S` here",
+            )
+        return limit
 
     @v_args(meta=True)
     def static_effect(self, meta, items):

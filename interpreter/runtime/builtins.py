@@ -219,9 +219,14 @@ def _from_zone(st, o):
 
 
 def _matches(st, o, cond):
-    if o is None or not (isinstance(cond, list) and len(cond) == 2 and cond[0] == "cond"):
+    """Whether `o` meets a condition argument: `it` is `o`; `this` and `you` are the object that
+    has the keyword (read off it by `keyword_arg`, effects.carried) and its owner."""
+    if o is None or not (isinstance(cond, list) and len(cond) in (2, 3) and cond[0] == "cond"):
         return False
-    return bool(st.g.prog.conditions[cond[1]](st, {"it": o}))
+    env = {"it": o}
+    if len(cond) == 3 and cond[2] is not None:
+        env["this"], env["you"] = cond[2], st.obj_owner[cond[2]]
+    return bool(st.g.prog.conditions[cond[1]](st, env))
 
 
 def _ceil_div(st, a, b):

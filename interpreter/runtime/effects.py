@@ -11,6 +11,14 @@ _MISSING = object()
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
+def carried(args, o):
+    """Arguments read off object `o`: a condition (`["cond", n]`) carries `o` as `["cond", n, o]`,
+    so that `matches` gives it `this` (the object that has the keyword) and `you` (its owner)."""
+    if not any(type(a) is list and a and a[0] == "cond" for a in args):
+        return args
+    return tuple(["cond", a[1], o] if type(a) is list and a and a[0] == "cond" else a for a in args)
+
+
 def _objects_of(st, cards: frozenset) -> list:
     """The objects in active zones whose card is one of `cards`, in zone order."""
     obj_card = st.obj_card
@@ -141,10 +149,14 @@ class ContinuousEffects:
     """The lookups of continuous effects, for `Program`."""
 
     def object_ability(self, key) -> bool:
-        """Whether the `once per` key of `st.used` belongs to an object's ability (not to the
-        rules' own, whose uses are counted per player)."""
+        """Whether the `once per` key of `st.used` belongs to an object: an object's ability,
+        or an action whose limit is kept per object parameter (`per NAME`); not the rules' own,
+        whose uses are counted per player."""
         if isinstance(key, str):
-            return self.actions[int(key[1:])].origin != "global"
+            act = self.actions[int(key[1:])]
+            if act.limit_by is not None:
+                return act.param_types[act.limit_by] == "object"
+            return act.origin != "global"
         lst = self.listener_by_id.get(key)
         return lst is not None and lst.origin != "global"
 
@@ -161,7 +173,7 @@ class ContinuousEffects:
             args = self.granted_args(st, o, kw)
         if args is None and st.lki:
             args = self.last_known_args(st, o, kw)
-        return args or ()
+        return carried(args, o) if args else ()
 
     def last_known_args(self, st, o, kw):
         """The arguments of `kw` as granted to `o` just before it arrived in a `new objects`
@@ -236,7 +248,7 @@ class ContinuousEffects:
                 env = sa.env_for(st, src)
                 if sa.value(st, env) == kw and sa.hits(st, env, o):
                     out.append([a(st, env) for a in sa.args] if sa.args else [])
-        return out
+        return [carried(a, o) for a in out]
 
     def continuous_grants(self, st, o) -> list:
         """The keywords continuous `grant`s give `o` now, not printed on it: (keyword, args)

@@ -1039,7 +1039,7 @@ def action_label(st: State, value) -> str:
 def start_action(st: State, value, player: int) -> None:
     act = st.g.prog.actions[value[0]]
     if act.limit is not None:
-        st.used.append(act.used_key(st, player, value[2]))
+        st.used.append(act.used_key(st, player, value[2], value[1]))
     env = dict(zip(act.param_names, value[1]))
     env["you"] = player
     if value[2] is not None:

@@ -79,14 +79,20 @@ class ActionRT:
         "card_index",
         "prog",
         "limit",
+        "limit_by",
         "fast_enum",
         "costs",
         "direct",
     )
 
-    def used_key(self, st, player, src):
-        """`once per S`: per source object for a card's action, per player for the rules'."""
-        return (f"a{self.id}", player if src is None else src, E.scope_name(st, self.limit))
+    def used_key(self, st, player, src, args):
+        """`once per S`: per source object for a card's action, per player for the rules';
+        `once per S per NAME`: per value of parameter NAME."""
+        if self.limit_by is not None:
+            who = args[self.limit_by]
+        else:
+            who = player if src is None else src
+        return (f"a{self.id}", who, E.scope_name(st, self.limit))
 
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":
@@ -104,8 +110,8 @@ class ActionRT:
             sources = [
                 o for o in acting(st) if st.obj_owner[o] == player and prog.has(st, o, self.owner)
             ]
-        if self.limit is not None and st.used:
-            sources = [s for s in sources if self.used_key(st, player, s) not in st.used]
+        if self.limit is not None and self.limit_by is None and st.used:
+            sources = [s for s in sources if self.used_key(st, player, s, ()) not in st.used]
         fast = self.fast_enum
         start = len(values)
         for src in sources:
@@ -113,6 +119,11 @@ class ActionRT:
             if src is not None:
                 env["this"] = src
             fast(st, env, src, values, cache if src is None else None)
+        if self.limit_by is not None and st.used and len(values) > start:
+            used = st.used
+            values[start:] = [
+                v for v in values[start:] if self.used_key(st, player, v[2], v[1]) not in used
+            ]
         if self.costs and len(values) > start:
             values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
 
