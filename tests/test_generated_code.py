@@ -36,3 +36,39 @@ def test_a_condition_is_not_wrapped_and_an_over_test_is_not_repeated():
         if line.lstrip().startswith(("if ", "elif ")):
             assert not line.lstrip().startswith(("if (True if", "elif (True if")), line
     assert not re.search(r"^( *)if st\.over: return\n\1if st\.over: return$", code, re.M)
+
+
+def action_code(ruleset: str, action: str) -> str:
+    prog = load_program(ruleset)
+    act = next(a for a in prog.actions if a.name == action)
+    return act.fast_enum.generated
+
+
+def test_local_names_are_python_variables_written_through_to_the_env():
+    """#34 step 1: a local is read from a Python variable, loaded from the frame's env when
+    the function starts or a statement it ran may have written names; every write also goes
+    to the env, so saves and clones see the same env as before."""
+    code = generated("clash_of_decks", "attack")
+    loads = [x for x in code.splitlines() if re.fullmatch(r" *_l\d+ = env\.get\('[^']*'\)", x)]
+    assert loads  # the variables are loaded...
+    rest = "\n".join(x for x in code.splitlines() if x not in loads)
+    assert "env.get(" not in rest  # ...and never read from the env elsewhere
+    assert re.search(r"env\['again'\] = _l\d+ = True", code)  # written through
+
+
+def test_a_property_or_keyword_of_a_name_is_read_without_a_helper():
+    """#34 step 1: `c.attack`, `c has K` and `x > 0` of a name are written out, not a call
+    of `_bprop`, `_has` or `_gt` each."""
+    code = generated("clash_of_decks", "attack")
+    assert not re.search(r"_bprop\(st, _l\d+,", code)
+    assert not re.search(r"_has\(st, _l\d+,", code)
+    assert not re.search(r"_gt\(_l\d+, 0\)", code)
+    assert "st.props['attack'][_l" in code
+
+
+def test_an_enumerator_leaves_the_env_alone_when_nothing_reads_it():
+    """The parameters of an action are Python variables of its enumerator: with no code
+    reading them from the env, they are not written there for each option."""
+    code = action_code("clash_of_decks", "cast")
+    assert "env['s']" not in code and "env['target']" not in code
+    assert "values.append([" in code

@@ -51,6 +51,25 @@ INLINE_DEPTH = 4  # definitions inlined inside one another
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 
 
+class _Locals(dict):
+    """The local names of the function being generated, each held in a Python variable
+    (`_l0`, `_l1`, ...) allocated at its first use: read without a dictionary probe, written
+    through to the frame's `env` too, so that the env is always complete (saves, clones and
+    the statements that read it see what they saw)."""
+
+    def get(self, name, default=None):
+        v = dict.get(self, name)
+        if v is None:
+            v = self[name] = f"_l{len(self)}"
+        return v
+
+    def loads(self, pad: str, names=None) -> list[str]:
+        """The lines that (re)load the variables from the env (of `names`, or all)."""
+        return [
+            f"{pad}{v} = env.get({k!r})" for k, v in self.items() if names is None or k in names
+        ]
+
+
 class CodeGen:
     """One per compiler: turns checked expressions into functions sharing one namespace."""
 
@@ -92,7 +111,7 @@ class CodeGen:
                 return d[o]
             return cards[st.obj_card[o]].props.get(name)
 
-        self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop)
+        self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _NOD={})
 
     def const(self, value, hint: str | None = None) -> str:
         """A name in the namespace bound to `value` (for functions and objects), made from
@@ -106,6 +125,23 @@ class CodeGen:
             self._const_ids[key] = name
             self.ns[name] = value
         return name
+
+    def locals_start(self):
+        """Hold the local names of the function about to be generated in Python variables;
+        returns what `locals_end` restores (generation nests: a verb's function is written
+        while its caller's is)."""
+        saved, self.bound = self.bound, _Locals()
+        return saved
+
+    def locals_end(self, saved) -> _Locals:
+        loc, self.bound = self.bound, saved
+        return loc
+
+    def store(self, name: str) -> str:
+        """The target of an assignment to the local `name` (the env, and its variable)."""
+        if isinstance(self.bound, _Locals):
+            return f"env[{name!r}] = {self.bound.get(name)}"
+        return f"env[{name!r}]"
 
     def test(self, e: n.Expr, its=()) -> str:
         """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
@@ -201,8 +237,12 @@ class CodeGen:
             reset(i + 1)
         args = ", ".join(f"v{i}" for i in range(len(params)))
         lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
-        for q in params:
-            lines.append(f"    env.pop({q.name!r}, None)")
+        writes = {f"env[{q.name!r}] = v{i}" for i, q in enumerate(params)}
+        if any("env" in x for x in lines[2:] if x.strip() not in writes):
+            for q in params:  # something reads the parameters from the env
+                lines.append(f"    env.pop({q.name!r}, None)")
+        else:  # every read of a parameter is of its Python variable: the env is left alone
+            lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
         name = f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
@@ -271,9 +311,18 @@ class CodeGen:
                     return f"_mod({a}, {b}, {str(e.span)!r})"
                 if op in ("==", "!="):
                     return f"({a} {op} {b})"
-                return (
-                    f"({a} {op} {b})" if numeric and self._never_none(e) else f"{CMP[op]}({a}, {b})"
-                )
+                if numeric and self._never_none(e):
+                    return f"({a} {op} {b})"
+                if (
+                    _plain(a)
+                    and (_plain(b) or _NUM.fullmatch(b))
+                    or _NUM.fullmatch(a)
+                    and _plain(b)
+                ):
+                    # names read twice without a cost: the none tests written out, no call
+                    tests = [f"{x} is not None" for x in (a, b) if not _NUM.fullmatch(x)]
+                    return f"({' and '.join(tests)} and {a} {op} {b})"
+                return f"{CMP[op]}({a}, {b})"
             case n.BoolOp():  # a value: true or false, whatever the items are
                 return f"(True if {self.test(e, its)} else False)"
             case n.Not():
@@ -295,6 +344,11 @@ class CodeGen:
                     return (
                         f"({kw} in CARDS[st.obj_card[{o}]].keywords"
                         f" or PROG.granted_args(st, {o}, {kw}) is not None)"
+                    )
+                if _plain(o):  # a name: its none test and the printed keywords written out
+                    return (
+                        f"({o} is not None and ({kw} in CARDS[st.obj_card[{o}]].keywords"
+                        f" or PROG.granted_args(st, {o}, {kw}) is not None))"
                     )
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
@@ -417,9 +471,19 @@ class CodeGen:
         raise RulesError(f"{e.span}: cannot compile name '{e.name}'")  # pragma: no cover
 
     def prop(self, obj: str, name: str) -> str:
-        if name in self.p.modified_props or name in self.c.modified_names():
-            return f"_rprop(st, {obj}, {name!r})"
-        return f"_bprop(st, {obj}, {name!r})"
+        modified = name in self.p.modified_props or name in self.c.modified_names()
+        if not _plain(obj):
+            return f"_rprop(st, {obj}, {name!r})" if modified else f"_bprop(st, {obj}, {name!r})"
+        # a name, read twice without a cost: the read written out (no call of a helper), and
+        # no none test when the name holds an object (`where` over a zone)
+        if modified:
+            read = f"PROG.read_prop(st, {obj}, {name!r})"
+        else:
+            read = (
+                f"(st.props[{name!r}][{obj}] if {obj} in st.props.get({name!r}, _NOD)"
+                f" else CARDS[st.obj_card[{obj}]].props.get({name!r}))"
+            )
+        return read if obj in self.objs else f"(None if {obj} is None else {read})"
 
     def attr(self, e: n.Attr, its) -> str:
         ref = self.r.attr_of(e)
@@ -448,6 +512,9 @@ class CodeGen:
                 return f"st.obj_owner[{obj}]"
             if name in ("name", "kind"):
                 return f"CARDS[st.obj_card[{obj}]].{name}"
+        if isinstance(ref, rv.ObjBuiltin) and ref.name in ("owner", "zone") and _plain(obj):
+            table = "st.obj_owner" if ref.name == "owner" else "st.obj_zone"
+            return f"(None if {obj} is None else {table}[{obj}])"
         if isinstance(ref, rv.ObjBuiltin):
             return {
                 "owner": f"_owner(st, {obj})",
@@ -485,6 +552,7 @@ class CodeGen:
 
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUM = re.compile(r"-?\d+")  # a number written as a literal
 
 
 def _plain(src: str) -> bool:
@@ -583,9 +651,14 @@ class StmtGen:
     # ------------------------------------------------------------ code
     def compile_run(self, stmts: list) -> object:
         lines: list[str] = []
-        for s in stmts:
-            self.emit(s, lines, 1)
+        saved = self.cg.locals_start()
+        try:
+            for s in stmts:
+                self.emit(s, lines, 1)
+        finally:
+            loc = self.cg.locals_end(saved)
         name = f"_f{next(_ids)}"
+        lines = loc.loads("    ") + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
         return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
 
@@ -619,7 +692,7 @@ class StmtGen:
 
         match s:
             case n.Let():
-                out.append(f"{pad}env[{s.name!r}] = {x(s.value)}")
+                out.append(f"{pad}{cg.store(s.name)} = {x(s.value)}")
             case n.Assign():
                 self.assign(s, out, pad, x, tmp)
             case n.Move():
@@ -630,7 +703,7 @@ class StmtGen:
             case n.Create():
                 owner = x(s.owner) if s.owner is not None else "None"
                 call = f"_E.create_card(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
-                out.append(f"{pad}env[{s.name!r}] = {call}" if s.name else f"{pad}{call}")
+                out.append(f"{pad}{cg.store(s.name)} = {call}" if s.name else f"{pad}{call}")
             case n.Remove():
                 out.append(f"{pad}_E.remove_objects(st, {x(s.what)})")
             case n.Shuffle():
@@ -665,7 +738,7 @@ class StmtGen:
             case n.For():
                 v = tmp()
                 out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
-                out.append(f"{pad}    env[{s.name!r}] = {v}")
+                out.append(f"{pad}    {cg.store(s.name)} = {v}")
                 self.body(s.body, out, depth + 1)
                 out.append(f"{pad}    if st.over: return")
             case n.Repeat():
@@ -689,7 +762,7 @@ class StmtGen:
         verb = cg.p.verbs[verb_name]
         vr = cg.const(verb)
         args = ", ".join(
-            ["'you': env.get('you')"]
+            [f"'you': {cg._special('you')}"]
             + [f"{p!r}: {cg.src(a, ())}" for p, a in zip(verb.param_names, s.args)]
         )
         out.append(f"{pad}{var} = {{{args}}}")
@@ -710,13 +783,13 @@ class StmtGen:
             if isinstance(res, rv.GameRef):
                 out.append(f"{pad}_E.set_game_value(st, {res.name!r}, {value}, {str(s.span)!r})")
                 return
-            ref = (
-                f"st.counters[{res.name!r}]"
-                if isinstance(res, rv.CounterRef)
-                else f"env[{t.name!r}]"
-            )
+            if isinstance(res, rv.CounterRef):
+                ref = load = f"st.counters[{res.name!r}]"
+            else:
+                ref = cg.store(t.name)
+                load = cg.bound.get(t.name) if isinstance(cg.bound, _Locals) else f"env[{t.name!r}]"
             out.append(
-                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
+                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {load} {op[0]} ({value})"
             )
             return
         ref = cg.r.attr_of(t)

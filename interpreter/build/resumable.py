@@ -28,6 +28,7 @@ from .codegen import PLAIN_STMTS, define, mark
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
+RELOAD = "@RELOAD@"  # where the local names' variables are loaded from the env again
 
 _LEAVES = PLAIN_STMTS  # single statements that codegen.StmtGen writes as Python
 _LOOPS = (n.For, n.Repeat, n.While)
@@ -63,6 +64,8 @@ class ResumableGen:
         self.loop_ids = count()
         ns = self.cg.ns
         ns["_run_checks"] = E.run_checks
+        ns.update(_Frame=E.Frame, _FUNC=E.FUNC, _ENTER_DEPTH=E.ENTER_DEPTH)
+        ns["_MAX_FRAMES"] = E.budget.MAX_FRAMES
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:
@@ -85,6 +88,10 @@ class ResumableGen:
             return not _break_escapes(s.body)
         return False
 
+    def resumable(self, b: n.Block) -> bool:
+        """Whether `block(b)` (no heads) makes a generated function (else a list of steps)."""
+        return any(self.native(s) for s in b.body)
+
     # ------------------------------------------------------------ compile
     def block(self, b: n.Block, heads: tuple = ()) -> list | None:
         """The sections of `b` compiled into one resumable function, or None when nothing in it
@@ -92,11 +99,15 @@ class ResumableGen:
         if not heads and not any(self.native(s) for s in b.body):
             return None
         m = _Emitter(self)
-        m.open(m.sym())
-        for rt in heads:
-            m.delegate(rt)
-        m.seq(b.body, [])
-        return m.finish(b.span)
+        saved = self.cg.locals_start()
+        try:
+            m.open(m.sym())
+            for rt in heads:
+                m.delegate(rt)
+            m.seq(b.body, [])
+        finally:
+            loc = self.cg.locals_end(saved)
+        return m.finish(b.span, loc)
 
 
 class _Emitter:
@@ -114,6 +125,7 @@ class _Emitter:
         self.empty = False  # the open section has no code yet
         self.delegated: list = []
         self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
+        self.reloads: list[set[str] | None] = []  # per delegated statement: the names it writes
 
     def sym(self) -> int:
         self.nsym += 1
@@ -164,7 +176,7 @@ class _Emitter:
             if isinstance(s, n.CallStmt) and g.sg.verb_unheard(s):
                 self.call(s)
             else:
-                self.delegate(g.c.checked_stmt(s))
+                self.delegate(g.c.checked_stmt(s), s)
             return
         match s:
             case n.If():
@@ -210,7 +222,7 @@ class _Emitter:
         self.closed = False
         self.open(after)
 
-    def delegate(self, rt) -> None:
+    def delegate(self, rt, stmt=None) -> None:
         """Run a statement's object as the run loop does; stop when it waits or left."""
         g = self.g
         self.delegated.append(rt)
@@ -230,6 +242,9 @@ class _Emitter:
             " or not st.frames or st.frames[-1] is not fr:"
         )
         self.line("    return")
+        # it may have written names (a choice, a scope's block): their variables loaded again
+        self.reloads.append(None if stmt is None else _written(stmt))
+        self.line(f"{RELOAD}{len(self.reloads) - 1}")
         self.closed = False
         self.open(after)
 
@@ -273,7 +288,7 @@ class _Emitter:
             self.line(f"    pc = {self.ref(exit_)}")
             self.line("    continue")
             self.line(f"env[{key_i}] = _i + 1")
-            self.line(f"env[{s.name!r}] = _items[_i]")
+            self.line(f"{self.g.cg.store(s.name)} = _items[_i]")
         elif isinstance(s, n.Repeat):
             self.line(f"if env[{key_i}] <= 0:")
             self.line(f"    pc = {self.ref(exit_)}")
@@ -299,15 +314,24 @@ class _Emitter:
         return self.g.cg.src(e, ())
 
     # ------------------------------------------------------------ the function
-    def finish(self, span) -> list:
+    def finish(self, span, loc) -> list:
         g = self.g
+        lines: list[str] = []
+        for line in self.lines:  # the names' variables loaded again where a statement ran
+            at = line.find(RELOAD)
+            if at >= 0:
+                names = self.reloads[int(line[at + len(RELOAD) :])]
+                lines += loc.loads(line[:at], names)
+            else:
+                lines.append(line)
+        self.lines = lines
         single = self.count == 1
         if not self.closed and not single:
             self.line("fr.pc = @END@")  # the block is done: the run loop ends the frame
         if not self.closed:
             self.line("return")
         name = f"_m{next(_ids)}"
-        head = [f"def {name}(st, fr, pc):", "    env = fr.env"]
+        head = [f"def {name}(st, fr, pc):", "    env = fr.env", *loc.loads("    ")]
         if single:  # straight code: no sections to dispatch on
             body = [line[8:] for line in self.lines[1:]]
         else:
@@ -324,6 +348,18 @@ class _Emitter:
         # scenario may enter the flow at one: build/flowpoints.py)
         fn.sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
         return [Section(span, fn, k, single) for k in range(self.count)]
+
+
+def _written(s) -> set[str]:
+    """The local names a statement may write (its own, and those of the blocks inside it that
+    share its frame's names): every name a statement inside it binds."""
+    out = set()
+    for x in s.walk():
+        if isinstance(x, n.Stmt) and isinstance(getattr(x, "name", None), str):
+            out.add(x.name)
+        elif isinstance(x, n.Assign) and isinstance(x.target, n.Name):
+            out.add(x.target.name)
+    return out
 
 
 def _break_escapes(body: n.Block) -> bool:
