@@ -66,6 +66,17 @@ def test_a_property_or_keyword_of_a_name_is_read_without_a_helper():
     assert "st.props['attack'][_l" in code
 
 
+def test_a_verb_that_may_wait_is_entered_without_the_run_loop():
+    """#34 step 2: the block of a called verb that may wait starts in the caller's function
+    (a frame, but no call_verb, enter and Section), and call_verb is left only for the error
+    of too many frames."""
+    code = generated("clash_of_decks", "attack")
+    assert "_cb[0].fn(st, _cf, 0)" in code
+    for line in code.splitlines():
+        if "_E.call_verb(" in line:
+            assert "_MAX_FRAMES" in line, line
+
+
 def test_an_enumerator_leaves_the_env_alone_when_nothing_reads_it():
     """The parameters of an action are Python variables of its enumerator: with no code
     reading them from the env, they are not written there for each option."""

@@ -214,7 +214,21 @@ class _Emitter:
         vr = g.sg.call_env(s, g.cg.s.verbs[s.verb].name, "_call", self.lines, PAD)
         mark(self.lines, start, s.span)
         self.line(f"fr.pc = {self.ref(after)}")
-        self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
+        if g.resumable(g.cg.s.verbs[s.verb].decl.body):
+            # its block's function called here, as call_verb and enter would call it: a
+            # frame, but no trip through the helpers of the run loop
+            self.line("_fs = st.frames")
+            self.line(f"if len(_fs) > _MAX_FRAMES: _E.call_verb(st, {vr}, _call, {str(s.span)!r})")
+            self.line(f"_cf = _Frame({vr}.body, _call, -1, _FUNC)")
+            self.line("_fs.append(_cf)")
+            self.line("if len(_fs) <= _ENTER_DEPTH:")
+            self.line(f"    _cb = PROG.blocks[{vr}.body]")
+            self.line("    _cf.pc = 1")
+            self.line("    _cb[0].fn(st, _cf, 0)")
+            self.line("    if _cf.pc >= len(_cb) and _fs[-1] is _cf and st.pending is None:")
+            self.line("        _fs.pop()")
+        else:
+            self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
         self.line(
             "if st.pending is not None or st.over or not st.frames or st.frames[-1] is not fr:"
         )
