@@ -83,3 +83,16 @@ def test_an_enumerator_leaves_the_env_alone_when_nothing_reads_it():
     code = action_code("clash_of_decks", "cast")
     assert "env['s']" not in code and "env['target']" not in code
     assert "values.append([" in code
+
+
+def test_counts_and_sums_of_zones_and_lists_are_plain_python():
+    """#34 step 1: `count(p.hand)` is the zone's length, not a call of the built-in; `sum` is
+    Python's; a property read over `objects(zone)` has no none test (they are objects)."""
+    summon = action_code("clash_of_decks", "summon")
+    assert "len(st.zones[(st.g.zone_base['hand'] + you_)])" in summon
+    assert "_count_" not in summon
+    prog = load_program("game_of_thrones_2p")
+    code = next(c.cond.generated for c in prog.checks if "sum(" in c.cond.generated)
+    assert "_sum_" not in code
+    assert "list(st.zones[" in code
+    assert not re.search(r"None if m\d+ is None", code)

@@ -84,6 +84,7 @@ class CodeGen:
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
+        self._inlining_objs: list[str] = []  # definitions being looked into (objects_only)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
@@ -285,7 +286,17 @@ class CodeGen:
                 if len(e.args) == 1:
                     if res.name == "exists":
                         return f"({args[0]} is not None)"
-                    if res.name == "first" and isinstance(e.args[0], n.Where):
+                    if res[1] == "sum":  # builtins._sum is Python's
+                        return f"sum({args[0]})"
+                    if res[1] == "objects" and self._zone(e.args[0]):
+                        return f"list(st.zones[{args[0]}])"
+                    if res[1] == "objects" and isinstance(e.args[0], (n.ListExpr, n.Where)):
+                        return args[0]  # a new list already
+                    if res[1] == "count" and self._zone(e.args[0]):
+                        return f"len(st.zones[{args[0]}])"
+                    if res[1] == "count" and isinstance(e.args[0], (n.ListExpr, n.Where)):
+                        return f"len({args[0]})"
+                    if res[1] == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
@@ -332,7 +343,12 @@ class CodeGen:
             case n.IfExpr():
                 return f"({self.src(e.then, its)} if {self.src(e.cond, its)} else {self.src(e.orelse, its)})"
             case n.Contains():
-                return f"_contains(st, {self.src(e.item, its)}, {self.src(e.container, its)})"
+                x, c = self.src(e.item, its), self.src(e.container, its)
+                if isinstance(e.container, (n.ListExpr, n.Where)):  # a list: Python's `in`
+                    return f"({x} in {c})"
+                if _plain(x) and self._zone(e.container):  # an object in a zone: its zone read
+                    return f"({x} is not None and st.obj_zone[{x}] == {c})"
+                return f"_contains(st, {x}, {c})"
             case n.Has():
                 o = self.src(e.obj, its)
                 kw = (
@@ -354,6 +370,8 @@ class CodeGen:
             case n.IsKind():
                 o = self.src(e.obj, its)
                 kind = self.s.canonical.get(e.kind, e.kind)
+                if o in self.objs:  # an object, never none
+                    return f"(CARDS[st.obj_card[{o}]].kind == {kind!r})"
                 if _plain(o):
                     return f"({o} is not None and CARDS[st.obj_card[{o}]].kind == {kind!r})"
                 return f"_is(st, {o}, {kind!r})"
@@ -375,11 +393,8 @@ class CodeGen:
                 self.objs.discard(var)
         return f"{start}{var} for {var} in _seq(st, {items}) if {cond}{end}"
 
-    def objects_only(self, e) -> bool:
-        """Whether every item of the list `e` is an object (never none): a zone's contents,
-        or a `where` over them."""
-        if isinstance(e, n.Where):
-            return self.objects_only(e.items)
+    def _zone(self, e) -> bool:
+        """Whether `e` is a zone (never none, never a list): `p.hand`, a global zone's name."""
         if isinstance(e, n.Attr):
             return isinstance(
                 self.r.attr_of(e), rv.PlayerZone | rv.AreaZone
@@ -387,6 +402,42 @@ class CodeGen:
         if isinstance(e, n.Name):
             return isinstance(self.r.name_of(e), rv.ZoneRef)
         return False
+
+    def objects_only(self, e) -> bool:
+        """Whether every item of the list `e` is an object (never none): a zone's contents,
+        or a `where` over them."""
+        if isinstance(e, n.Where):
+            return self.objects_only(e.items)
+        if isinstance(e, n.Call):
+            res = self.r.calls.get(id(e))
+            if res is not None and res[0] == "define":  # what its body is, whatever the args
+                return self._define_objects_only(res[1])
+            # objects(ZONE): a copy of its contents
+            return (
+                res == ("builtin", "objects") and len(e.args) == 1 and self.objects_only(e.args[0])
+            )
+        if isinstance(e, n.Attr):
+            res = self.r.attrs.get(id(e))
+            return (
+                res is not None
+                and res[0] in ("player_zone", "area_zone")
+                and self.r.types.get(id(e)) != "map"
+            )
+        if isinstance(e, n.Name):
+            res = self.r.names.get(id(e))
+            if res is not None and res[0] == "define":
+                return self._define_objects_only(res[1])
+            return res is not None and res[0] == "zone"
+        return False
+
+    def _define_objects_only(self, name: str) -> bool:
+        if name in self._inlining_objs:  # a definition that refers to itself
+            return False
+        self._inlining_objs.append(name)
+        try:
+            return self.objects_only(self.s.defines[name].decl.body)
+        finally:
+            self._inlining_objs.pop()
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
