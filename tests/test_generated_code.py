@@ -96,3 +96,11 @@ def test_counts_and_sums_of_zones_and_lists_are_plain_python():
     assert "_sum_" not in code
     assert "list(st.zones[" in code
     assert not re.search(r"None if m\d+ is None", code)
+
+
+def test_adjacent_areas_only_read_are_not_copied():
+    """#34 step 1: `x in adjacent(a)` and `... where` over `adjacent(a)` read the map's own
+    list; the built-in (a copy) is called only where the value is kept."""
+    code = action_code("cthulhu_wars", "march_also")
+    assert "in st.g.adjacency[" in code
+    assert "_contains(st, it0, _adjacent" not in code

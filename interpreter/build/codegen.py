@@ -343,7 +343,11 @@ class CodeGen:
             case n.IfExpr():
                 return f"({self.src(e.then, its)} if {self.src(e.cond, its)} else {self.src(e.orelse, its)})"
             case n.Contains():
-                x, c = self.src(e.item, its), self.src(e.container, its)
+                x = self.src(e.item, its)
+                adj = self._adjacency(e.container, its)
+                if adj is not None:  # the map's own list, not a copy of it
+                    return f"({x} in {adj})"
+                c = self.src(e.container, its)
                 if isinstance(e.container, (n.ListExpr, n.Where)):  # a list: Python's `in`
                     return f"({x} in {c})"
                 if _plain(x) and self._zone(e.container):  # an object in a zone: its zone read
@@ -382,7 +386,8 @@ class CodeGen:
     def where(self, e: n.Where, its, start: str, end: str) -> str:
         """`items where cond` as a list comprehension (or a generator, with parentheses)."""
         var = f"it{len(its)}"
-        items = self.src(e.items, its)
+        # only read here: `adjacent(a)` is the map's own list, not a copy
+        items = self._adjacency(e.items, its) or self.src(e.items, its)
         held = self.objects_only(e.items)
         if held:
             self.objs.add(var)
@@ -392,6 +397,14 @@ class CodeGen:
             if held:
                 self.objs.discard(var)
         return f"{start}{var} for {var} in _seq(st, {items}) if {cond}{end}"
+
+    def _adjacency(self, e, its) -> str | None:
+        """`adjacent(a)` as the game's own list of the areas next to `a`, for a place that only
+        reads it (builtins._adjacent returns a copy); None for anything else."""
+        if isinstance(e, n.Call) and len(e.args) == 1:
+            if self.r.calls.get(id(e)) == ("builtin", "adjacent"):
+                return f"st.g.adjacency[{self.src(e.args[0], its)}]"
+        return None
 
     def _zone(self, e) -> bool:
         """Whether `e` is a zone (never none, never a list): `p.hand`, a global zone's name."""
