@@ -104,3 +104,11 @@ def test_adjacent_areas_only_read_are_not_copied():
     code = action_code("cthulhu_wars", "march_also")
     assert "in st.g.adjacency[" in code
     assert "_contains(st, it0, _adjacent" not in code
+
+
+def test_flatten_of_zones_is_one_comprehension():
+    """#34 step 1: `flatten(players.top + players.bottom)` is the objects of those zones in
+    one comprehension: no `_plus`, no `_flatten`, and membership in it is Python's `in`."""
+    code = generated("clash_of_decks", "attack")
+    assert "_flatten_" not in code and "_plus(" not in code
+    assert re.search(r"_l\d+ in \(\[_fo0 for _fz0 in", code)

@@ -286,6 +286,10 @@ class CodeGen:
                 if len(e.args) == 1:
                     if res.name == "exists":
                         return f"({args[0]} is not None)"
+                    if res[1] == "flatten" and self._zones(e.args[0]):
+                        # the objects of a list of zones (never deeper lists nor none)
+                        z, o = f"_fz{len(its)}", f"_fo{len(its)}"
+                        return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res[1] == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
                     if res[1] == "objects" and self._zone(e.args[0]):
@@ -311,7 +315,9 @@ class CodeGen:
                 numeric = types == (NUMBER, NUMBER)
                 op = e.op
                 if op == "+":
-                    return f"({a} + {b})" if numeric else f"_plus(st, {a}, {b}, {str(e.span)!r})"
+                    if numeric or self._zones(e.left) and self._zones(e.right):
+                        return f"({a} + {b})"  # numbers, or two lists of zones
+                    return f"_plus(st, {a}, {b}, {str(e.span)!r})"
                 if op == "-":
                     return f"({a} - {b})"
                 if op == "*":
@@ -348,7 +354,7 @@ class CodeGen:
                 if adj is not None:  # the map's own list, not a copy of it
                     return f"({x} in {adj})"
                 c = self.src(e.container, its)
-                if isinstance(e.container, (n.ListExpr, n.Where)):  # a list: Python's `in`
+                if self._list(e.container):  # a list: Python's `in`
                     return f"({x} in {c})"
                 if _plain(x) and self._zone(e.container):  # an object in a zone: its zone read
                     return f"({x} is not None and st.obj_zone[{x}] == {c})"
@@ -406,6 +412,55 @@ class CodeGen:
                 return f"st.g.adjacency[{self.src(e.args[0], its)}]"
         return None
 
+    def _list(self, e) -> bool:
+        """Whether `e` is always a list (not a zone): `[...]`, a `where`, `objects(...)`,
+        `flatten` of zones, a definition whose body is one."""
+        if isinstance(e, (n.ListExpr, n.Where)):
+            return True
+        res = None
+        if isinstance(e, n.Call):
+            res = self.r.calls.get(id(e))
+            if res == ("builtin", "objects") or (
+                res == ("builtin", "flatten") and len(e.args) == 1 and self._zones(e.args[0])
+            ):
+                return True
+        elif isinstance(e, n.Name):
+            res = self.r.names.get(id(e))
+        if res is not None and res[0] == "define" and res[1] not in self._inlining_objs:
+            self._inlining_objs.append(res[1])
+            try:
+                return self._list(self.s.defines[res[1]].decl.body)
+            finally:
+                self._inlining_objs.pop()
+        return False
+
+    def _zones(self, e) -> bool:
+        """Whether `e` is a list of zones, whatever its names hold: `players.hand`, `[p.a,
+        p.b]`, two such joined with `+`, a definition whose body is one."""
+        if isinstance(e, n.Attr):
+            res = self.r.attrs.get(id(e))
+            return (
+                res is not None
+                and res[0] in ("player_zone", "area_zone")
+                and self.r.types.get(id(e)) == "map"
+            )
+        if isinstance(e, n.ListExpr):
+            return all(self._zone(x) for x in e.items)
+        if isinstance(e, n.BinOp):
+            return e.op == "+" and self._zones(e.left) and self._zones(e.right)
+        res = None
+        if isinstance(e, n.Call):
+            res = self.r.calls.get(id(e))
+        elif isinstance(e, n.Name):
+            res = self.r.names.get(id(e))
+        if res is not None and res[0] == "define" and res[1] not in self._inlining_objs:
+            self._inlining_objs.append(res[1])
+            try:
+                return self._zones(self.s.defines[res[1]].decl.body)
+            finally:
+                self._inlining_objs.pop()
+        return False
+
     def _zone(self, e) -> bool:
         """Whether `e` is a zone (never none, never a list): `p.hand`, a global zone's name."""
         if isinstance(e, n.Attr):
@@ -425,6 +480,8 @@ class CodeGen:
             res = self.r.calls.get(id(e))
             if res is not None and res[0] == "define":  # what its body is, whatever the args
                 return self._define_objects_only(res[1])
+            if res == ("builtin", "flatten") and len(e.args) == 1:
+                return self._zones(e.args[0])
             # objects(ZONE): a copy of its contents
             return (
                 res == ("builtin", "objects") and len(e.args) == 1 and self.objects_only(e.args[0])
