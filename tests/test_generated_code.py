@@ -112,3 +112,4 @@ def test_flatten_of_zones_is_one_comprehension():
     code = generated("clash_of_decks", "attack")
     assert "_flatten_" not in code and "_plus(" not in code
     assert re.search(r"_l\d+ in \(\[_fo0 for _fz0 in", code)
+    assert "else range(st.g.nplayers)" in code  # `players.top`: no list of the seats built

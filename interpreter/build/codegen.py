@@ -621,6 +621,9 @@ class CodeGen:
             finally:
                 if held:
                     self.objs.discard(var)
+            if isinstance(e.obj, n.Name) and self.r.names.get(id(e.obj)) == ("builtin", "players"):
+                # `players.X`: the seats counted, no list of them built (none lost: all)
+                obj = "(_players(st) if st.lost else range(st.g.nplayers))"
             return f"[{one} for {var} in ({obj} or [])]"
         return self.one_attr(ref, obj)
 
