@@ -69,6 +69,20 @@ class _Locals(dict):
             f"{pad}{v} = env.get({k!r})" for k, v in self.items() if names is None or k in names
         ]
 
+    def settle(self, lines: list[str]) -> list[str]:
+        """A variable read fewer than twice costs its load and gains nothing: such names are
+        read from the env where they are used, and dropped from the variables."""
+        text = "\n".join(lines)
+        for k, v in list(self.items()):
+            word = re.compile(rf"\b{v}\b")
+            written = text.count(f"= {v} = ")
+            if len(word.findall(text)) - written >= 2:
+                continue
+            text = text.replace(f"= {v} = ", "= ")
+            text = word.sub(f"env.get({k!r})".replace("\\", "\\\\"), text)
+            del self[k]
+        return text.split("\n") if lines else []
+
 
 class CodeGen:
     """One per compiler: turns checked expressions into functions sharing one namespace."""
@@ -782,6 +796,7 @@ class StmtGen:
         finally:
             loc = self.cg.locals_end(saved)
         name = f"_f{next(_ids)}"
+        lines = loc.settle(lines)
         lines = loc.loads("    ") + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
         return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")

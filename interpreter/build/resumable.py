@@ -331,6 +331,7 @@ class _Emitter:
     def finish(self, span, loc) -> list:
         g = self.g
         lines: list[str] = []
+        self.lines = loc.settle(self.lines)
         for line in self.lines:  # the names' variables loaded again where a statement ran
             at = line.find(RELOAD)
             if at >= 0:
