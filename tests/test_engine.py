@@ -459,3 +459,27 @@ def test_options_that_read_alike_name_the_owner_of_their_card():
     h = play(game(), "play Pawn", "pass", "play Pawn")
     h.apply_label("kill Pawn")  # the first that reads so
     assert zone(h, "field#1") == [] and zone(h, "field#2") == ["Pawn"]
+
+
+def test_a_clone_copies_every_frame_and_shares_names_as_the_original_does():
+    # State.clone copies frames field by field (#34): the same fields, the envs shared
+    # between frames exactly where the original shares them, and nothing shared with it
+    import random
+
+    g = new_game(load_program("cthulhu_wars"), seed=1)
+    rng = random.Random(1)
+    for _ in range(60):
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    st = g.st
+    c = st.clone()
+    assert c.to_data() == st.to_data() and len(c.frames) > 3
+    slots = type(st.frames[0]).__slots__
+    for a, b in zip(st.frames, c.frames):
+        assert a is not b and a.env is not b.env
+        assert all(getattr(a, k) == getattr(b, k) for k in slots)
+    assert [[f.env is h.env for h in st.frames] for f in st.frames] == [
+        [f.env is h.env for h in c.frames] for f in c.frames
+    ]
+    c.frames[-1].pc += 1
+    c.frames[-1].env["@probe"] = 1
+    assert st.frames[-1].pc == c.frames[-1].pc - 1 and "@probe" not in st.frames[-1].env
