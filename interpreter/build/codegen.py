@@ -233,10 +233,13 @@ class CodeGen:
                 lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
                 lines.append(f"{inner}d{i} = {dom}")
-            lines.append(
-                f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
-                f"if isinstance(d{i}, int) else ()"
-            )
+            if q.domain is not None and self._zone(q.domain):  # a zone: its contents
+                lines.append(f"{inner}d{i} = st.zones[d{i}]")
+            elif q.domain is None or not self._list(q.domain):  # a list is read as it is
+                lines.append(
+                    f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
+                    f"if isinstance(d{i}, int) else ()"
+                )
             if hoisted:
                 lines.append(f"{pad}    h{i} = d{i}")
                 lines.append(f"{pad}d{i} = h{i}")
