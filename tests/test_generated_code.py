@@ -115,3 +115,25 @@ def test_flatten_of_zones_is_one_comprehension():
     assert "_flatten_" not in code and "_plus(" not in code
     assert re.search(r"_l\d+ in \(\[_fo0 for _fz0 in", code)
     assert "else range(st.g.nplayers)" in code  # `players.top`: no list of the seats built
+
+
+def test_a_text_of_the_rules_that_looks_like_a_variable_is_left_alone(tmp_path):
+    """Names read once are rewritten to reads of the env after the code is written; a text
+    literal holding the same characters as a variable stays as the rules wrote it."""
+    from madang.game.api import new_game
+
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: lit\ntitle: {en: Lit}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text("cards: []\n", encoding="utf-8")
+    (tmp_path / "r.madang").write_text(
+        'counter n = 0\n\nflow:\n    let a = 2\n    let s = "= _l0 = "\n'
+        '    if s == "= " + "_" + "l0 = ":\n        n = a\n',
+        encoding="utf-8",
+    )
+    g = new_game(str(tmp_path), seed=1)
+    assert g.st.counters["n"] == 2  # the texts are equal as written
+    prog = g.st.g.prog
+    code = prog.blocks[prog.flow_block][0].fn.generated
+    assert "'= _l0 = '" in code and "env.get('a')" in code

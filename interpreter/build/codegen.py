@@ -71,17 +71,21 @@ class _Locals(dict):
 
     def settle(self, lines: list[str]) -> list[str]:
         """A variable read fewer than twice costs its load and gains nothing: such names are
-        read from the env where they are used, and dropped from the variables."""
+        read from the env where they are used, and dropped from the variables. (String
+        literals of the rules are left as they are, whatever they hold.)"""
         text = "\n".join(lines)
         for k, v in list(self.items()):
-            word = re.compile(rf"\b{v}\b")
-            written = text.count(f"= {v} = ")
-            if len(word.findall(text)) - written >= 2:
+            pat = re.compile(rf"({_STRING})|(= {v} = )|\b{v}\b")
+            found = [m for m in pat.finditer(text) if m.group(1) is None]
+            if sum(1 for m in found if m.group(2) is None) >= 2:
                 continue
-            text = text.replace(f"= {v} = ", "= ")
-            text = word.sub(f"env.get({k!r})".replace("\\", "\\\\"), text)
+            read = f"env.get({k!r})"
+            text = pat.sub(lambda m, r=read: m.group(1) or ("= " if m.group(2) else r), text)
             del self[k]
         return text.split("\n") if lines else []
+
+
+_STRING = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""  # a literal, as repr() writes it
 
 
 class CodeGen:
