@@ -307,21 +307,21 @@ class CodeGen:
                 if len(e.args) == 1:
                     if res.name == "exists":
                         return f"({args[0]} is not None)"
-                    if res[1] == "flatten" and self._zones(e.args[0]):
+                    if res.name == "flatten" and self._zones(e.args[0]):
                         # the objects of a list of zones (never deeper lists nor none)
                         z, o = f"_fz{len(its)}", f"_fo{len(its)}"
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
-                    if res[1] == "sum":  # builtins._sum is Python's
+                    if res.name == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
-                    if res[1] == "objects" and self._zone(e.args[0]):
+                    if res.name == "objects" and self._zone(e.args[0]):
                         return f"list(st.zones[{args[0]}])"
-                    if res[1] == "objects" and isinstance(e.args[0], (n.ListExpr, n.Where)):
+                    if res.name == "objects" and isinstance(e.args[0], (n.ListExpr, n.Where)):
                         return args[0]  # a new list already
-                    if res[1] == "count" and self._zone(e.args[0]):
+                    if res.name == "count" and self._zone(e.args[0]):
                         return f"len(st.zones[{args[0]}])"
-                    if res[1] == "count" and isinstance(e.args[0], (n.ListExpr, n.Where)):
+                    if res.name == "count" and isinstance(e.args[0], (n.ListExpr, n.Where)):
                         return f"len({args[0]})"
-                    if res[1] == "first" and isinstance(e.args[0], n.Where):
+                    if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
@@ -429,7 +429,7 @@ class CodeGen:
         """`adjacent(a)` as the game's own list of the areas next to `a`, for a place that only
         reads it (builtins._adjacent returns a copy); None for anything else."""
         if isinstance(e, n.Call) and len(e.args) == 1:
-            if self.r.calls.get(id(e)) == ("builtin", "adjacent"):
+            if self.r.call_of(e) == rv.BuiltinRef("adjacent"):
                 return f"st.g.adjacency[{self.src(e.args[0], its)}]"
         return None
 
@@ -440,17 +440,17 @@ class CodeGen:
             return True
         res = None
         if isinstance(e, n.Call):
-            res = self.r.calls.get(id(e))
-            if res == ("builtin", "objects") or (
-                res == ("builtin", "flatten") and len(e.args) == 1 and self._zones(e.args[0])
+            res = self.r.call_of(e)
+            if res == rv.BuiltinRef("objects") or (
+                res == rv.BuiltinRef("flatten") and len(e.args) == 1 and self._zones(e.args[0])
             ):
                 return True
         elif isinstance(e, n.Name):
-            res = self.r.names.get(id(e))
-        if res is not None and res[0] == "define" and res[1] not in self._inlining_objs:
-            self._inlining_objs.append(res[1])
+            res = self.r.name_of(e)
+        if isinstance(res, rv.DefineRef) and res.name not in self._inlining_objs:
+            self._inlining_objs.append(res.name)
             try:
-                return self._list(self.s.defines[res[1]].decl.body)
+                return self._list(self.s.defines[res.name].decl.body)
             finally:
                 self._inlining_objs.pop()
         return False
@@ -459,11 +459,8 @@ class CodeGen:
         """Whether `e` is a list of zones, whatever its names hold: `players.hand`, `[p.a,
         p.b]`, two such joined with `+`, a definition whose body is one."""
         if isinstance(e, n.Attr):
-            res = self.r.attrs.get(id(e))
-            return (
-                res is not None
-                and res[0] in ("player_zone", "area_zone")
-                and self.r.types.get(id(e)) == "map"
+            return isinstance(self.r.attr_of(e), rv.PlayerZone | rv.AreaZone) and self.r.maps_list(
+                e
             )
         if isinstance(e, n.ListExpr):
             return all(self._zone(x) for x in e.items)
@@ -471,13 +468,13 @@ class CodeGen:
             return e.op == "+" and self._zones(e.left) and self._zones(e.right)
         res = None
         if isinstance(e, n.Call):
-            res = self.r.calls.get(id(e))
+            res = self.r.call_of(e)
         elif isinstance(e, n.Name):
-            res = self.r.names.get(id(e))
-        if res is not None and res[0] == "define" and res[1] not in self._inlining_objs:
-            self._inlining_objs.append(res[1])
+            res = self.r.name_of(e)
+        if isinstance(res, rv.DefineRef) and res.name not in self._inlining_objs:
+            self._inlining_objs.append(res.name)
             try:
-                return self._zones(self.s.defines[res[1]].decl.body)
+                return self._zones(self.s.defines[res.name].decl.body)
             finally:
                 self._inlining_objs.pop()
         return False
@@ -498,27 +495,26 @@ class CodeGen:
         if isinstance(e, n.Where):
             return self.objects_only(e.items)
         if isinstance(e, n.Call):
-            res = self.r.calls.get(id(e))
-            if res is not None and res[0] == "define":  # what its body is, whatever the args
-                return self._define_objects_only(res[1])
-            if res == ("builtin", "flatten") and len(e.args) == 1:
+            res = self.r.call_of(e)
+            if isinstance(res, rv.DefineRef):  # what its body is, whatever the args
+                return self._define_objects_only(res.name)
+            if res == rv.BuiltinRef("flatten") and len(e.args) == 1:
                 return self._zones(e.args[0])
             # objects(ZONE): a copy of its contents
             return (
-                res == ("builtin", "objects") and len(e.args) == 1 and self.objects_only(e.args[0])
+                res == rv.BuiltinRef("objects")
+                and len(e.args) == 1
+                and self.objects_only(e.args[0])
             )
         if isinstance(e, n.Attr):
-            res = self.r.attrs.get(id(e))
-            return (
-                res is not None
-                and res[0] in ("player_zone", "area_zone")
-                and self.r.types.get(id(e)) != "map"
-            )
+            return isinstance(
+                self.r.attr_of(e), rv.PlayerZone | rv.AreaZone
+            ) and not self.r.maps_list(e)
         if isinstance(e, n.Name):
-            res = self.r.names.get(id(e))
-            if res is not None and res[0] == "define":
-                return self._define_objects_only(res[1])
-            return res is not None and res[0] == "zone"
+            res = self.r.name_of(e)
+            if isinstance(res, rv.DefineRef):
+                return self._define_objects_only(res.name)
+            return isinstance(res, rv.ZoneRef)
         return False
 
     def _define_objects_only(self, name: str) -> bool:
@@ -642,7 +638,7 @@ class CodeGen:
             finally:
                 if held:
                     self.objs.discard(var)
-            if isinstance(e.obj, n.Name) and self.r.names.get(id(e.obj)) == ("builtin", "players"):
+            if isinstance(e.obj, n.Name) and self.r.name_of(e.obj) == rv.BuiltinRef("players"):
                 # `players.X`: the seats counted, no list of them built (none lost: all)
                 obj = "(_players(st) if st.lost else range(st.g.nplayers))"
             return f"[{one} for {var} in ({obj} or [])]"
