@@ -176,3 +176,25 @@ def test_bundled_rulesets_declare_the_rulebooks_ranges():
     assert (mana.low, mana.high) == (0, 9)
     power = madang.load_program("cthulhu_wars").counters["power"]
     assert (power.low, power.high) == (0, None)
+
+
+# ---------------------------------------------------------------- the editor
+
+
+def test_the_language_server_shows_the_range_and_locates_a_bad_one(tmp_path):
+    from madang.tools.lsp import Workspace, formatted, hover_text, semantic_tokens
+
+    ws = Workspace()
+    rules = RANGES / "ranges.madang"
+    analysis = ws.analyse(rules)
+    assert [d for d in analysis.diagnostics if d.severity == "error"] == []
+    hover = hover_text(ws, analysis, "power") or ""
+    assert "counter power/권능: per player in 0..10 = option.start" in hover
+    assert semantic_tokens(rules.read_text(), analysis)
+    assert formatted(rules, rules.read_text()) in (None, rules.read_text())
+    (tmp_path / "ruleset.yaml").write_text(RULESET)
+    (tmp_path / "rules.madang").write_text("counter a in 5..1 = 3" + FLOW)
+    bad = [d for d in ws.analyse(tmp_path / "rules.madang").diagnostics if d.severity == "error"]
+    assert [(d.message, d.span.line, d.span.col) for d in bad] == [
+        ("the range of counter 'a' is empty: 5 is more than 1", 1, 14)
+    ]
