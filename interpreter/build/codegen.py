@@ -933,6 +933,8 @@ class StmtGen:
             out.append(
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {load} {op[0]} ({value})"
             )
+            if isinstance(res, rv.CounterRef):
+                self.in_range(res.name, ref, None, s, out, pad)
             return
         ref = cg.r.attr_of(t)
         name = ref.name
@@ -955,3 +957,17 @@ class StmtGen:
             out.append(
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
             )
+            self.in_range(name, ref, o, s, out, pad)
+
+    def in_range(self, name: str, ref: str, index: str | None, s, out, pad) -> None:
+        """After a write of a counter declared `in LOW..HIGH`: its value is held to the range
+        (one comparison; counters without a range cost nothing)."""
+        counter = self.cg.p.counters[name]
+        low, high = counter.low, counter.high
+        if low is None and high is None:
+            return
+        held = f"{ref} <= {high}" if low is None else f"{low} <= {ref}"
+        if low is not None and high is not None:
+            held += f" <= {high}"
+        refuse = f"{self.cg.const(counter)}.refuse(st, {ref}, {str(s.span)!r}, {index})"
+        out.append(f"{pad}if not {held}: {refuse}")

@@ -37,7 +37,10 @@ def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
         z.name: ZoneRT(z.name, z.scope, z.ordered, z.visibility, z.active, z.renews)
         for z in syms.unique(syms.zones)
     }
-    counters = {c.name: CounterRT(c.name, c.scope) for c in syms.unique(syms.counters)}
+    counters = {
+        c.name: CounterRT(c.name, c.scope, *(c.range or (None, None)), str(c.span))
+        for c in syms.unique(syms.counters)
+    }
     kind_zones = {
         k.name: tuple(syms.zones[z].name for z in k.active_in if z in syms.zones)
         for k in syms.unique(syms.kinds)

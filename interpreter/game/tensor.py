@@ -8,7 +8,8 @@ that the observer's own come first, so one network can play every seat. The layo
   else zeros; then the zone's size);
 - numeric properties declared in `ruleset.yaml` (`observation: {properties: [...]}`): for each
   zone instance and each property, the sum over its visible objects;
-- global counters, per-player counters (rotated), per-area counters, in name order;
+- global counters, per-player counters (rotated), per-area counters, in name order (a counter
+  declared `in LOW..HIGH` has those bounds in `bounds()`);
 - the seat to act and the seat whose turn it is, one-hot relative to the observer; the round.
 
 Values that are not numbers (texts, lists, none) count as 0.
@@ -55,12 +56,26 @@ class ObservationEncoder:
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of every entry, finite: counts, sizes and the round are at least 0, the
-        one-hots 0 or 1, and every number lies within the language's ±2^62 (runtime/budget.py),
-        which the engine enforces."""
+        one-hots 0 or 1, a counter declared `in LOW..HIGH` within its range (the engine holds
+        every write to it), and every other number within the language's ±2^62
+        (runtime/budget.py)."""
         nz = len(self.zone_info)
         low = np.full(self.size, -NUMBER_LIMIT, np.float32)
         high = np.full(self.size, NUMBER_LIMIT, np.float32)
         low[: nz * (self.ncards + 1)] = 0.0  # counts and sizes
+        i = nz * (self.ncards + 1) + nz * len(self.properties)
+        for names, each in (
+            (self.global_counters, 1),
+            (self.player_counters, self.nplayers),
+            (self.area_counters, self.areas),
+        ):
+            for name in names:
+                c = self.prog.counters[name]
+                if c.low is not None:
+                    low[i : i + each] = c.low
+                if c.high is not None:
+                    high[i : i + each] = c.high
+                i += each
         onehots = self.size - 2 * self.nplayers - 1
         low[onehots:] = 0.0
         high[onehots : self.size - 1] = 1.0

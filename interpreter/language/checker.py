@@ -8,7 +8,7 @@ a "did you mean" hint.
 
 from __future__ import annotations
 
-from . import lint, templates
+from . import lint, ranges, templates
 from . import nodes as n
 from .diagnostics import Diagnostics, did_you_mean
 from .resolved import (
@@ -135,6 +135,7 @@ class Checker:
         for c in s.unique(s.counters):
             if c.default is not None:
                 self.expr(c.default, Scope())
+        ranges.resolve(s, self.d, self.mark_used)
         for d in s.unique(s.defines):
             self.define_type(d)
         for v in s.unique(s.verbs):

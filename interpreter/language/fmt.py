@@ -503,8 +503,18 @@ class _Printer:
                     self.block(body, level + 2)
             case n.ZoneDecl(names=names, attrs=attrs):
                 self.emit(level, f"{k('ZONE')} {self.names(names)}{self.attrs(attrs)}", d, sep=sep)
-            case n.CounterDecl(names=names, attrs=attrs, default=default):
+            case n.CounterDecl(names=names, attrs=attrs, default=default, bounds=bounds):
                 text = f"{k('COUNTER')} {self.names(names)}{self.attrs(attrs)}"
+                if bounds is not None:
+                    low, high = (
+                        ""
+                        if b is None
+                        else str(b.value)
+                        if isinstance(b, n.Num)
+                        else self.name(b.name)
+                        for b in bounds
+                    )
+                    text += f" {k('IN')} {low}..{high}"
                 if default is not None:
                     text += f" = {x(default)}"
                 self.emit(level, text, d, sep=sep)

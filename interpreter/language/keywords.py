@@ -34,7 +34,7 @@ CORE: dict[str, tuple[str, str, str]] = {
     "ELSE": ("else", "아니면", "otherwise"),
     "THEN": ("then", "이면", "`if c then a else b` (an expression)"),
     "FOR": ("for", "각각", "loop over a list"),
-    "IN": ("in", "안에", "membership, loop source, creation zone"),
+    "IN": ("in", "안에", "membership, loop source, creation zone, a counter's range"),
     "REPEAT": ("repeat", "반복", "repeat n times / until"),
     "TIMES": ("times", "회", "`repeat n times`"),
     "WHILE": ("while", "동안", "loop while a condition holds"),

@@ -495,6 +495,9 @@ class CounterDecl(Decl):
     names: tuple[str, ...]
     attrs: tuple[tuple[str, Span], ...]
     default: Expr | None
+    # `in LOW..HIGH`: the values it may hold, each bound a number (Num), a definition (Name) or
+    # left out (None: no limit on that side)
+    bounds: tuple[Expr | None, Expr | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

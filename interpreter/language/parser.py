@@ -476,7 +476,17 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def counter_decl(self, meta, items):
-        return n.CounterDecl(items[1], items[2] or (), items[3], span=self._span(meta))
+        _, names, attrs, bounds, default = items
+        return n.CounterDecl(names, attrs or (), default, bounds, span=self._span(meta))
+
+    def counter_range(self, items):
+        return (items[1], items[2])
+
+    @v_args(meta=True)
+    def range_bound(self, meta, items):
+        (b,) = items
+        span = self._span(meta)
+        return n.Num(b, span=span) if isinstance(b, int) else n.Name(str(b), span=span)
 
     @v_args(meta=True)
     def event_decl(self, meta, items):

@@ -105,6 +105,9 @@ class CounterSym(Sym):
     names: tuple[str, ...] = ()
     scope: str = "global"
     default: n.Expr | None = None
+    bounds: tuple[n.Expr | None, n.Expr | None] | None = None  # `in LOW..HIGH` as written
+    # the bounds' values (ranges.resolve; None on a side left open), when it has a range
+    range: tuple[int | None, int | None] | None = None
 
 
 @dataclass
@@ -356,7 +359,9 @@ class Collector:
                         )
                 self._claim(d.names, d.span, "zone", s.zones, z)
             case n.CounterDecl():
-                c = CounterSym(d.names[0], d.span, names=d.names, default=d.default)
+                c = CounterSym(
+                    d.names[0], d.span, names=d.names, default=d.default, bounds=d.bounds
+                )
                 for attr, span in d.attrs:
                     if attr in ZONE_SCOPES:
                         c.scope = ZONE_SCOPES[attr]

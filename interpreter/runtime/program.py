@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from . import engine as E
 from .effects import ContinuousEffects, StaticRT, acting
+from .errors import RulesError
 
 
 class VerbRT:
@@ -189,6 +190,26 @@ class ZoneRT(NamedTuple):
 class CounterRT(NamedTuple):
     name: str
     scope: str  # "global", "player" or "area"
+    # `in LOW..HIGH`: the values it may hold (None: no limit on that side); every write of a
+    # counter with a range is held to it (build/codegen.py, setup.start)
+    low: int | None = None
+    high: int | None = None
+    where: str = ""  # its declaration (file:line:col), for a start value outside the range
+
+    def refuse(self, st, value, where: str, index: int | None = None) -> None:
+        """A write put the counter outside its declared range: a located rules error (the
+        range is the designer's promise; clamping would hide the rule that broke it). `index`
+        is the player or area of a per-player or per-area counter."""
+        of = ""
+        if index is not None:
+            of = f" of P{index + 1}" if self.scope == "player" else f" of {st.g.areas[index]}"
+        raise RulesError(
+            f"{where}: counter '{self.name}'{of} is {value}, outside its range"
+            f" {'' if self.low is None else self.low}..{'' if self.high is None else self.high}"
+        )
+
+    def holds(self, value) -> bool:
+        return (self.low is None or self.low <= value) and (self.high is None or value <= self.high)
 
 
 class DeckRule(NamedTuple):

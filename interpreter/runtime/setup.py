@@ -193,6 +193,12 @@ def start(st: State, run: bool = True) -> None:
             st.pcounters[name] = [default(st, {"you": p}) for p in range(g.nplayers)]
         else:
             st.acounters[name] = [default(st, {}) for _ in g.areas]
+        if c.low is not None or c.high is not None:  # a start value from an expression: held too
+            values = [st.counters[name]] if c.scope == "global" else st.pcounters.get(name)
+            values = values if values is not None else st.acounters[name]
+            for i, v in enumerate(values):
+                if not c.holds(v):
+                    c.refuse(st, v, c.where, None if c.scope == "global" else i)
     st.frames = [Frame(prog.flow_block, {}, -1, FUNC), Frame(prog.setup_block, {}, -1, FUNC)]
     if run:
         try:
