@@ -353,3 +353,19 @@ def test_a_second_list_of_cards_in_a_deck_game_of_thrones_plots(tmp_path, capsys
         game.st.g.prog.cards[st.obj_card[o]].name for o in st.zones[st.g.zone_base["plot_deck"]]
     ]
     assert len(plots) == 7 and "매복" in plots
+
+
+def test_a_deck_of_more_than_eight_cards_plays_to_the_end(tmp_path, capsys):
+    """Mana is one per card in hand: a deck of one's own with ten cards must not leave the
+    counter's declared range (`mana: in 0..`, rules.madang) and stop every game."""
+    deck = tmp_path / "ten.yaml"
+    deck.write_text(
+        'ruleset: clash_of_decks\nname: ten\ncards: {"ANNIHILATION": 1, "BARON": 1, "BOOM!": 1,'
+        ' "BRUTE": 1, "CARAPACE": 1, "PARTISAN": 1, "REVENANT": 1, "TROLL": 3}\n',
+        "utf-8",
+    )
+    code = main(["simulate", "clash_of_decks", "--deck", str(deck), "--games", "20", "--seed",
+                 "1", "--jobs", "1", "--format", "json"])  # fmt: skip
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0 and r["errors"] == {} and r["error_games"] == 0, r["errors"]
+    assert r["finished"] == 20
