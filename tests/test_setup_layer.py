@@ -156,3 +156,16 @@ def test_a_game_started_at_a_point_saves_and_resumes_like_any_other(prog):
         g.apply_label("go")
         g.apply_label("stop")
     assert again.digest() == pos.game.digest() and again.winners == [0]
+
+
+def test_the_layer_is_importable_from_the_package_as_docs_scenarios_shows():
+    import madang
+    from madang.game import position
+
+    assert madang.Position is position.Position and madang.SetupError is position.SetupError
+    pos = madang.Position.blank(
+        madang.load_program(str(Path(__file__).parent.parent / "docs/examples/leduc_poker"))
+    )
+    with pytest.raises(madang.SetupError) as e:
+        pos.place("hands#1", ["QUEEN_OF_SPADES"])
+    assert "hand#1" in str(e.value.hint)
