@@ -441,6 +441,15 @@ class _Printer:
                 self.decl(items[i], level)
                 i += 1
 
+    def event_pattern(self, ev: str, binds, cond):
+        """` EVENT(binds)` as written, with `this` for the self-bound name, and the condition
+        left once the self-binding's added test is taken out (desugared texts print back)."""
+        text = " " + self.name(ev)
+        if binds:
+            shown = (self.kw("THIS") if b == n.SELF else self.name(b) for b in binds)
+            text += "(" + ", ".join(shown) + ")"
+        return text, (_without_self_test(cond) if n.SELF in binds else cond)
+
     def prefix_head(self, c: n.Conditioned) -> str:
         """`K[args]` of a condition keyword, or a timing word with its event and clauses."""
         k, x = self.kw, self.expr
@@ -448,12 +457,8 @@ class _Printer:
         cond = c.cond
         if c.event is not None:
             ev, binds, _ = c.event
-            text += " " + self.name(ev)
-            if binds:
-                shown = (k("THIS") if b == n.SELF else self.name(b) for b in binds)
-                text += "(" + ", ".join(shown) + ")"
-            if n.SELF in binds:
-                cond = _without_self_test(cond)
+            pattern, cond = self.event_pattern(ev, binds, cond)
+            text += pattern
         if cond is not None:
             text += f" {k('IF')} {x(cond)}"
         if c.limit is not None:
@@ -564,12 +569,8 @@ class _Printer:
                 text = f"{word} {self.names(names)} = "
                 text += k("INSTEAD", "OF") if timing == "instead" else k(timing.upper())
                 if ev is not None:
-                    text += " " + self.name(ev)
-                    if binds:
-                        shown = (k("THIS") if b == n.SELF else self.name(b) for b in binds)
-                        text += "(" + ", ".join(shown) + ")"
-                    if n.SELF in binds:
-                        cond = _without_self_test(cond)
+                    pattern, cond = self.event_pattern(ev, binds, cond)
+                    text += pattern
                 if cond is not None:
                     text += f" {k('IF')} {x(cond)}"
                 if d.optional is not None:
@@ -606,15 +607,8 @@ class _Printer:
                     text = k("BEFORE" if timing == "before" else "AFTER")
                 else:
                     raise FormatError(f"unknown trigger timing {timing!r}")
-                text += " " + self.name(ev)
-                if binds:
-                    text += (
-                        "("
-                        + ", ".join(k("THIS") if b == n.SELF else self.name(b) for b in binds)
-                        + ")"
-                    )
-                if n.SELF in binds:
-                    cond = _without_self_test(cond)
+                pattern, cond = self.event_pattern(ev, binds, cond)
+                text += pattern
                 if d.tier is not None:
                     text += f" {k('AS')} {self.name(d.tier)}"
                 if cond is not None:
