@@ -7,6 +7,7 @@ node into the closure or runtime statement that does its job, and folds constant
 from __future__ import annotations
 
 from ..language import nodes as n
+from ..language.limits import limit_group
 from ..language.resolved import KeywordRef, LocalRef, Resolved
 from ..language.symbols import CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 from ..runtime import budget
@@ -55,6 +56,7 @@ class Compiler:
         self.r = res
         self.p = program if program is not None else new_program(syms, meta, res)
         self.define_bodies: dict[str, list | None] = {}  # define_body: each definition once
+        self.limit_keys: dict[str, str] = {}  # a shared `once per` limit -> its `used` key
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
         import os
@@ -361,6 +363,12 @@ class Compiler:
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
             a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None
+            # `once per S as LIMIT`: the actions sharing a limit record their uses under the key
+            # of the first of them compiled
+            group = limit_group(d, self.s.actions)
+            a.limit_key = (
+                f"a{a.id}" if group is None else self.limit_keys.setdefault(group, f"a{a.id}")
+            )
             p.actions.append(a)
             for w in d.windows or ("",):
                 p.window_actions.setdefault(w, []).append(a)

@@ -8,7 +8,7 @@ a "did you mean" hint.
 
 from __future__ import annotations
 
-from . import lint, ranges, templates
+from . import limits, lint, ranges, templates
 from . import nodes as n
 from .diagnostics import Diagnostics, did_you_mean
 from .resolved import (
@@ -183,6 +183,8 @@ class Checker:
                 for item in card.text.items:
                     if isinstance(item, n.KeywordUse):
                         self.keyword_use(item)
+        limits.check_shared(s.abilities, s.actions, self.d)
+        limits.check_scopes(s.abilities, self.r.phase_names, self.d)
         lint.lint_cards(s, self.d)
         self._unused()
         return self.r

@@ -556,6 +556,8 @@ class _Printer:
                     text += f" {k('ONCE', 'PER')} {self.scope_word(limit)}"
                 if d.limit_by is not None:
                     text += f" {k('PER')} {self.name(d.limit_by)}"
+                if d.limit_as is not None:
+                    text += f" {k('AS')} {self.name(d.limit_as)}"
                 self.emit(level, text + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
             case n.SetupDecl(body=body):

@@ -46,7 +46,11 @@ CORE: dict[str, tuple[str, str, str]] = {
     "FRONT": ("front", "앞쪽", "`front of zone`: index 0"),
     "BACK": ("back", "뒤쪽", "`back of zone`: the end"),
     "CREATE": ("create", "생성", "create an object"),
-    "AS": ("as", "이름", "name a created object; `after E as TIER`: a trigger's tier"),
+    "AS": (
+        "as",
+        "이름",
+        "name a created object; `after E as TIER`: a trigger's tier; `once per S as LIMIT`: a shared limit",
+    ),
     "REMOVE": ("remove", "제거", "remove an object from the game"),
     "SHUFFLE": ("shuffle", "섞기", "shuffle a zone"),
     "CHOOSE": ("choose", "선택", "a decision: pick from options"),

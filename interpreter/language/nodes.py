@@ -554,6 +554,8 @@ class ActionDecl(Decl):
     body: Block
     limit: str | None = None  # `once per turn|round|PHASE`
     limit_by: str | None = None  # `once per S per NAME`: one use per value of parameter NAME
+    limit_as: str | None = None  # `once per S as LIMIT`: the limit it shares with other actions
+    limit_as_span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

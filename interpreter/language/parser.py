@@ -381,6 +381,14 @@ class _KindActive(NamedTuple):
     span: Span
 
 
+class _Limit(NamedTuple):
+    """`once per SCOPE [per BY] [as SHARED]`, as written (the tokens give errors a place)."""
+
+    scope: str
+    by: Token | None
+    shared: Token | None
+
+
 class ToAst(Transformer):
     """Shapes lark's tree into `nodes`; no checking happens here (see checker)."""
 
@@ -551,19 +559,24 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def action_decl(self, meta, items):
         _, names, params, _in, windows, limit, body = items
-        by = None
-        if isinstance(limit, tuple):
-            limit, tok = limit
-            by = str(tok)
-            if by not in [q.name for q in params or ()]:
-                raise TreeProblem(
-                    f"`once per {limit} per {by}`: '{by}' is not a parameter of this action",
-                    self._tok(tok),
-                    "name one of the action's parameters: each of its values has its own limit",
-                )
+        by = shared = shared_span = None
+        if limit is not None:
+            if limit.by is not None:
+                by = str(limit.by)
+                if by not in [q.name for q in params or ()]:
+                    raise TreeProblem(
+                        f"`once per {limit.scope} per {by}`: '{by}' is not a parameter of this"
+                        " action",
+                        self._tok(limit.by),
+                        "name one of the action's parameters: each of its values has its own limit",
+                    )
+            if limit.shared is not None:
+                shared, shared_span = str(limit.shared), self._tok(limit.shared)
+            limit = limit.scope
         return n.ActionDecl(
-            names or (), params or (), windows or (), body, limit, by, span=self._span(meta)
-        )
+            names or (), params or (), windows or (), body, limit, by, shared, shared_span,
+            span=self._span(meta),
+        )  # fmt: skip
 
     def windows(self, toks):
         return tuple(str(t) for t in toks)
@@ -658,18 +671,28 @@ class ToAst(Transformer):
 
     def limit(self, items):
         scope = str(items[2]) if items[2].type == "NAME" else items[2].type.lower()
-        return scope if items[4] is None else (scope, items[4])
+        return _Limit(scope, items[4], items[6])
 
-    def _scope(self, limit) -> str | None:
-        """A trigger's limit: `once per S`; `per NAME` (a parameter) is for actions only."""
-        if isinstance(limit, tuple):
+    def _scope(self, limit: _Limit | None) -> str | None:
+        """A trigger's limit: `once per S`; `per NAME` (a parameter) and `as LIMIT` (a limit
+        shared with other actions) are for actions only."""
+        if limit is None:
+            return None
+        if limit.by is not None:
             raise TreeProblem(
                 "`once per S per NAME` limits an action by one of its parameters; a trigger or"
                 " replacement has one limit per source",
-                self._tok(limit[1]),
+                self._tok(limit.by),
                 "write `once per S` here",
             )
-        return limit
+        if limit.shared is not None:
+            raise TreeProblem(
+                "`once per S as LIMIT` makes actions share one limit; a trigger or replacement"
+                " has one limit of its own",
+                self._tok(limit.shared),
+                "write `once per S` here",
+            )
+        return limit.scope
 
     @v_args(meta=True)
     def static_effect(self, meta, items):

@@ -81,6 +81,7 @@ class ActionRT:
         "prog",
         "limit",
         "limit_by",
+        "limit_key",
         "fast_enum",
         "costs",
         "direct",
@@ -88,12 +89,13 @@ class ActionRT:
 
     def used_key(self, st, player, src, args):
         """`once per S`: per source object for a card's action, per player for the rules';
-        `once per S per NAME`: per value of parameter NAME."""
+        `once per S per NAME`: per value of parameter NAME; `as LIMIT`: under the key of the
+        limit it shares (the build gives it)."""
         if self.limit_by is not None:
             who = args[self.limit_by]
         else:
             who = player if src is None else src
-        return (f"a{self.id}", who, E.scope_name(st, self.limit))
+        return (self.limit_key, who, E.scope_name(st, self.limit))
 
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":
