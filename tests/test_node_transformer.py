@@ -74,3 +74,46 @@ def test_walk_can_leave_out_subtrees():
     kept = list(mod.walk(prune=lambda x: isinstance(x, n.Block)))
     assert not any(isinstance(x, n.Stmt) for x in kept)
     assert any(isinstance(x, n.CounterDecl) for x in kept)
+
+
+ACTION = "action a(n: number from [1]) in w once per turn per n as b:\n    x += n\n"
+
+
+def _action():
+    diags = Diagnostics()
+    mod = parse_module("counter x = 0\n" + ACTION, Origin("t.madang"), diags)
+    assert mod is not None
+    return mod.decls[1]
+
+
+def test_a_node_s_fields_are_its_fields_but_its_span():
+    # Python's ast.iter_fields: what the walk, the rewrite, the dump and the fingerprint read
+    names = [name for name, _ in _action().iter_fields()]
+    assert names[:4] == ["names", "params", "windows", "body"] and "span" not in names
+
+
+def test_the_fingerprint_visitor_writes_fields_without_positions():
+    from madang.build.fingerprint import digest, shape
+
+    out: list[str] = []
+    shape(_action(), out)
+    assert "".join(out) == (
+        "ActionDecl(names=['a',],params=[Param(name='n',type=TypeRef(name='number',of=None,),"
+        "domain=ListExpr(items=[Num(value=1,),],),),],windows=['w',],body=Block(body=[Assign("
+        "target=Name(name='x',),op='+=',value=Name(name='n',),),],),limit='turn',limit_by='n',"
+        "limit_as='b',limit_as_span=,)"
+    )
+    moved = parse_module("\n\ncounter x = 0\n\n" + ACTION, Origin("u.madang"), Diagnostics())
+    assert digest(moved.decls[1]) == digest(_action())
+
+
+def test_the_dump_visitor_writes_a_block_s_statements_and_leaves_inline():
+    from madang.language.fmt import dump_ast
+
+    assert dump_ast(_action().body) == (
+        "Block @2:60\n"
+        "  - Assign @3:5\n"
+        "    target: Name(name='x') @3:5\n"
+        "    op: '+='\n"
+        "    value: Name(name='n') @3:10\n"
+    )

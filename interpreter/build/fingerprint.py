@@ -12,40 +12,65 @@ from __future__ import annotations
 import hashlib
 from dataclasses import fields, is_dataclass
 
+from ..language import nodes as n
 from ..language.diagnostics import Span
 
 PARTS = ("rules", "cards", "options")
 
 
-def shape(x, out: list[str]) -> None:
-    """A position-free serialisation of syntax trees and plain data."""
-    if isinstance(x, Span):
-        return
-    if is_dataclass(x) and not isinstance(x, type):
-        out.append(type(x).__name__ + "(")
-        for f in fields(x):
-            if f.name != "span":
-                out.append(f.name + "=")
-                shape(getattr(x, f.name), out)
-                out.append(",")
+class _Shape(n.NodeVisitor):
+    """A position-free serialisation of syntax trees and plain data: a node is its class and
+    its fields (`Node.iter_fields`, never a span), read by the one visitor of the tree; lists,
+    dicts, sets and scalars are written as they are."""
+
+    def __init__(self, out: list[str]):
+        self.out = out
+
+    def generic_visit(self, node: n.Node) -> None:
+        self.record(type(node).__name__, node.iter_fields())
+
+    def record(self, name: str, items) -> None:
+        out = self.out
+        out.append(name + "(")
+        for key, value in items:
+            out.append(key + "=")
+            self.value(value)
+            out.append(",")
         out.append(")")
-    elif isinstance(x, (tuple, list)):
-        out.append("[")
-        for v in x:
-            shape(v, out)
-            out.append(",")
-        out.append("]")
-    elif isinstance(x, dict):
-        out.append("{")
-        for k in sorted(x, key=repr):
-            out.append(repr(k) + ":")
-            shape(x[k], out)
-            out.append(",")
-        out.append("}")
-    elif isinstance(x, (set, frozenset)):
-        out.append("{" + ",".join(sorted(map(repr, x))) + "}")
-    else:
-        out.append(repr(x))
+
+    def value(self, x) -> None:
+        out = self.out
+        if isinstance(x, n.Node):
+            self.visit(x)
+        elif isinstance(x, Span):
+            return
+        elif is_dataclass(x) and not isinstance(x, type):  # plain records beside the tree
+            self.record(
+                type(x).__name__,
+                ((f.name, getattr(x, f.name)) for f in fields(x) if f.name != "span"),
+            )
+        elif isinstance(x, (tuple, list)):
+            out.append("[")
+            for v in x:
+                self.value(v)
+                out.append(",")
+            out.append("]")
+        elif isinstance(x, dict):
+            out.append("{")
+            for k in sorted(x, key=repr):
+                out.append(repr(k) + ":")
+                self.value(x[k])
+                out.append(",")
+            out.append("}")
+        elif isinstance(x, (set, frozenset)):
+            out.append("{" + ",".join(sorted(map(repr, x))) + "}")
+        else:
+            out.append(repr(x))
+
+
+def shape(x, out: list[str]) -> None:
+    """A position-free serialisation of syntax trees and plain data, appended to `out`."""
+    _Shape(out).value(x)
 
 
 def digest(*things) -> str:

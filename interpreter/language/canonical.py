@@ -14,7 +14,7 @@ A module that defines its own `zone_of` or `take` keeps its calls as written.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 
 from . import nodes as n
 
@@ -95,8 +95,7 @@ def _mentions(x, name: str) -> bool:
     if not isinstance(x, n.Node):
         return False
     for node in x.walk():
-        for f in fields(node):
-            v = getattr(node, f.name)
+        for _, v in node.iter_fields():
             if v == name or (isinstance(v, tuple) and name in v):  # a name, or bound names
                 return True
     return False

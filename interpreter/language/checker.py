@@ -222,44 +222,45 @@ class Checker:
 
     # ---------------------------------------------------------------- abilities
     def ability(self, ab: Ability) -> None:
-        scope = self._ability_scope(ab)
-        d = ab.decl
-        match d:
-            case n.Trigger():
-                if n.SELF in d.binds and ab.origin == "global":
-                    self.d.error(
-                        "'this' in an event pattern needs a source: the rules' own abilities "
-                        "have none",
-                        d.event_span or d.span,
-                        "write the ability in a keyword or a card text, or bind a name",
-                        code="scope",
-                    )
-                if d.timing == "cost":
-                    ev = self._cost_of(d)
-                else:
-                    ev = self._event(d.event, d.event_span or d.span)
-                if ev is None:
-                    scope.names.update((name, ANY) for name in d.binds)
-                else:
-                    if d.binds and len(d.binds) > len(ev.params):
-                        self.d.error(
-                            f"'{ev.name}' has {len(ev.params)} argument(s); the pattern binds {len(d.binds)}",
-                            d.span,
-                            code="arity",
-                        )
-                    for name, p in zip(d.binds, ev.params):
-                        scope.names[name] = p.type
-                if d.cond is not None:
-                    self.expect(d.cond, scope, BOOL)
-                if d.optional_by is not None:
-                    self.expect(d.optional_by, scope, PLAYER)
-                self.block(d.body, scope)
-            case n.Static():
-                self.effect(d.effect, scope)
-                if d.effect.cond is not None:
-                    self.expect(d.effect.cond, scope, BOOL)
-            case n.ActionDecl():
-                self.action(d, scope)
+        """Check ability `ab`: the method of its declaration's class (`ability_Trigger`...)."""
+        method = getattr(self, "ability_" + type(ab.decl).__name__, None)
+        if method is None:  # pragma: no cover
+            raise TypeError(ab.decl)
+        method(ab, ab.decl, self._ability_scope(ab))
+
+    def ability_Trigger(self, ab: Ability, d: n.Trigger, scope: Scope) -> None:
+        if n.SELF in d.binds and ab.origin == "global":
+            self.d.error(
+                "'this' in an event pattern needs a source: the rules' own abilities have none",
+                d.event_span or d.span,
+                "write the ability in a keyword or a card text, or bind a name",
+                code="scope",
+            )
+        if d.timing == "cost":
+            ev = self._cost_of(d)
+        else:
+            ev = self._event(d.event, d.event_span or d.span)
+        if ev is None:
+            scope.names.update((name, ANY) for name in d.binds)
+        else:
+            if d.binds and len(d.binds) > len(ev.params):
+                self.d.error(
+                    f"'{ev.name}' has {len(ev.params)} argument(s); the pattern binds {len(d.binds)}",
+                    d.span,
+                    code="arity",
+                )
+            for name, p in zip(d.binds, ev.params):
+                scope.names[name] = p.type
+        if d.cond is not None:
+            self.expect(d.cond, scope, BOOL)
+        if d.optional_by is not None:
+            self.expect(d.optional_by, scope, PLAYER)
+        self.block(d.body, scope)
+
+    def ability_Static(self, ab: Ability, d: n.Static, scope: Scope) -> None:
+        self.effect(d.effect, scope)
+        if d.effect.cond is not None:
+            self.expect(d.effect.cond, scope, BOOL)
 
     def _ability_scope(self, ab: Ability) -> Scope:
         names: dict[str, object] = {}
@@ -296,7 +297,7 @@ class Checker:
         self.used.add(id(sym))
         return sym
 
-    def action(self, d: n.ActionDecl, scope: Scope) -> None:
+    def ability_ActionDecl(self, ab: Ability, d: n.ActionDecl, scope: Scope) -> None:
         sc = scope.child()
         sc.ctx = "action"
         sym = self.s.actions.get(d.names[0])

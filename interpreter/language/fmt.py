@@ -22,7 +22,7 @@ are printed as written in either language. Lines are never wrapped.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from . import nodes as n
 from .canonical import canonical
@@ -869,9 +869,9 @@ def _ref_col(lines: list[_Line], upto: int, level: int) -> int | None:
 
 def dump_ast(node) -> str:
     """An indented tree of the AST: each node's class and line:col, then its fields."""
-    out: list[str] = []
-    _dump(node, 0, "", out)
-    return "\n".join(out) + "\n"
+    dumper = _Dumper()
+    dumper.value(node, 0, "")
+    return "\n".join(dumper.out) + "\n"
 
 
 def _where(span) -> str:
@@ -888,7 +888,7 @@ def _is_leaf(v) -> bool:
 
 def _inline(v) -> str:
     if isinstance(v, n.Node):
-        inner = ", ".join(f"{f.name}={getattr(v, f.name)!r}" for f in _fields(v))
+        inner = ", ".join(f"{name}={value!r}" for name, value in v.iter_fields())
         return f"{type(v).__name__}({inner}){_where(v.span)}"
     if isinstance(v, Span):
         return _where(v).strip() or "-"
@@ -897,44 +897,56 @@ def _inline(v) -> str:
     return repr(v)
 
 
-def _fields(node):
-    return [f for f in fields(node) if f.name != "span"]
-
-
 def _compact(node) -> bool:
-    return all(_is_leaf(getattr(node, f.name)) for f in _fields(node))
+    return all(_is_leaf(value) for _, value in node.iter_fields())
 
 
-def _dump(v, depth: int, label: str, out: list[str]) -> None:
-    pad = "  " * depth
-    if isinstance(v, n.Node):
-        if _compact(v):
-            out.append(f"{pad}{label}{_inline(v)}")
+class _Dumper(n.NodeVisitor):
+    """`dump_ast` as a visitor of the tree: a node whose fields are all leaves on one line, any
+    other node as its header and its fields below (a block's statements and an if's branches
+    without the field names); `value` places a field's value at its depth and label."""
+
+    def __init__(self):
+        self.out: list[str] = []
+        self.depth = 0  # the depth of the fields of the node being visited
+
+    def value(self, v, depth: int, label: str) -> None:
+        pad = "  " * depth
+        if isinstance(v, n.Node):
+            if _compact(v):
+                self.out.append(f"{pad}{label}{_inline(v)}")
+                return
+            self.out.append(f"{pad}{label}{type(v).__name__}{_where(v.span)}")
+            self.depth = depth + 1
+            self.visit(v)
             return
-        out.append(f"{pad}{label}{type(v).__name__}{_where(v.span)}")
-        if isinstance(v, n.Block):
-            for stmt in v.body:
-                _dump(stmt, depth + 1, "- ", out)
+        if isinstance(v, tuple) and not _is_leaf(v):
+            if all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], Span) for x in v):
+                self.out.append(f"{pad}{label}" + ", ".join(_inline(x) for x in v))
+                return
+            self.out.append(f"{pad}{label.rstrip()}")
+            for x in v:
+                self.value(x, depth + 1, "- ")
             return
-        if isinstance(v, n.If):
-            for i, (cond, body) in enumerate(v.branches):
-                _dump(cond, depth + 1, "if: " if i == 0 else "elif: ", out)
-                _dump(body, depth + 1, "then: ", out)
-            if v.orelse is not None:
-                _dump(v.orelse, depth + 1, "else: ", out)
-            return
-        for f in _fields(v):
-            _dump(getattr(v, f.name), depth + 1, f"{f.name}: ", out)
-        return
-    if isinstance(v, tuple) and not _is_leaf(v):
-        if all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], Span) for x in v):
-            out.append(f"{pad}{label}" + ", ".join(_inline(x) for x in v))
-            return
-        out.append(f"{pad}{label.rstrip()}")
-        for x in v:
-            _dump(x, depth + 1, "- ", out)
-        return
-    out.append(f"{pad}{label}{_inline(v)}")
+        self.out.append(f"{pad}{label}{_inline(v)}")
+
+    def generic_visit(self, node: n.Node) -> None:
+        depth = self.depth
+        for name, value in node.iter_fields():
+            self.value(value, depth, f"{name}: ")
+
+    def visit_Block(self, node: n.Block) -> None:
+        depth = self.depth
+        for stmt in node.body:
+            self.value(stmt, depth, "- ")
+
+    def visit_If(self, node: n.If) -> None:
+        depth = self.depth
+        for i, (cond, body) in enumerate(node.branches):
+            self.value(cond, depth, "if: " if i == 0 else "elif: ")
+            self.value(body, depth, "then: ")
+        if node.orelse is not None:
+            self.value(node.orelse, depth, "else: ")
 
 
 __all__ = [

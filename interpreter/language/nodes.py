@@ -18,12 +18,18 @@ SELF = "(this)"
 class Node:
     span: Span = field(compare=False, repr=False, kw_only=True)
 
+    def iter_fields(self) -> Iterator[tuple[str, object]]:
+        """(name, value) of each field but the node's own span, in declaration order: Python's
+        `ast.iter_fields`, which every walk, rewrite, dump and fingerprint reads."""
+        for f in fields(self):
+            if f.name != "span":
+                yield f.name, getattr(self, f.name)
+
     def iter_child_nodes(self) -> Iterator[Node]:
         """The nodes directly inside this one, in field order (looking into tuples, such as a
         block's statements or an if's (condition, block) branches), as Jinja's nodes do."""
-        for f in fields(self):
-            if f.name != "span":
-                yield from _nodes_in(getattr(self, f.name))
+        for _, value in self.iter_fields():
+            yield from _nodes_in(value)
 
     def walk(self, prune: Callable[[Node], bool] | None = None) -> Iterator[Node]:
         """This node and every node inside it, depth first: the one tree walk that the
@@ -67,12 +73,10 @@ class NodeTransformer(NodeVisitor):
 
     def generic_visit(self, node: Node) -> Node:
         changed = {}
-        for f in fields(node):
-            if f.name != "span":
-                old = getattr(node, f.name)
-                new = self.rewrite(old)
-                if new is not old:
-                    changed[f.name] = new
+        for name, old in node.iter_fields():
+            new = self.rewrite(old)
+            if new is not old:
+                changed[name] = new
         return replace(node, **changed) if changed else node
 
     def rewrite(self, v):
