@@ -362,3 +362,12 @@ def test_nivel_arena_actives_are_limited_by_the_language():
     texts = _texts("rulesets/nivel_arena")
     assert sum("액티브메인:" in t for t in texts) == 3
     assert not [t for t in texts if "active_used(" in t]
+
+
+def test_nivel_arena_trigger_effects_use_the_timing_word():
+    # 10.1.11, 4.5.4.3: every card marked 트리거 writes its trigger effect `트리거시:`
+    cards = yaml.safe_load((REPO / "rulesets/nivel_arena/cards.yaml").read_text("utf-8"))["cards"]
+    marked = [c for c in cards if re.search(r"(^|[\s,])트리거($|[\s,])", c.get("text") or "")]
+    assert len(marked) == 20
+    assert all("트리거시:" in c["text"] for c in marked)
+    assert not [c["name"] for c in cards if "trigger_fired(" in (c.get("text") or "")]
