@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from madang import MadangError, load_program, new_game
+
+REPO = Path(__file__).resolve().parent.parent
 
 RULES = """\
 counter score: per player = 0
@@ -140,3 +143,16 @@ def test_a_shared_limit_prints_back():
 
     text = "action hook(n: number from [1, 2]) in main once per turn per n as strike:\n    pass\n"
     assert format_source(text, "x.madang", Diagnostics()) == text
+
+
+def test_cthulhu_wars_keeps_no_hand_made_limit():
+    # 규칙서 전투 / 무제한 전투, ruling 23, The Thousand Forms: limits of the language, not counters
+    # the rules set and compare (rulesets/cthulhu_wars/scenarios/*once_per*, second_action_shared)
+    prog = load_program(str(REPO / "rulesets/cthulhu_wars"))
+    limits = {a.name: (a.limit, a.limit_key) for a in prog.actions if a.limit is not None}
+    key = {a.name: f"a{a.id}" for a in prog.actions}
+    assert limits["battle"] == limits["unlimited_battle"] == ("turn", key["battle"])
+    assert limits["screaming_dead"] == limits["he_who"] == ("turn", key["screaming_dead"])
+    assert limits["thousand_forms"] == ("actions", key["thousand_forms"])
+    text = "".join(f.read_text("utf-8") for f in (REPO / "rulesets/cthulhu_wars").glob("*.madang"))
+    assert not re.findall(r"\b(fought|second_used|forms_used)\b", text)
