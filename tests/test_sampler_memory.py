@@ -151,3 +151,24 @@ def test_memory_does_not_peek():
             assert a == v.determinize(seat, random.Random(5)).st.to_data()
         for spec in ("mcts:12", "greedy"):
             assert check(spec, g).honest
+
+
+def test_a_game_without_memory_is_the_same_game_and_remembers_nothing():
+    # new_game(memory=False), as bench's random playouts: the same moves, and no seat's memory
+    # (a sample of it re-deals every card its seat cannot see).
+    for ruleset in ("clash_of_decks", "nivel_arena"):
+        games = [new_game(ruleset, {}, seed=4, memory=m) for m in (True, False)]
+        rng = [random.Random(4), random.Random(4)]
+        remembered_any = False
+        for _ in range(300):
+            if games[0].is_terminal():
+                break
+            k = rng[0].randrange(len(games[0].legal_actions()))
+            assert k == rng[1].randrange(len(games[1].legal_actions()))
+            for g in games:
+                g.apply_action(k)
+            remembered_any |= bool(games[0].st.kept)
+            assert games[1].st.kept is None
+            assert remembered(games[1].st, games[1].current_player()) == {}
+        assert games[0].digest() == games[1].digest()
+        assert remembered_any

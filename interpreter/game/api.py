@@ -467,15 +467,21 @@ def new_game(
     log: bool = False,
     cards=(),
     chance: str = "sampled",
+    memory: bool = True,
 ) -> GameState:
     """A new game. `chance="sampled"` draws the outcomes of random operations from the
     engine's generator (seeded by `seed`); `chance="explicit"` makes each one a chance node
-    (`current_player() == CHANCE`, `chance_outcomes()`), for solvers."""
+    (`current_player() == CHANCE`, `chance_outcomes()`), for solvers. `memory=False`: no
+    seat's memory of the cards it saw go out of its view is kept (runtime/seen.py), as in
+    the samples searches play in: for games where no seat samples (random playouts); a
+    sample of such a game re-deals every card its seat cannot see."""
     prog = ruleset if isinstance(ruleset, Program) else load_program(ruleset, cards)
     g = make_game(prog, options, seed)
     st = State(g)
     if log:
         st.log = []
+    if not memory:
+        st.kept = None
     game = GameState(st, chance=chance)
     if chance == "explicit":
         game._step(st, None)

@@ -19,14 +19,10 @@ def object_seers(st, o) -> frozenset[int] | None:
     z = st.obj_zone[o]
     if z is None or z < 0:
         return EVERYONE
-    g = st.g
-    name, owner = g.zone_info[z]
-    vis = g.prog.zones[name].visibility
-    if vis == "public":
-        return EVERYONE
-    if vis == "owner" and owner >= 0 and g.prog.zones[name].scope == "player":
-        return frozenset((owner,)) | known_to(st, o)
-    return known_to(st, o)
+    there = zone_seers(st, z)
+    if there is EVERYONE or not st.shown:
+        return there
+    return there | known_to(st, o)
 
 
 def known_to(st, o: int) -> frozenset[int]:
@@ -160,8 +156,15 @@ def mark(entry: dict, seers: list) -> dict:
 
 
 def zone_seers(st, z: int) -> frozenset[int] | None:
-    """The seats that see the contents of zone instance `z`."""
-    g = st.g
+    """The seats that see the contents of zone instance `z` (fixed for a game: found once)."""
+    seen = st.g.zone_seen
+    if seen is None:
+        g = st.g
+        seen = g.zone_seen = [_zone_seers(g, k) for k in range(len(g.zone_info))]
+    return seen[z]
+
+
+def _zone_seers(g, z: int) -> frozenset[int] | None:
     name, owner = g.zone_info[z]
     vis = g.prog.zones[name].visibility
     if vis == "public":

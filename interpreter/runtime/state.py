@@ -92,6 +92,7 @@ class Game:
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
+    zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]

@@ -6,7 +6,8 @@ Figures are read from here, never asserted in tests. Per ruleset:
   to import madang shown apart; warm: the same in this process (best of 3);
 - check throughput: a generated standalone file of 1,000 cards (copies of the ruleset's cards
   under new names) loaded as extra cards, minus the load without it;
-- random playouts in one process (uniform choices; per-seat options cycled as `simulate` does):
+- random playouts in one process (uniform choices; per-seat options cycled as `simulate` does;
+  no seat's memory of hidden cards, as in search's samples):
   playouts and decisions per second, decisions and turns per game (`--games` playouts, fewer
   when they take more than `--seconds`);
 - a mid-game state (a random game stopped half-way): clone time (median of 2,000, µs),
@@ -128,7 +129,9 @@ def thousand_cards(
 def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None,
              extra: list[str] = ()) -> dict:  # fmt: skip
     """Random playouts in this process: uniform choices, per-seat values cycled; at most `games`,
-    and no more once `budget_s` seconds have passed (at least one game)."""
+    and no more once `budget_s` seconds have passed (at least one game). No seat samples in
+    them, so none keeps a memory of hidden cards (`new_game(memory=False)`), as in the samples
+    searches play in."""
     prog = load_program(ref, tuple(extra))
     free, combos = pairings(prog, {})
     decisions = turns = 0
@@ -138,7 +141,7 @@ def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None,
         if budget_s is not None and i and time.perf_counter() - t > budget_s:
             break
         opts = {k: list(v) for k, v in zip(free, combos[i % len(combos)])}
-        g = new_game(prog, opts, seed + i)
+        g = new_game(prog, opts, seed + i, memory=False)
         rng = random.Random(seed + i)
         st = g.st
         while not st.over:
