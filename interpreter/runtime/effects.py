@@ -83,6 +83,7 @@ class StaticRT:
         "prog",
         "card_set",
         "fixed",
+        "kw_cards",
     )
 
     def sources(self, st):
@@ -91,6 +92,22 @@ class StaticRT:
             return [None]
         out = st.zone_kept(("sources", self.id), _objects_of, self.card_set)
         if self.origin == "keyword" and st.grants:
+            return out + self.prog.granted_holders(st, self.owner, self.card_set)
+        return out
+
+    def sources_for(self, st, kw):
+        """The sources that may grant `kw`: for a keyword's grant whose keyword is read off the
+        arguments printed on its cards (`kw_cards`, index_statics), the objects of the cards
+        whose arguments give `kw`, and those granted the keyword by a statement."""
+        kw_cards = self.kw_cards
+        if kw_cards is None:
+            return self.sources(st)
+        out = st.zone_kept(("sources", self.id), _objects_of, self.card_set)
+        if out:
+            cards = kw_cards.get(kw, ())
+            obj_card = st.obj_card
+            out = [o for o in out if obj_card[o] in cards]
+        if st.grants:
             return out + self.prog.granted_holders(st, self.owner, self.card_set)
         return out
 
@@ -119,7 +136,7 @@ class StaticRT:
         """The arguments with which this continuous `grant` gives `kw` to `o`, or None."""
         if self.fixed and not self.fixed_grant(st, kw):
             return None
-        for src in self.sources(st) if sources is None else sources:
+        for src in self.sources_for(st, kw) if sources is None else sources:
             env = self.env_for(st, src)
             if self.value(st, env) == kw and self.hits(st, env, o):
                 return [a(st, env) for a in self.args] if self.args else []
@@ -197,10 +214,14 @@ class ContinuousEffects:
         return args
 
     def _granted(self, st, o, kw):
-        for gr in reversed(st.grants):
-            if gr[0] == o and gr[1] == kw:
-                return gr[4] if len(gr) > 4 else []
-        for statics in (self.grant_index.get(kw, ()), self.grant_any):
+        if st.grants:
+            for gr in reversed(st.grants):
+                if gr[0] == o and gr[1] == kw:
+                    return gr[4] if len(gr) > 4 else []
+        lists = st.g.grant_cards.get(kw)  # (str keys: keywords; the other keys are tuples)
+        if lists is None:
+            lists = st.g.grant_cards[kw] = self._grants_of(st, kw)
+        for statics in lists:
             if len(statics) > MANY:
                 args = self._granted_by_present(st, o, kw, statics)
                 if args is not None:
@@ -211,6 +232,15 @@ class ContinuousEffects:
                 if args is not None:
                     return args
         return None
+
+    def _grants_of(self, st, kw) -> tuple:
+        """The continuous grants that may give `kw` in this game, in the order `_granted`
+        asks them: those indexed by `kw`, then those that may give any keyword; a grant whose
+        keyword and condition read only options and data (`fixed`) only if it gives `kw`."""
+        return tuple(
+            [sa for sa in statics if not sa.fixed or sa.fixed_grant(st, kw)]
+            for statics in (self.grant_index.get(kw, ()), self.grant_any)
+        )
 
     def _granted_by_present(self, st, o, kw, statics):
         """`granted_args` over many continuous grants (many cards loaded): one pass over the
@@ -281,6 +311,7 @@ class ContinuousEffects:
         self.grant_index = {}
         self.grant_any = []
         for sa in self.statics_grant + [x for v in self.statics_prop.values() for x in v]:
+            sa.kw_cards = None
             if sa.origin == "card":
                 sa.card_set = frozenset([sa.card_index])
             elif sa.origin == "keyword":
@@ -306,7 +337,7 @@ class ContinuousEffects:
             if sa.origin == "keyword":
                 try:
                     kws = {
-                        sa.value(
+                        c: sa.value(
                             None, dict(zip(sa.kw_params, self.cards[c].keywords.get(sa.owner, ())))
                         )
                         for c in sa.card_set
@@ -316,7 +347,11 @@ class ContinuousEffects:
             if kws is None:
                 self.grant_any.append(sa)
             else:
-                for k in kws:
+                by_kw: dict = {}
+                for c, k in kws.items():
+                    by_kw.setdefault(k, set()).add(c)
+                sa.kw_cards = {k: frozenset(cs) for k, cs in by_kw.items()}
+                for k in by_kw:
                     self.grant_index.setdefault(k, []).append(sa)
 
     def base_prop(self, st, o, name):
