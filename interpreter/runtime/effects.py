@@ -407,9 +407,13 @@ class ContinuousEffects:
         # timestamp order, the latest winning; then every "by" (add) effect.
         added, total = False, 0
         if self.statics_prop.get(name):
-            setv, added, total = self._statics_on(st, o, name)
-            if setv is not _MISSING:
-                v = setv
+            cache = st.g.read_cache
+            found = None if cache is None else cache.get(("statics", name))
+            # with the map of this state's modifiers built, an object it does not name has none
+            if found is None or o in found:
+                setv, added, total = self._statics_on(st, o, name)
+                if setv is not _MISSING:
+                    v = setv
         for m in st.mods:
             if m[0] == o and m[1] == name:
                 if len(m) > 5 and m[5] == "set":
