@@ -780,16 +780,20 @@ class ScopeStmt(Stmt):
 
     def exec(self, st, fr):
         extra = {"phase": st.phase}
+        log = st.log
         if self.kind == "turn":
             st.active = self.player(st, fr.env)
             st.turn += 1
-            note(st, {"turn": st.turn, "player": st.active})
+            if log is not None:
+                note(st, {"turn": st.turn, "player": st.active})
         elif self.kind == "round":
             st.round += 1
-            note(st, {"round": st.round})
+            if log is not None:
+                note(st, {"round": st.round})
         else:
             st.phase = self.name
-            note(st, {"phase": self.name})
+            if log is not None:
+                note(st, {"phase": self.name})
         st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, None, 0, extra))
 
     def at_end(self, st, fr):
@@ -1521,7 +1525,8 @@ class Check:
             if self.cond(st, env):
                 fired = True
                 st.checking += 1
-                note(st, {"check": self.name})
+                if st.log is not None:
+                    note(st, {"check": self.name})
                 st.frames.append(Frame(self.body, env, self.id, CHECK))
         return fired
 
