@@ -1048,10 +1048,11 @@ def start_action(st: State, value, player: int) -> None:
     env["you"] = player
     if value[2] is not None:
         env["this"] = value[2]
-    watch = getattr(st.log, "on_call", None)  # a recorder of calls (tools/cardstats.py)
+    log = st.log
+    watch = None if log is None else getattr(log, "on_call", None)  # tools/cardstats.py
     if watch is not None:
         watch(st, act, env)
-    elif st.log is not None:
+    elif log is not None:
         pairs = list(zip(value[1], act.param_types))
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
@@ -1094,8 +1095,8 @@ class Call(Stmt):
             else:
                 call_verb(st, verb, env, self.span)
             return
-        depth = sum(1 for f in st.frames if f.kind == EVENT)
-        if depth >= MAX_CHAIN:
+        # (fewer frames in progress than the limit: fewer events too, nothing to count)
+        if len(st.frames) >= MAX_CHAIN and sum(f.kind == EVENT for f in st.frames) >= MAX_CHAIN:
             chain = [st.g.prog.stmts[f.ctl].verb.name for f in st.frames if f.kind == EVENT][-8:]
             raise RulesError(
                 f"{self.span}: a chain of triggers did not end after {MAX_CHAIN} nested events "
