@@ -982,6 +982,12 @@ class Window(Stmt):
                 st.has_answer, st.answer = True, DONE
                 continue
             values = enumerate_actions(st, self.actions, player)
+            if not values and st.g.auto_single:  # pass is all there is: taken at once
+                ex["passes"] += 1
+                if not ex["multi"] or ex["passes"] >= len(players):
+                    return False
+                fr.i = (fr.i + 1) % len(players)
+                continue
             # `pass if COND`: no pass while COND is false, unless nothing else can be done
             if not values or self.pass_if is None or self.pass_if(st, fr.env):
                 values.append(DONE)
