@@ -1006,13 +1006,8 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     cache: dict = {}
     order = action_order(st.g, actions)
     if order is not None:
-        always, by_card = order
-        present = cache[PRESENT] = objects_by_card(st)
-        picks = list(always)
-        for c in present:
-            picks += by_card.get(c, ())
-        picks.sort()
-        actions = [actions[i] for i in picks]
+        cache[PRESENT] = objects_by_card(st)
+        actions = st.zone_kept(("actions present", id(actions)), _present_actions, actions, order)
     for act in actions:
         if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
             act.fast_enum(st, {"you": player}, None, values, cache)
@@ -1022,6 +1017,23 @@ def enumerate_actions(st: State, actions, player: int) -> list:
 
 
 PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's cache
+
+
+def _present_actions(st: State, actions: list, order: tuple) -> list:
+    """A window's actions that may have options now: the rules' own, and those of the cards
+    present, in the order they were written (kept until a zone changes)."""
+    always, by_card = order
+    present = objects_by_card(st)
+    picks = list(always)
+    if len(by_card) < len(present):
+        for c, idx in by_card.items():
+            if c in present:
+                picks += idx
+    else:
+        for c in present:
+            picks += by_card.get(c, ())
+    picks.sort()
+    return [actions[i] for i in picks]
 
 
 def action_order(g, actions):
