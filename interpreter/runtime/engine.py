@@ -1540,7 +1540,7 @@ class Check:
     def fire(self, st: State) -> bool:
         """Start the check's block for each case where it holds; whether any did."""
         fired = False
-        for env in self._envs(st):
+        for env in [{}] if self.var is None else self._envs(st):
             if self.cond(st, env):
                 fired = True
                 st.checking += 1
