@@ -717,13 +717,16 @@ def test_replay_of_a_save_says_why_it_cannot(tmp_path, capsys):
 def test_compile_lists_what_became_generated_python(capsys):
     assert main(["compile", CLASH, "--format", "json"]) == 0
     rows = {r["name"]: r for r in out_json(capsys)}
-    # attack's body is one generated function; its `require`, which may leave it, is a step
+    # attack's body is one generated function; its `require`, which may leave it, is run by
+    # its object from there: no statement is a step of the run loop of its own
     assert rows["attack"]["kind"] == "verb" and rows["attack"]["generated"] == 1
-    assert rows["attack"]["steps"] >= 1
+    assert rows["attack"]["objects"] >= 1 and rows["attack"]["steps"] == 0
     assert rows["summon"]["kind"] == "action"
     assert main(["compile", "game_of_thrones_2p", "--format", "json"]) == 0
-    triggers = [r for r in out_json(capsys) if r["kind"] == "trigger"]
-    assert triggers and all(r["steps"] + r["generated"] > 0 for r in triggers)
+    rows = out_json(capsys)
+    triggers = [r for r in rows if r["kind"] == "trigger"]
+    assert triggers and all(r["generated"] > 0 for r in triggers)
+    assert not any(r["steps"] for r in rows)
 
 
 def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
@@ -732,7 +735,7 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     assert out.startswith("verb attack\n")
     # the whole body is one function, resumable at numbered sections
     assert "generated Python, " in out and "def _m" in out and "if pc == 1:" in out
-    assert "Require (a step of the run loop)" in out  # what may leave the block
+    assert "run by their objects" in out and "Require" in out  # what may leave the block
     # strike may wait for a decision: the generated code starts its block and returns if it did
     assert "_E.call_verb(st, " in out and "'target': " in out
     assert "def _a" not in out  # an action's enumerator belongs to the action

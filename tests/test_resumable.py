@@ -1,6 +1,6 @@
-"""Whole blocks compiled into resumable generated functions (build/resumable.py): the same
-games as stepping through statement objects one by one, through decisions inside loops, saves
-and loads in the middle of a block, and `break` out of blocks that keep their frames."""
+"""Whole blocks compiled into resumable generated functions (build/resumable.py): every block
+is one, decisions inside loops and breaks out of blocks that keep their frames behave as the
+rules say, and a game saved at any decision resumes the same under a fresh compile."""
 
 import json
 import random
@@ -48,14 +48,6 @@ def folder(tmp_path):
     return str(tmp_path)
 
 
-def plain_program(ref: str, monkeypatch):
-    """The same rules compiled to statement objects only (no generated blocks)."""
-    monkeypatch.setenv("MADANG_NO_FUSION", "1")
-    prog = api._load_cached.__wrapped__(ref, ())
-    monkeypatch.delenv("MADANG_NO_FUSION")
-    return prog
-
-
 def outcome(g: GameState) -> str:
     """The final state, without the run loop's step count (fewer steps is the point)."""
     d = g.st.to_data()
@@ -99,7 +91,7 @@ def test_loops_around_decisions_and_breaks(folder):
     assert (c["total"], c["held"], c["rounds"], c["final"]) == (6, 2, 40, 48)
 
 
-def test_a_save_inside_a_loop_resumes_in_a_fresh_compile(folder, monkeypatch):
+def test_a_save_inside_a_loop_resumes_in_a_fresh_compile(folder):
     # the loop's position is data in the frame: a save made at the decision inside the loop
     # goes on the same way under a new compile of the same rules (as in another process)
     whole, _ = play(load_program(folder), seed=3)
@@ -118,43 +110,58 @@ def test_a_save_inside_a_loop_resumes_in_a_fresh_compile(folder, monkeypatch):
     assert trace == whole
 
 
-def test_the_same_as_plain_statements_on_this_file(folder, monkeypatch):
-    plain = plain_program(str(load_program(folder).folder), monkeypatch)
-    assert not any(type(s).__name__ == "Section" for s in plain.stmts)
-    for seed in range(4):
-        assert play(plain, seed) == play(load_program(folder), seed)
+def test_every_block_of_the_bundled_rules_is_one_generated_function():
+    # the run loop steps only into generated functions' sections: a statement that may wait (a
+    # window, a choice, a scope) is run by the generated code, never a step of its own
+    from madang.tools.listing import summary
+
+    for name in [*bundled_names(), "tests/rulesets/timing"]:
+        prog = load_program(name)
+        for k, block in enumerate(prog.blocks):
+            if block:
+                assert {type(s).__name__ for s in block} == {"Section"}, (name, k)
+                assert len({s.fn for s in block}) == 1, (name, k)
+        assert sum(r["steps"] for r in summary(prog)) == 0, name
 
 
-SEEDS = {"clash_of_decks": 10, "nivel_arena": 4, "game_of_thrones_2p": 4, "cthulhu_wars": 2}
+RESUMED = {"clash_of_decks": 3, "nivel_arena": 1, "game_of_thrones_2p": 1, "cthulhu_wars": 1}
 
 
 @pytest.mark.parametrize("name", bundled_names())
-def test_bundled_games_are_the_same_as_with_plain_statements(name, monkeypatch):
-    # one meaning for every construct: the generated blocks play exactly the games that the
-    # statement objects play, decision by decision, to the same final state
+def test_bundled_games_resume_at_every_decision_in_a_fresh_compile(name):
+    # at every decision the game is saved and loaded under a new compile of the same rules (as
+    # in another process): both copies take the same action and stay the same game, whichever
+    # section of whichever generated function the decision stopped in
     compiled = load_program(name)
-    plain = plain_program(str(compiled.folder), monkeypatch)
-    for seed in range(SEEDS.get(name, 2)):
-        assert play(plain, seed) == play(compiled, seed), f"seed {seed}"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", bundled_names())
-def test_bundled_games_are_the_same_as_with_plain_statements_long(name, monkeypatch):
-    compiled = load_program(name)
-    plain = plain_program(str(compiled.folder), monkeypatch)
-    for seed in range(100, 100 + 5 * SEEDS.get(name, 2)):
-        assert play(plain, seed) == play(compiled, seed), f"seed {seed}"
+    fresh = api._load_cached.__wrapped__(str(compiled.folder), ())
+    sections = set()
+    for seed in range(RESUMED.get(name, 1)):
+        g = new_game(compiled, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal():
+            top = g.st.frames[-1] if g.st.frames else None
+            sections.update((f.block, f.pc) for f in g.st.frames if compiled.blocks[f.block])
+            h = GameState.from_json(g.to_json(), fresh)
+            i = rng.randrange(len(g.legal_actions()))
+            g.apply_action(i)
+            h.apply_action(i)
+            assert h.digest() == g.digest(), f"seed {seed}, after resuming at {top}"
+    assert len(sections) >= 5  # resumed inside many functions' sections
 
 
 def test_a_save_made_under_another_block_layout_is_refused(folder, monkeypatch):
-    # a save holds positions in the compiled blocks: one made with statement objects only
-    # cannot resume in generated blocks (fingerprint.py: the layout is part of the rules)
-    plain = plain_program(str(load_program(folder).folder), monkeypatch)
-    text = new_game(plain, seed=1).to_json()
+    # a save holds positions in the compiled blocks (a frame's block and pc): one made under
+    # another layout of the blocks (fingerprint.py: the layout is part of the rules digest)
+    # cannot resume here, and says so
+    from madang.build.compiler import Compiler
+
+    current = load_program(folder)
+    monkeypatch.setattr(Compiler, "LAYOUT", "resumable-2")
+    older = api._load_cached.__wrapped__(str(current.folder), ())
+    text = new_game(older, seed=1).to_json()
     with pytest.raises(api.MadangError, match="different rules"):
-        GameState.from_json(text, load_program(folder))
-    assert GameState.from_json(text, plain).action_labels() == ["1", "2", "3"]
+        GameState.from_json(text, current)
+    assert GameState.from_json(text, older).action_labels() == ["1", "2", "3"]
 
 
 SECRET_RULES = """\
@@ -185,6 +192,9 @@ def test_a_log_in_a_generated_block_hides_a_secret_card(tmp_path):
     (entry,) = [e for e in g.st.log if isinstance(e, dict) and "log" in e]
     assert Narrator(prog, "en", seat=0).line(entry).strip() == "Secret"
     assert "Secret" not in Narrator(prog, "en", seat=1).line(entry)
+
+
+SEEDS = {"clash_of_decks": 10, "nivel_arena": 4, "game_of_thrones_2p": 4, "cthulhu_wars": 2}
 
 
 @pytest.mark.parametrize("name", bundled_names())

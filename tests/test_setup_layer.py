@@ -44,12 +44,9 @@ cards:
 """
 
 
-@pytest.fixture(params=["fused", "statements"])
-def prog(request, tmp_path: Path, monkeypatch):
-    """The tiny ruleset, compiled in both block layouts (resumable functions, and one
-    statement a step): a point is found and entered in either."""
-    if request.param == "statements":
-        monkeypatch.setenv("MADANG_NO_FUSION", "1")
+@pytest.fixture
+def prog(tmp_path: Path):
+    """The tiny ruleset, its blocks compiled into resumable functions."""
     (tmp_path / "tiny.madang").write_text(RULES, encoding="utf-8")
     (tmp_path / "cards.yaml").write_text(CARDS, encoding="utf-8")
     (tmp_path / "ruleset.yaml").write_text(

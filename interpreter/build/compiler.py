@@ -26,7 +26,6 @@ from ..runtime.program import (
     ZoneRT,
 )
 from .acts import ActsBuilder
-from .codegen import PLAIN_STMTS
 from .depends import rule_roots
 from .flowpoints import find_points
 
@@ -59,8 +58,6 @@ class Compiler:
         self.limit_keys: dict[str, str] = {}  # a shared `once per` limit -> its `used` key
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
-        import os
-
         from .codegen import CodeGen
 
         self.codegen = CodeGen(self)
@@ -81,16 +78,16 @@ class Compiler:
             if isinstance(ab.decl, n.Trigger)
         }
         self.stmtgen = StmtGen(self.codegen, listened)
-        # MADANG_NO_FUSION=1: every statement one step of the run loop (tests compare the two)
-        self.resumable = (
-            None if os.environ.get("MADANG_NO_FUSION") else ResumableGen(self, self.stmtgen)
-        )
+        self.resumable = ResumableGen(self, self.stmtgen)
 
-    LAYOUT = "resumable-2"  # change when the blocks' layout changes: old saves are refused
+    # Change when the blocks' layout changes: saves hold positions in them (fingerprint.py), so
+    # a save made under another layout is refused as made under other rules. resumable-3:
+    # every block with statements is one generated function (no lists of statement objects).
+    LAYOUT = "resumable-3"
 
     def layout(self) -> str:
         """How blocks are laid out (saves record positions in them; fingerprint.py)."""
-        return self.LAYOUT if self.resumable is not None else "statements-1"
+        return self.LAYOUT
 
     # ---------------------------------------------------------------- program
     def compile(self) -> Program:
@@ -151,7 +148,6 @@ class Compiler:
             a.costs = p.costs.get(a.name, [])
             # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
             a.direct = a.origin == "global" and a.limit is None and not a.costs
-        E.mark_inline(p)
         p.acts.update(self.acts.close())
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
@@ -404,15 +400,12 @@ class Compiler:
 
     # ---------------------------------------------------------------- statements
     def block(self, b: n.Block, heads: tuple = ()) -> int:
-        """A block of statements (after `heads`, statement objects that start it): compiled
-        into one resumable function (resumable.py), or a list of statement objects, one step
-        each."""
+        """A block of statements (after `heads`, statement objects that start it), compiled
+        into one resumable function (resumable.py): the block is its sections, the run loop's
+        only steps."""
         p = self.p
         heads = tuple(p.add_stmt(rt) for rt in heads)
-        entries = self.resumable.block(b, heads) if self.resumable is not None else None
-        if entries is None:
-            return p.add_block(list(heads) + [self.checked_stmt(s) for s in b.body])
-        return p.add_block([p.add_stmt(m) for m in entries])
+        return p.add_block([p.add_stmt(m) for m in self.resumable.block(b, heads)])
 
     def checked_stmt(self, s):
         """A statement's object, numbered, with the state checks it may change."""
@@ -431,12 +424,8 @@ class Compiler:
     def stmt(self, s):
         ex = self.expr
         sp = s.span
-        gen = self.stmtgen
-        if isinstance(s, PLAIN_STMTS) and gen.fusable(s):
-            if isinstance(s, n.Modify):
-                self.p.modified_props.add(s.prop)
-            # its one meaning: the Python that generated blocks run inline (codegen.StmtGen)
-            return E.Plain(sp, gen.compile_run([s]), gen.mutates(s))
+        # a statement that never waits has no object: its one meaning is the Python that
+        # codegen.StmtGen writes into the generated blocks (resumable.py delegates only these)
         match s:
             case n.Assign():
                 return E.SetDict(s.span)  # not plain: an assignment to data or an option
@@ -485,9 +474,6 @@ class Compiler:
                 return E.Reveal(sp, ex(s.what), ex(s.to))
             case n.Require():
                 return E.Require(sp, ex(s.cond))
-            case n.If():
-                return E.If(sp, [ex(c) for c, _ in s.branches], [self.block(b) for _, b in s.branches],
-                            self.block(s.orelse) if s.orelse is not None else None)  # fmt: skip
             case n.For():
                 return E.For(sp, s.name, ex(s.items), self.block(s.body))
             case n.Repeat():
@@ -628,7 +614,6 @@ def compile_snippet(
     comp = Compiler(compiler.s, checker.r, prog.meta, program=prog)
     comp.define_bodies = compiler.define_bodies
     block = comp.block(body)
-    E.mark_inline(prog)
     for name, tests in comp.acts.close().items():  # abilities' tests were made with the program
         prog.acts.setdefault(name, tests)
     return block

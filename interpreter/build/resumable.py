@@ -39,12 +39,10 @@ class Section(E.Stmt):
 
     __slots__ = ("fn", "label")
 
-    def __init__(self, span, fn, label: int, single: bool):
+    def __init__(self, span, fn, label: int):
         super().__init__(span)
         self.fn, self.label = fn, label
         self.dirty = 0  # the generated function marks the checks itself
-        if single:  # never waits: may run inline inside another statement
-            self.immediate = True
 
     def exec(self, st, fr):
         self.fn(st, fr, self.label)
@@ -88,16 +86,17 @@ class ResumableGen:
             return not _break_escapes(s.body)
         return False
 
-    def resumable(self, b: n.Block) -> bool:
-        """Whether `block(b)` (no heads) makes a generated function (else a list of steps)."""
-        return any(self.native(s) for s in b.body)
+    @staticmethod
+    def resumable(b: n.Block) -> bool:
+        """Whether `block(b)` (no heads) makes a generated function (else it is empty)."""
+        return bool(b.body)
 
     # ------------------------------------------------------------ compile
-    def block(self, b: n.Block, heads: tuple = ()) -> list | None:
-        """The sections of `b` compiled into one resumable function, or None when nothing in it
-        would run natively (the plain list of its statements' objects is then as good)."""
-        if not heads and not any(self.native(s) for s in b.body):
-            return None
+    def block(self, b: n.Block, heads: tuple = ()) -> list:
+        """The sections of `b` (after `heads`, statement objects that start it) compiled into
+        one resumable function; an empty block has none."""
+        if not heads and not b.body:
+            return []
         m = _Emitter(self)
         saved = self.cg.locals_start()
         try:
@@ -362,7 +361,7 @@ class _Emitter:
         # where each delegated statement starts and where its block goes on after it (a
         # scenario may enter the flow at one: build/flowpoints.py)
         fn.sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
-        return [Section(span, fn, k, single) for k in range(self.count)]
+        return [Section(span, fn, k) for k in range(self.count)]
 
 
 def _written(s) -> set[str]:

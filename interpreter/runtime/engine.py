@@ -19,21 +19,18 @@ DONE = "__done__"
 
 
 class Stmt:
-    """`immediate`: never pushes a frame nor asks a decision, so it may run inline inside
-    another statement (see `inline`): fewer trips through the run loop. `dirty`: the state
-    checks whose condition this statement's step may change (bits; the compiler narrows it,
+    """A statement the generated blocks hand over to (one that may wait or start a block of its
+    own), or a generated block's section (build/resumable.py). `dirty`: the state checks whose
+    condition this statement's step may change (bits; the compiler narrows it,
     build/depends.py), and `END_DIRTY` those that its `at_end` may change."""
 
-    __slots__ = ("id", "span", "mutates", "immediate", "inline", "dirty")
-    IMMEDIATE = False
+    __slots__ = ("id", "span", "mutates", "dirty")
     END_DIRTY = -1
 
     def __init__(self, span):
         self.span = span
         self.id = -1
         self.mutates = False
-        self.immediate = self.IMMEDIATE
-        self.inline = False
         self.dirty = -1
 
     def exec(self, st: State, fr: Frame) -> None:  # pragma: no cover - abstract
@@ -157,33 +154,6 @@ def finish(st: State, winners: list[int]) -> None:
 def note(st: State, entry: dict) -> None:
     if st.log is not None:
         st.log.append(entry)
-
-
-def mark_inline(prog) -> None:
-    """Let loops, branches and verb calls whose bodies are all immediate run those bodies
-    inline. Not when the rules have state checks: those must run after every atomic action."""
-    if prog.checks:
-        return
-    blocks = prog.blocks
-
-    def imm(b):
-        return all(s.immediate for s in blocks[b])
-
-    changed = True
-    while changed:
-        changed = False
-        for s in prog.stmts:
-            if s.immediate or not isinstance(s, (If, For, Call)):
-                continue
-            if isinstance(s, If):
-                ok = all(imm(b) for b in s.blocks) and (s.orelse is None or imm(s.orelse))
-            elif isinstance(s, For):
-                ok = imm(s.body)
-            else:
-                ok = not s.verb.listened and s.verb.body is not None and imm(s.verb.body)
-            if ok:
-                s.immediate = s.inline = True
-                changed = True
 
 
 def run_checks(st: State) -> None:
@@ -317,25 +287,10 @@ def set_owner(st, what, p) -> None:
             st.obj_owner[o] = p
 
 
-class Plain(Stmt):
-    """A statement that never waits, as generated Python (codegen.StmtGen): its one meaning,
-    shared with the generated blocks (resumable.py) that run it inline."""
-
-    IMMEDIATE = True
-    __slots__ = ("fn",)
-
-    def __init__(self, span, fn, mutates: bool):
-        super().__init__(span)
-        self.fn = fn
-        self.mutates = mutates
-
-    def exec(self, st, fr):
-        self.fn(st, fr.env)
-
-
 class SetDict(Stmt):
-    IMMEDIATE = True
-    __slots__ = ("span_",)
+    """An assignment to data or an option: refused when it runs."""
+
+    __slots__ = ()
 
     def exec(self, st, fr):
         raise RulesError(f"{self.span}: data and options cannot be changed")
@@ -464,7 +419,6 @@ class Reveal(Stmt):
     """`reveal x to p`: the players see the objects until those next change zones (a shuffle
     of their zone hides them again). Logged for those players only."""
 
-    IMMEDIATE = True
     __slots__ = ("what", "to")
 
     def __init__(self, span, what, to):
@@ -574,7 +528,6 @@ class Break(Stmt):
 
 
 class AddModifier(Stmt):
-    IMMEDIATE = True
     """`modify x.prop by n` / `modify x.prop to n` and `grant K[args] to x`, each
     `[until end of S]`. A modifier is `(target, prop, amount, until, ts, op)` (op "set" for
     `to`); a grant is `(target, keyword, until, ts, args)`."""
@@ -634,31 +587,6 @@ def turn_of(player) -> str:
 # ---------------------------------------------------------------- control flow
 
 
-class If(Stmt):
-    __slots__ = ("conds", "blocks", "orelse")
-
-    def __init__(self, span, conds, blocks, orelse):
-        super().__init__(span)
-        self.conds, self.blocks, self.orelse = conds, blocks, orelse
-
-    def exec(self, st, fr):
-        env = fr.env
-        for cond, blk in zip(self.conds, self.blocks):  # noqa: B007 (used after the loop)
-            if cond(st, env):
-                break
-        else:
-            blk = self.orelse
-            if blk is None:
-                return
-        if self.inline:
-            for s in st.g.prog.blocks[blk]:
-                s.exec(st, fr)
-                if st.over:
-                    return
-        else:
-            st.frames.append(Frame(blk, env))
-
-
 class For(Stmt):
     END_DIRTY = 0  # the next round changes only local names
     __slots__ = ("name", "items", "body")
@@ -674,16 +602,6 @@ class For(Stmt):
         if not items:
             return
         budget.charge(st, len(items), f"{self.span}: for")
-        if self.inline:
-            body = st.g.prog.blocks[self.body]
-            name = self.name
-            for x in items:
-                env[name] = x
-                for s in body:
-                    s.exec(st, fr)
-                    if st.over:
-                        return
-            return
         env[self.name] = items[0]
         st.frames.append(Frame(self.body, env, self.id, LOOP, items, 0))
 
@@ -1102,16 +1020,7 @@ class Call(Stmt):
         if st.log is not None:
             Call.note_call(st, verb, env)
         if not verb.listened:
-            if verb.body is None:
-                return
-            if self.inline:
-                stub = Frame(verb.body, env, -1, FUNC)
-                for s in st.g.prog.blocks[verb.body]:
-                    s.exec(st, stub)
-                    if st.over:
-                        return
-            else:
-                call_verb(st, verb, env, self.span)
+            call_verb(st, verb, env, self.span)
             return
         # (fewer frames in progress than the limit: fewer events too, nothing to count)
         if len(st.frames) >= MAX_CHAIN and sum(f.kind == EVENT for f in st.frames) >= MAX_CHAIN:

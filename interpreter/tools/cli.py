@@ -512,9 +512,12 @@ def cmd_compile(args) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     width = max(len(r["name"]) for r in rows)
-    print(f"{'':8} {'name':{width}}  generated functions  steps")
+    print(f"{'':8} {'name':{width}}  generated functions  run by objects  steps")
     for r in rows:
-        print(f"{r['kind']:8} {r['name']:{width}}  {r['generated']:19}  {r['steps']:5}")
+        print(
+            f"{r['kind']:8} {r['name']:{width}}  {r['generated']:19}  {r['objects']:14}"
+            f"  {r['steps']:5}"
+        )
     return 0
 
 
@@ -1302,9 +1305,9 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_fmt)
 
     p = command("compile", "show what a ruleset's rules became",
-                "List the verbs, actions, triggers and checks of a ruleset with how many of their statements "
-                "became generated Python and how many stay steps of the run loop; --show NAME prints the "
-                "generated Python of one of them.")  # fmt: skip
+                "List the verbs, actions, triggers and checks of a ruleset with how many generated Python "
+                "functions their blocks became and how many statements those hand to run-time objects; "
+                "--show NAME prints the generated Python of one of them.")  # fmt: skip
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--show", metavar="NAME", help="a verb, action, trigger, check, setup or flow")
     p.add_argument(

@@ -40,7 +40,7 @@ def _slots(stmt) -> list[str]:
     names: list[str] = []
     for cls in type(stmt).__mro__:
         for s in getattr(cls, "__slots__", ()):
-            if s not in names and s not in ("id", "span", "mutates", "immediate", "inline"):
+            if s not in names and s not in ("id", "span", "mutates", "dirty"):
                 names.append(s)
     return names
 
@@ -80,7 +80,8 @@ def block_listing(prog: Program, block: int, depth: int, out: list[str]) -> None
         out.append(f"{pad}{where}generated Python, {len(stmts)} section(s) to resume at:")
         out.extend(f"{pad}    {line}" for line in fn.generated.rstrip().splitlines())
         if fn.delegated:
-            out.append(f"{pad}  run by their objects (they may wait or start blocks):")
+            out.append(f"{pad}  run by their objects from the code above (they may wait, start")
+            out.append(f"{pad}  blocks of their own or leave this one):")
         for stmt in fn.delegated:
             stmt_listing(prog, stmt, depth + 1, out)
         return
@@ -92,7 +93,7 @@ def stmt_listing(prog: Program, stmt, depth: int, out: list[str]) -> None:
     pad = "    " * depth
     where = f"{stmt.span.line}:{stmt.span.col}" if getattr(stmt, "span", None) else ""
     kind = type(stmt).__name__
-    out.append(f"{pad}{where} {kind}{_plain_fields(stmt)} (a step of the run loop)")
+    out.append(f"{pad}{where} {kind}{_plain_fields(stmt)}")
     for name in _slots(stmt):
         v = getattr(stmt, name, None)
         if name in BLOCK_SLOTS and isinstance(v, int):
@@ -126,9 +127,11 @@ def _count(prog: Program, block: int, tally: dict) -> None:
     stmts = prog.blocks[block]
     if stmts and type(stmts[0]).__name__ == "Section":
         tally["generated"] += 1
-        stmts = stmts[0].fn.delegated
+        stmts = stmts[0].fn.delegated  # run by the generated code, not steps of their own
+        tally["objects"] += len(stmts)
+    else:
+        tally["steps"] += len(stmts)
     for stmt in stmts:
-        tally["steps"] += 1
         for name in BLOCK_SLOTS:
             v = getattr(stmt, name, None)
             if isinstance(v, int) and name in _slots(stmt):
@@ -139,12 +142,12 @@ def _count(prog: Program, block: int, tally: dict) -> None:
 
 def summary(prog: Program) -> list[dict]:
     """One row per named piece: how many of its blocks became generated Python functions, and
-    how many statements in them are run by their objects (steps of the run loop)."""
+    how many statements are steps of the run loop of their own (in a block that is not a
+    generated function; the statements a generated function hands to their objects, counted as
+    `objects`, are not)."""
     rows = []
     for name, (kind, block, _) in pieces(prog).items():
-        tally = {"generated": 0, "steps": 0}
+        tally = {"generated": 0, "steps": 0, "objects": 0}
         _count(prog, block, tally)
-        rows.append(
-            {"name": name, "kind": kind, "generated": tally["generated"], "steps": tally["steps"]}
-        )
+        rows.append({"name": name, "kind": kind, **tally})
     return rows
