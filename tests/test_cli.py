@@ -3,6 +3,7 @@ human at the terminal, logs and replays. Fast: games are short and few."""
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,21 @@ def test_interrupt_exits_130_and_internal_errors_show_no_traceback(monkeypatch, 
     assert main(["list"]) == 1
     err = capsys.readouterr().err
     assert "internal error: ValueError: boom" in err and "Traceback" not in err
+
+
+def test_an_internal_error_in_generated_code_names_the_rules_line(monkeypatch, capsys):
+    from madang.runtime import engine
+
+    def buggy(*args):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(engine, "shuffle_zone", buggy)
+    monkeypatch.delenv("MADANG_DEBUG", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", CLASH]) == 1
+    err = capsys.readouterr().err
+    assert "internal error: ValueError: boom" in err and "Traceback" not in err
+    assert re.search(r"while running the rules at \S*clash_of_decks/\w+\.madang:\d+", err)
 
 
 def test_colours_only_on_a_terminal_without_no_color(monkeypatch):
@@ -734,11 +750,11 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     out = capsys.readouterr().out
     assert out.startswith("verb attack\n")
     # the whole body is one function, resumable at numbered sections
-    assert "generated Python, " in out and "def _m" in out and "if pc == 1:" in out
+    assert "generated Python, " in out and "def _attack_m" in out and "if pc == 1:" in out
     assert "run by their objects" in out and "Require" in out  # what may leave the block
     # strike may wait for a decision: the generated code starts its block and returns if it did
     assert "_E.call_verb(st, " in out and "'target': " in out
-    assert "def _a" not in out  # an action's enumerator belongs to the action
+    assert "legal options:" not in out  # an action's enumerator belongs to the action
     assert main(["compile", CLASH, "--show", "summon"]) == 0
     assert "legal options:" in capsys.readouterr().out
     assert main(["compile", "nivel_arena", "--show", "check 파워0"]) == 0

@@ -36,6 +36,71 @@ def test_a_condition_is_not_wrapped_and_an_over_test_is_not_repeated():
         if line.lstrip().startswith(("if ", "elif ")):
             assert not line.lstrip().startswith(("if (True if", "elif (True if")), line
     assert not re.search(r"^( *)if st\.over: return\n\1if st\.over: return$", code, re.M)
+    # `again = kills > 0 and c has K`: both sides are true or false, Python's `and` says so
+    again = next(x for x in code.splitlines() if "rules.madang:92" in x)
+    assert "True if" not in again and "(((" not in again
+    assert "((st.counters['kills'] > 0) and (" in again
+
+
+def test_a_require_or_trigger_condition_is_a_test_not_a_value():
+    # only its truth counts: `not c.fresh or c has K` is Python's `or`, not True/False made
+    prog = load_program("clash_of_decks")
+    (req,) = [s for s in prog.blocks[prog.verbs["attack"].body][0].fn.delegated]
+    assert req.cond.generated.splitlines()[1].startswith("    return (not ")
+    assert "True if" not in req.cond.generated
+
+
+def test_the_game_s_end_is_tested_only_after_what_may_end_it():
+    # a branch or loop returns from inside when a statement in it ended the game: no test of
+    # its own after it; a call of a verb that never wins nor loses needs none either
+    code = generated("clash_of_decks", "attack")
+    assert "_dash_move_fn_" in code and "if st.over: return" not in code
+    prog = load_program("clash_of_decks")
+    everything = "\n".join(s.fn.generated for b in prog.blocks for s in b[:1] if hasattr(s, "fn"))
+    for m in re.finditer(r"^( *)if st\.over: return$", everything, re.M):
+        before = everything[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        assert "win_or_lose" in before or "_fn_" in before, before
+
+
+def test_functions_are_named_after_their_block_and_jumps_go_straight():
+    code = generated("clash_of_decks", "attack")
+    assert code.startswith("def _attack_m")
+    assert "_dash_move_args" in code  # a call's arguments named after the verb
+    # no jump lands on a section that only jumps on (a branch's end inside a loop's body)
+    only_jumps = set(re.findall(r"if pc == (\d+):\n +pc = \d+\n +continue\n", code))
+    targets = set(re.findall(r"^ +pc = (\d+)$", code, re.M))
+    assert only_jumps and not only_jumps & targets
+
+
+def test_a_python_error_in_generated_code_names_the_place_in_the_rules(monkeypatch):
+    # like Jinja's debug_info: each generated function maps its lines to the rules' lines, and
+    # an error that is not the rules' own (here a helper made to fail) is noted with the line
+    # of the statement that was running, which `madang` prints with the error
+    from madang.build.codegen import rules_place
+    from madang.game.api import new_game
+    from madang.runtime import engine
+
+    prog = load_program("clash_of_decks")
+    fn = prog.blocks[prog.setup_block][0].fn
+    assert fn.debug_info and all(isinstance(k, int) for k, _ in fn.debug_info)
+    (l1, w1), (l2, _) = fn.debug_info[3:5]
+    assert rules_place(fn, l1) == w1 and rules_place(fn, l2 - 1) == w1  # up to the next one
+
+    def fail(*args):
+        raise ValueError("a helper failed")
+
+    monkeypatch.setattr(engine, "move_objects", fail)
+    try:
+        new_game(prog, seed=1)
+    except ValueError as e:
+        notes = e.__notes__
+    else:  # pragma: no cover - the setup moves a card
+        raise AssertionError("no error")
+    text = (prog.folder / "formats.madang").read_text(encoding="utf-8").splitlines()
+    (note,) = notes
+    file, _, k = note.removeprefix("while running the rules at ").rpartition(":")
+    assert file.endswith("clash_of_decks/formats.madang")
+    assert text[int(k) - 1].strip().startswith("move ")  # the statement that moved
 
 
 def action_code(ruleset: str, action: str) -> str:

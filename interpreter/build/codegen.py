@@ -24,23 +24,62 @@ _ids = count()
 
 def mark(lines: list[str], k: int, span) -> None:
     """End line `k` of generated code with a comment naming the rules' place (`# rules.madang:81`):
-    the map from generated code back to the source, like Jinja's debug_info."""
+    the map from generated code back to the source (`define` keeps it as `debug_info`)."""
     if span is not None and k < len(lines) and "#" not in lines[k]:
         lines[k] += f"  # {span.file.rpartition('/')[2]}:{span.line}"
 
 
-_REPEATED_OVER_TEST = re.compile(r"^( *)if st\.over: return\n\1if st\.over: return$", re.M)
+_MARK = re.compile(r"  # ([^#\s]+:\d+)$")  # what `mark` writes
+_WHERE = re.compile(r"<madang (?:_\w* )?(.*?)(?::\d+)?>$")  # define's filename: its rules' place
+
+
+def rules_place(fn, lineno: int) -> str | None:
+    """The place in the rules of line `lineno` of a generated function (its `debug_info`):
+    the statement written at or above that line, in the file the function was made from."""
+    for line, where in reversed(getattr(fn, "debug_info", ())):
+        if line <= lineno:
+            return where
+    return None
+
+
+def note_rules_place(exc: BaseException) -> None:
+    """Add to a Python error raised inside generated code the place in the rules it was
+    running (the innermost generated function's line, mapped by `debug_info`), as a note that
+    tracebacks and `madang`'s error message show: the generated code is not the user's."""
+    if any(str(x).startswith("while running the rules at ") for x in getattr(exc, "__notes__", ())):
+        return
+    place = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<madang "):
+            fn = tb.tb_frame.f_globals.get(code.co_name)
+            m = _WHERE.match(code.co_filename)
+            where = m.group(1) if m else None
+            place = rules_place(fn, tb.tb_lineno - code.co_firstlineno + 1)
+            if place is None:
+                place = where
+            elif where:  # the mark names a file of the rules the function was made from
+                folder = where.rpartition(":")[0].rpartition("/")[0]
+                place = f"{folder}/{place}" if folder else place
+        tb = tb.tb_next
+    if place is not None:
+        exc.add_note(f"while running the rules at {place}")
 
 
 def define(ns: dict, name: str, code: str, filename: str):
     """Compile our own generated source into `ns` and return the function, keeping the source
     on it (`fn.generated`) so that `madang compile` can show what the rules became. Each
     statement's first line ends with a comment naming its place in the rules (`# rules.madang:81`)."""
-    while _REPEATED_OVER_TEST.search(code):  # the same test twice in a row: once is enough
-        code = _REPEATED_OVER_TEST.sub(r"\1if st.over: return", code)
     exec(compile(code, filename, "exec"), ns)  # generated from checked syntax trees only
     fn = ns[name]
     fn.generated = code
+    # the map from generated lines to the rules' (Jinja's debug_info): [(line, "file:line")]
+    fn.debug_info = [
+        (k, m.group(1))
+        for k, line in enumerate(code.split("\n"), 1)
+        if (m := _MARK.search(line)) is not None
+    ]
     return fn
 
 
@@ -165,15 +204,16 @@ class CodeGen:
     def test(self, e: n.Expr, its=()) -> str:
         """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
         if isinstance(e, n.BoolOp):
-            return f" {e.op} ".join(f"({self.test(i, its)})" for i in e.items)
+            return f" {e.op} ".join(_grouped(self.test(i, its)) for i in e.items)
         return self.src(e, its)
 
-    def compile(self, e: n.Expr, charged: str | None = None):
+    def compile(self, e: n.Expr, charged: str | None = None, truth: bool = False):
         """`charged`: the function is a definition's body, called by name (maybe by itself):
-        each call is a step of work, shown as `charged` when the budget runs out."""
+        each call is a step of work, shown as `charged` when the budget runs out. `truth`: only
+        whether the value is true counts (a condition), so `and`/`or` are Python's own."""
         saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
         try:
-            src = self.src(e, ())
+            src = self.test(e, ()) if truth else self.src(e, ())
         finally:
             self.bound = saved
         name = f"_e{next(_ids)}"
@@ -266,7 +306,8 @@ class CodeGen:
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
-        name = f"_a{next(_ids)}"
+        word = _py_name(act.name)
+        name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
 
@@ -362,6 +403,8 @@ class CodeGen:
                     return f"({' and '.join(tests)} and {a} {op} {b})"
                 return f"{CMP[op]}({a}, {b})"
             case n.BoolOp():  # a value: true or false, whatever the items are
+                if all(self._boolean(i) for i in e.items):  # Python's and/or give one of them
+                    return f"({self.test(e, its)})"
                 return f"(True if {self.test(e, its)} else False)"
             case n.Not():
                 return f"(not {self.src(e.expr, its)})"
@@ -550,6 +593,22 @@ class CodeGen:
             self._inlining.pop()
         return f"({src})" if len(src) <= INLINE_MAX else None
 
+    _COMPARE = frozenset(("==", "!=", "<", "<=", ">", ">="))
+
+    def _boolean(self, e) -> bool:
+        """Whether the Python written for `e` is always True or False (a comparison, `has`,
+        `is`, `in`, `not`, `exists`, and/or of such): `and`/`or` of them need no wrapping."""
+        match e:
+            case n.BinOp():
+                return e.op in self._COMPARE
+            case n.Has() | n.IsKind() | n.Contains() | n.Not() | n.BoolOp():
+                return True
+            case n.Const():
+                return isinstance(e.value, bool)
+            case n.Call():
+                return len(e.args) == 1 and self.r.call_of(e) == rv.BuiltinRef("exists")
+        return False
+
     def _never_none(self, e: n.BinOp) -> bool:
         """Both sides are plain numbers that cannot be none (literals, counters, arithmetic)."""
         return all(self._plain_number(x) for x in (e.left, e.right))
@@ -701,6 +760,37 @@ def _plain(src: str) -> bool:
     return _PLAIN.fullmatch(src) is not None
 
 
+def _grouped(src: str) -> str:
+    """`src` in parentheses, unless it is one parenthesised group already."""
+    if src.startswith("(") and src.endswith(")"):
+        depth, quote, k = 0, "", 0
+        while k < len(src):
+            ch = src[k]
+            if quote:
+                if ch == "\\":
+                    k += 1
+                elif ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0 and k < len(src) - 1:
+                    break  # closed before the end: `(a) + (b)`
+            k += 1
+        else:
+            return src
+    return f"({src})"
+
+
+def _py_name(word: str) -> str:
+    """`word` of the rules as part of a Python name, or "" when it cannot be one (Python
+    accepts Korean names, but the generated code is kept to ASCII names)."""
+    return word if word.isidentifier() and word.isascii() else ""
+
+
 def _none_target(span, name):
     raise RulesError(f"{span}: cannot set '{name}' of none")
 
@@ -717,6 +807,7 @@ class StmtGen:
         self._tmp = count()
         self._verb_fns: dict[str, list] = {}
         self._fusable_verbs: dict[str, bool] = {}
+        self._ends: dict[str, bool] = {}  # may_end
         from ..runtime import engine as E
 
         ns = cg.ns
@@ -790,7 +881,8 @@ class StmtGen:
         return self._fusable_verbs[name]
 
     # ------------------------------------------------------------ code
-    def compile_run(self, stmts: list) -> object:
+    def compile_run(self, stmts: list, word: str = "") -> object:
+        """One function `fn(st, env)` running statements that never wait (a verb's body)."""
         lines: list[str] = []
         saved = self.cg.locals_start()
         try:
@@ -798,18 +890,40 @@ class StmtGen:
                 self.emit(s, lines, 1)
         finally:
             loc = self.cg.locals_end(saved)
-        name = f"_f{next(_ids)}"
+        name = f"_{word}_f{next(_ids)}" if word else f"_f{next(_ids)}"
         lines = loc.settle(lines)
         lines = loc.loads("    ") + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
         return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
 
     def verb_fn(self, name: str) -> str:
+        """The holder (`[fn]`) of the function that runs a verb that never waits inline."""
         holder = self._verb_fns.get(name)
         if holder is None:
             holder = self._verb_fns[name] = []
-            holder.append(self.compile_run(list(self.cg.s.verbs[name].decl.body.body)))
-        return self.cg.const(holder, name)
+            body = self.cg.s.verbs[name].decl.body
+            holder.append(self.compile_run(list(body.body), _py_name(name)))
+        return self.cg.const(holder, f"{name}_fn")
+
+    def args_name(self, verb: str) -> str:
+        """A fresh Python name for the arguments of a call of `verb` (`_strike_args3`)."""
+        word = _py_name(verb)
+        return f"_{word}_args{next(self._tmp)}" if word else f"_t{next(self._tmp)}"
+
+    def may_end(self, verb: str) -> bool:
+        """Whether a verb that never waits may end the game (`win`, `lose`, `end game`, or a
+        call of one that may): only then is the game's end tested after calling it."""
+        known = self._ends.get(verb)
+        if known is None:
+            self._ends[verb] = False  # a verb that calls itself: decided by its other parts
+            body = self.cg.s.verbs[verb].decl.body
+            known = self._ends[verb] = any(
+                isinstance(x, (n.Win, n.Lose, n.DrawGame))
+                or isinstance(x, n.CallStmt)
+                and self.may_end(self.cg.s.verbs[x.verb].name)
+                for x in body.walk()
+            )
+        return known
 
     def emit(self, s, out: list[str], depth: int) -> None:
         """The lines of a statement that never waits; the first names its place in the rules."""
@@ -869,6 +983,8 @@ class StmtGen:
             case n.DrawGame():
                 out.append(f"{pad}_E.finish(st, [])")
                 out.append(f"{pad}return")
+            # (a statement that may end the game returns at once when it did: a branch or loop
+            # around it needs no test of its own)
             case n.If():
                 for k, (cond, body) in enumerate(s.branches):
                     out.append(f"{pad}{'if' if k == 0 else 'elif'} {cg.test(cond, ())}:")
@@ -876,24 +992,22 @@ class StmtGen:
                 if s.orelse is not None:
                     out.append(f"{pad}else:")
                     self.body(s.orelse, out, depth + 1)
-                out.append(f"{pad}if st.over: return")
             case n.For():
-                v = tmp()
+                v = f"{s.name}_" if _py_name(s.name) else tmp()  # no helper's name ends in _
                 out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
                 out.append(f"{pad}    {cg.store(s.name)} = {v}")
                 self.body(s.body, out, depth + 1)
-                out.append(f"{pad}    if st.over: return")
             case n.Repeat():
                 out.append(f"{pad}for _ in _times(st, {x(s.times)}, {str(s.span) + ': repeat'!r}):")
                 self.body(s.body, out, depth + 1)
-                out.append(f"{pad}    if st.over: return")
             case n.CallStmt() | n.Emit():
                 sym = cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else cg.s.events[s.event]
-                e = tmp()
+                e = self.args_name(sym.name)
                 self.call_env(s, sym.name, e, out, pad)
                 if isinstance(s, n.CallStmt):
                     out.append(f"{pad}{self.verb_fn(sym.name)}[0](st, {e})")
-                    out.append(f"{pad}if st.over: return")
+                    if self.may_end(sym.name):
+                        out.append(f"{pad}if st.over: return")
             case _:  # pragma: no cover - fusable() admits only the cases above
                 raise RulesError(f"{s.span}: cannot fuse this statement")
 

@@ -101,7 +101,7 @@ class Compiler:
             p.verbs[ev.name] = VerbRT(ev.name, ev.params, None)
         self._cards()
         for v in s.unique(s.verbs):
-            p.verbs[v.name].body = self.block(v.decl.body)
+            p.verbs[v.name].body = self.block(v.decl.body, name=v.name)
         for ab in s.abilities:
             self.ability(ab)
         for vrt in p.verbs.values():
@@ -111,8 +111,8 @@ class Compiler:
                 chk.name or "check",
                 chk.var,
                 self.expr(chk.over) if chk.over is not None else None,
-                self.expr(chk.cond),
-                self.block(chk.body),
+                self.cond(chk.cond),
+                self.block(chk.body, name=chk.name or "check"),
                 1 << i,
             )
             p.add_stmt(c)
@@ -127,11 +127,12 @@ class Compiler:
         ]  # fmt: skip
         if s.setup:
             p.setup_block = self.block(
-                n.Block(tuple(st for b in s.setup for st in b.body), span=s.setup[0].span)
+                n.Block(tuple(st for b in s.setup for st in b.body), span=s.setup[0].span),
+                name="setup",
             )
         if s.flow:
             flow = n.Block(tuple(st for b in s.flow for st in b.body), span=s.flow[0].span)
-            p.flow_block = self.block(flow)
+            p.flow_block = self.block(flow, name="flow")
             p.flow_points = find_points(self, flow, p.flow_block)
         p.index_statics()
         chooser = p.settings.get("trigger_chooser")
@@ -263,7 +264,7 @@ class Compiler:
             lst.origin, lst.owner, lst.card_index, lst.prog = ab.origin, ab.owner, card_index, p
             lst.binds = list(d.binds)
             lst.param_names = verb.param_names
-            lst.cond = self.expr(d.cond) if d.cond is not None else None
+            lst.cond = self.cond(d.cond) if d.cond is not None else None
             lst.limit = d.limit
             lst.kw_params = kw_params
             lst.tier = p.tiers.index(d.tier) if d.tier in p.tiers else len(p.tiers)
@@ -278,7 +279,7 @@ class Compiler:
             if d.optional is not None and d.timing != "instead":
                 # "you may": the block starts by asking its player (engine.AskOptional)
                 heads.append(E.AskOptional(d.span, lst))
-            lst.body = self.block(d.body, tuple(heads))
+            lst.body = self.block(d.body, tuple(heads), f"{d.timing}_{verb.name}")
             self.acts.listeners[lst.id] = d.body
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
@@ -293,7 +294,7 @@ class Compiler:
                 kw_params,
                 p,
             )
-            sa.cond = self.expr(eff.cond) if eff.cond is not None else None
+            sa.cond = self.cond(eff.cond) if eff.cond is not None else None
             if isinstance(eff, n.Grant):
                 sa.grant = True
                 sa.op = "add"
@@ -355,7 +356,7 @@ class Compiler:
                 _locals_used(q.domain, self.r) if q.domain is not None else set() for q in params
             ]
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
-            a.body = self.block(n.Block(tuple(body), span=d.body.span))
+            a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name)
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
             a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None
@@ -381,7 +382,7 @@ class Compiler:
         lst.origin, lst.owner, lst.card_index, lst.prog = ab.origin, ab.owner, card_index, p
         lst.binds = list(d.binds)
         lst.param_names = [q.name for q in sym.params]
-        lst.cond = self.expr(d.cond) if d.cond is not None else None
+        lst.cond = self.cond(d.cond) if d.cond is not None else None
         lst.kw_params = kw_params
         lst.limit = lst.optional = lst.optional_by = None
         lst.tier = len(p.tiers)
@@ -394,18 +395,18 @@ class Compiler:
                 break
             heads.append(self.expr(s.cond))
         lst.requires = heads
-        lst.body = self.block(d.body)
+        lst.body = self.block(d.body, name=f"cost_{sym.name}")
         p.listener_by_id[lst.id] = lst
         p.costs.setdefault(sym.name, []).append(lst)
 
     # ---------------------------------------------------------------- statements
-    def block(self, b: n.Block, heads: tuple = ()) -> int:
+    def block(self, b: n.Block, heads: tuple = (), name: str = "") -> int:
         """A block of statements (after `heads`, statement objects that start it), compiled
-        into one resumable function (resumable.py): the block is its sections, the run loop's
-        only steps."""
+        into one resumable function (resumable.py) named after `name` (what the block is in
+        the rules): the block is its sections, the run loop's only steps."""
         p = self.p
         heads = tuple(p.add_stmt(rt) for rt in heads)
-        return p.add_block([p.add_stmt(m) for m in self.resumable.block(b, heads)])
+        return p.add_block([p.add_stmt(m) for m in self.resumable.block(b, heads, name)])
 
     def checked_stmt(self, s):
         """A statement's object, numbered, with the state checks it may change."""
@@ -468,18 +469,18 @@ class Compiler:
             case n.Window():
                 return E.Window(
                     sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, []),
-                    ex(s.pass_if) if s.pass_if is not None else None,
+                    self.cond(s.pass_if) if s.pass_if is not None else None,
                 )  # fmt: skip
             case n.Reveal():
                 return E.Reveal(sp, ex(s.what), ex(s.to))
             case n.Require():
-                return E.Require(sp, ex(s.cond))
+                return E.Require(sp, self.cond(s.cond))
             case n.For():
-                return E.For(sp, s.name, ex(s.items), self.block(s.body))
+                return E.For(sp, s.name, ex(s.items), self.block(s.body, name="for"))
             case n.Repeat():
-                return E.Repeat(sp, ex(s.times), self.block(s.body))
+                return E.Repeat(sp, ex(s.times), self.block(s.body, name="repeat"))
             case n.While():
-                return E.While(sp, ex(s.cond), self.block(s.body), s.until)
+                return E.While(sp, self.cond(s.cond), self.block(s.body, name="while"), s.until)
             case n.Scope():
                 name = self.phase_names.get(s.name, s.name) if s.kind == "phase" else s.name
                 scope = E.ScopeStmt(
@@ -487,14 +488,14 @@ class Compiler:
                     s.kind,
                     name,
                     ex(s.player) if s.player is not None else None,
-                    self.block(s.body),
+                    self.block(s.body, name=f"{s.kind}_{name}" if s.kind == "phase" else s.kind),
                 )
                 if s.kind == "phase":  # modifiers and limits may name any spelling
                     scope.names = {k for k, v in self.phase_names.items() if v == name} | {name}
                 return scope
             case n.Hold():
                 self.p.holds = True
-                return E.Hold(sp, self.block(s.body))
+                return E.Hold(sp, self.block(s.body, name="hold"))
         raise TypeError(s)  # pragma: no cover
 
     # ---------------------------------------------------------------- expressions
@@ -502,6 +503,10 @@ class Compiler:
         """A function f(st, env) computing `e`, generated as Python source (codegen.py): the one
         back end for expressions."""
         return self.codegen.compile(e)
+
+    def cond(self, e):
+        """A function f(st, env) whose truth is that of `e` (its callers only test it)."""
+        return self.codegen.compile(e, truth=True)
 
     def define_body(self, d):
         """A definition's compiled body, in a holder (`[fn]`) so that a definition that calls

@@ -24,7 +24,8 @@ from itertools import count
 
 from ..language import nodes as n
 from ..runtime import engine as E
-from .codegen import PLAIN_STMTS, define, mark
+from ..runtime.errors import RulesError
+from .codegen import PLAIN_STMTS, _py_name, define, mark, note_rules_place
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
@@ -45,7 +46,13 @@ class Section(E.Stmt):
         self.dirty = 0  # the generated function marks the checks itself
 
     def exec(self, st, fr):
-        self.fn(st, fr, self.label)
+        try:
+            self.fn(st, fr, self.label)
+        except RulesError:
+            raise  # located already
+        except Exception as exc:  # a Python error inside generated code: where in the rules
+            note_rules_place(exc)
+            raise
 
 
 class ResumableGen:
@@ -92,7 +99,7 @@ class ResumableGen:
         return bool(b.body)
 
     # ------------------------------------------------------------ compile
-    def block(self, b: n.Block, heads: tuple = ()) -> list:
+    def block(self, b: n.Block, heads: tuple = (), name: str = "") -> list:
         """The sections of `b` (after `heads`, statement objects that start it) compiled into
         one resumable function; an empty block has none."""
         if not heads and not b.body:
@@ -106,7 +113,7 @@ class ResumableGen:
             m.seq(b.body, [])
         finally:
             loc = self.cg.locals_end(saved)
-        return m.finish(b.span, loc)
+        return m.finish(b.span, loc, name)
 
 
 class _Emitter:
@@ -327,7 +334,7 @@ class _Emitter:
         return self.g.cg.src(e, ())
 
     # ------------------------------------------------------------ the function
-    def finish(self, span, loc) -> list:
+    def finish(self, span, loc, word: str = "") -> list:
         g = self.g
         lines: list[str] = []
         self.lines = loc.settle(self.lines)
@@ -344,7 +351,8 @@ class _Emitter:
             self.line("fr.pc = @END@")  # the block is done: the run loop ends the frame
         if not self.closed:
             self.line("return")
-        name = f"_m{next(_ids)}"
+        word = _py_name(word)
+        name = f"_{word}_m{next(_ids)}" if word else f"_m{next(_ids)}"
         head = [f"def {name}(st, fr, pc):", "    env = fr.env", *loc.loads("    ")]
         if single:  # straight code: no sections to dispatch on
             body = [line[8:] for line in self.lines[1:]]
@@ -356,7 +364,8 @@ class _Emitter:
         code = "\n".join(head + body) + "\n"
         code = code.replace("@END@", str(self.count))
         code = re.sub(r"@(\d+)@", lambda m: str(self.num[int(m.group(1))]), code)
-        fn = define(g.cg.ns, name, code, f"<madang {span}>")
+        code = _thread_jumps(code)
+        fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
         # scenario may enter the flow at one: build/flowpoints.py)
@@ -398,3 +407,39 @@ def _break_escapes(body: n.Block) -> bool:
         return False
 
     return walk(body.body, False)
+
+
+_HEAD = re.compile(r"        if pc == (\d+):")
+_JUMP = re.compile(r"( +)pc = (\d+)")
+
+
+def _thread_jumps(code: str) -> str:
+    """A jump to a section that only jumps on goes straight to where that one goes (a branch
+    ending inside a loop's body: `pc = 6` → `pc = 7` → `pc = 2`). The sections stay, numbered
+    as they were (a frame may resume at one)."""
+    lines = code.split("\n")
+    to: dict[int, int] = {}
+    for k, line in enumerate(lines[:-2]):
+        head = _HEAD.fullmatch(line)
+        jump = _JUMP.fullmatch(lines[k + 1])
+        if head and jump and len(jump.group(1)) == 12 and lines[k + 2] == PAD + "continue":
+            to[int(head.group(1))] = int(jump.group(2))
+
+    def final(pc: int) -> int:
+        seen = set()
+        while pc in to and pc not in seen:  # a loop of jumps is left as it is
+            seen.add(pc)
+            pc = to[pc]
+        return pc
+
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        jump = _JUMP.fullmatch(line)
+        if jump is None or final(int(jump.group(2))) == int(jump.group(2)):
+            out.append(line)
+            continue
+        pad, target = jump.group(1), final(int(jump.group(2)))
+        out.append(f"{pad}pc = {target}")
+        if k + 1 < len(lines) and lines[k + 1].strip() != "continue":
+            out.append(f"{pad}continue")  # it fell through to the next section: jump instead
+    return "\n".join(out)

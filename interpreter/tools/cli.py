@@ -1539,6 +1539,8 @@ def main(argv=None) -> int:
         if os.environ.get("MADANG_DEBUG"):
             raise
         kind = type(e).__name__
+        for note in getattr(e, "__notes__", ()):  # where in the rules (codegen.note_rules_place)
+            sys.stderr.write(f"{name}: {printable(str(note))}\n")
         sys.stderr.write(f"{name}: internal error: {kind}: {e}\n"
                          "  (a bug in madang, not in your input; MADANG_DEBUG=1 shows the traceback)\n")  # fmt: skip
         return 1
