@@ -237,3 +237,42 @@ def test_a_deep_chain_of_calls_that_may_wait_needs_no_python_recursion(tmp_path)
     assert len(g.st.frames) > 400
     g.apply_action(0)
     assert g.is_terminal() and not g.st.frames  # every level returned; the flow is over
+
+
+BREAK_RULES = """\
+counter n = 0
+
+flow:
+    repeat 2 times:
+        if n == 0:
+            break
+    repeat 2 times:
+        hold:
+            break
+    repeat 2 times:
+        hold:
+            repeat 3 times:
+                break
+    repeat 2 times:
+        hold:
+            if n == 0:
+                break
+    n = 1
+"""
+
+
+def test_only_a_loop_broken_from_inside_a_block_with_its_own_frame_keeps_a_frame(tmp_path):
+    # a `break` in an `if` jumps within the generated function; one in a `hold:` pops frames
+    # up to its loop's (resumable._break_escapes): only such loops stay run-time objects
+    (tmp_path / "ruleset.yaml").write_text(RULESET, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("cards: []\n", encoding="utf-8")
+    (tmp_path / "r.madang").write_text(BREAK_RULES, encoding="utf-8")
+    g = new_game(str(tmp_path), seed=1)
+    assert g.is_terminal() and g.st.counters["n"] == 1
+    prog = g.st.g.prog
+    delegated = prog.blocks[prog.flow_block][0].fn.delegated
+    assert [(type(s).__name__, s.span.line) for s in delegated] == [
+        ("Repeat", 7),
+        ("Hold", 11),  # the third loop is flattened around its hold
+        ("Repeat", 14),
+    ]

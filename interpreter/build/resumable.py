@@ -388,25 +388,32 @@ def _written(s) -> set[str]:
 def _break_escapes(body: n.Block) -> bool:
     """Whether a `break` of this loop sits inside a statement that keeps its own frame (a
     scope, a hold): then the loop keeps its frame too, for the break to find."""
+    finder = _EscapingBreak()
+    finder.visit(body)
+    return finder.found
 
-    def walk(stmts, inside: bool) -> bool:
-        for s in stmts:
-            if isinstance(s, n.Break):
-                if inside:
-                    return True
-            elif isinstance(s, _LOOPS):
-                continue  # its own breaks
-            elif isinstance(s, n.If):
-                blocks = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
-                if any(walk(b.body, inside) for b in blocks):
-                    return True
-            else:
-                for x in s.iter_child_nodes():
-                    if isinstance(x, n.Block) and walk(x.body, True):
-                        return True
-        return False
 
-    return walk(body.body, False)
+class _EscapingBreak(n.NodeVisitor):
+    """Looks for a `break` of the loop whose body it visits, inside the block of a statement
+    other than `if` (whose blocks share the loop's frame); a nested loop's breaks are its own."""
+
+    def __init__(self):
+        self.depth = 0  # statements with blocks of their own around the node visited
+        self.found = False
+
+    def visit_Break(self, node: n.Break) -> None:
+        self.found = self.found or self.depth > 0
+
+    def visit_For(self, node) -> None:
+        pass  # its own breaks
+
+    visit_Repeat = visit_While = visit_For
+
+    def generic_visit(self, node) -> None:
+        own = isinstance(node, n.Stmt) and not isinstance(node, n.If)
+        self.depth += own
+        super().generic_visit(node)
+        self.depth -= own
 
 
 _HEAD = re.compile(r"        if pc == (\d+):")
