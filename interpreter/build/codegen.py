@@ -760,8 +760,13 @@ def _plain(src: str) -> bool:
     return _PLAIN.fullmatch(src) is not None
 
 
+_ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.get\('[^'\\]*'\))?|-?\d+")  # name, env.get('x')
+
+
 def _grouped(src: str) -> str:
-    """`src` in parentheses, unless it is one parenthesised group already."""
+    """`src` in parentheses, unless it is one parenthesised group already or a name."""
+    if _ATOM.fullmatch(src):
+        return src
     if src.startswith("(") and src.endswith(")"):
         depth, quote, k = 0, "", 0
         while k < len(src):

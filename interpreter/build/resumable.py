@@ -10,10 +10,10 @@ the frame's names (`env`); a statement that may wait (a choice, a window, a call
 waits or that triggers listen to, a scope) is *delegated*: its run-time object runs as the run
 loop would run it, and when it asked a decision or pushed a frame, the function returns.
 
-The game's position stays data: the frame's `pc` is the section to resume at. The block holds
-one entry statement per section (`Section`), so the run loop (engine.run) resumes the function
-exactly as it steps through a block of statements: clone, save, load and determinism are
-unchanged. With state checks, every statement that changes the state ends a section, and the
+Every block with statements is compiled so, even one whose only statement is delegated: the
+run loop (engine.run) steps only into sections. The game's position stays data: the frame's
+`pc` is the section to resume at, and the block holds one entry (`Section`) per section, so
+clone, save, load and determinism hold as for any frame. With state checks, every statement that changes the state ends a section, and the
 checks that are due (depends.py) run after it as the run loop would run them.
 """
 

@@ -1,10 +1,13 @@
-"""The interpreter: compiled statements and the loop that steps through the frame stack.
+"""The interpreter: the loop that steps through the frame stack, and the statements that may wait.
 
-Statements are small objects with `exec(st, frame)`; those that own a frame (loops, scopes,
+Every block is one generated function (build/resumable.py), and its entries are the sections
+the loop steps into. A statement that may wait or start a block of its own is a small object
+with `exec(st, frame)` that the generated code runs; those that own a frame (loops, scopes,
 verb calls with listeners, windows, checks) also have `at_end(st, frame) -> keep?`, called when
-their frame's block is done. Expressions are closures `f(st, env)` made by the compiler. A
-decision sets `st.pending` and rewinds the statement, so that the same statement runs again with
-the answer once `apply_action` gives it: no Python stack holds the game's progress.
+their frame's block is done. Expressions are functions `f(st, env)` made by the compiler. A
+decision sets `st.pending` and rewinds the frame to the statement's section, so that the same
+statement runs again with the answer once `apply_action` gives it: no Python stack holds the
+game's progress.
 """
 
 from __future__ import annotations
@@ -1231,8 +1234,8 @@ def optional_prompt(st: State, lst, src) -> str:
 
 class SourceStays(Stmt):
     """The head of an object's triggered ability when the ruleset says `source_must_remain`:
-    the ability does nothing if its source changed zones after it triggered. Not immediate:
-    it may leave its frame."""
+    the ability does nothing if its source changed zones after it triggered. An object: it may
+    leave its frame."""
 
     __slots__ = ()
 
