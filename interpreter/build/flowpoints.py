@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..language import nodes as n
 from ..language.keywords import CORE
 from ..runtime.program import FlowPoint
-from ..runtime.state import BLOCK, FUNC, LOOP, SCOPE
+from ..runtime.state import FUNC, LOOP, SCOPE
 
 _BINDERS = (n.Let, n.Choose, n.Order, n.Create)
 
@@ -33,15 +33,15 @@ class _Walk:
         return self.points
 
     def index(self, block: int) -> dict[tuple, tuple]:
-        """The block's own statement objects by their source position: (object, the pc that
-        starts it, the pc that follows it). A resumable block lists the statements it runs as
-        objects (its branches and loops are its own code, not here)."""
+        """The statement objects the block's generated function runs, by their source position:
+        (object, the pc that starts it, the pc that follows it). Its branches and loops are its
+        own code, not here (but for a loop broken from inside a `hold:`, which is an object)."""
         stmts = self.p.blocks[block]
-        fn = getattr(stmts[0], "fn", None) if stmts else None
-        if fn is not None and hasattr(fn, "sections"):
-            pairs = zip(fn.delegated, fn.sections)
-            return {_key(rt.span): (rt, at, after) for rt, (at, after) in pairs if rt.span}
-        return {_key(rt.span): (rt, k, k + 1) for k, rt in enumerate(stmts) if rt.span}
+        if not stmts:
+            return {}
+        fn = stmts[0].fn
+        pairs = zip(fn.delegated, fn.sections)
+        return {_key(rt.span): (rt, at, after) for rt, (at, after) in pairs if rt.span}
 
     def block(self, body, block: int, frames: list, names: list, blocked: str | None) -> None:
         """Walk one block; `frames` go down to this block's own (its pc is set per statement),
@@ -60,14 +60,9 @@ class _Walk:
                 inner = [(s.body, hit[0].body, (hit[0].body, 0, hit[0].id, SCOPE, "scope"))]
             elif isinstance(s, n.Hold) and hit is not None:
                 inner = [(s.body, hit[0].body, (hit[0].body, 0, hit[0].id, SCOPE, "hold"))]
-            elif isinstance(s, n.If):
+            elif isinstance(s, n.If):  # always this block's own code (jumps between sections)
                 bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
-                if hit is None:  # flattened into this block's own code
-                    inner = [(b, block, None) for b in bodies]
-                else:
-                    rt = hit[0]
-                    blocks = list(rt.blocks) + ([rt.orelse] if rt.orelse is not None else [])
-                    inner = [(b, k, (k, 0, -1, BLOCK, "")) for b, k in zip(bodies, blocks)]
+                inner = [(b, block, None) for b in bodies]
             elif isinstance(s, (n.For, n.Repeat, n.While)):
                 if not isinstance(s, n.While):
                     word = "for" if isinstance(s, n.For) else "repeat"
