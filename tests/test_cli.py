@@ -753,7 +753,7 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     assert "generated Python, " in out and "def _attack_m" in out and "if pc == 1:" in out
     assert "run by their objects" in out and "Require" in out  # what may leave the block
     # strike may wait for a decision: the generated code starts its block and returns if it did
-    assert "_E.call_verb(st, " in out and "'target': " in out
+    assert "if _call_from(st, fr, " in out and "'target': " in out
     assert "legal options:" not in out  # an action's enumerator belongs to the action
     assert main(["compile", CLASH, "--show", "summon"]) == 0
     assert "legal options:" in capsys.readouterr().out

@@ -134,14 +134,12 @@ def test_a_property_or_keyword_of_a_name_is_read_without_a_helper():
 
 
 def test_a_verb_that_may_wait_is_entered_without_the_run_loop():
-    """#34 step 2: the block of a called verb that may wait starts in the caller's function
-    (a frame, but no call_verb, enter and Section), and call_verb is left only for the error
-    of too many frames."""
+    """#34 step 2: the block of a called verb that may wait starts from the caller's function
+    (engine.call_from: a frame and its first section, no Section step of the run loop), in
+    two lines: the caller returns only when the callee waits or left frames."""
     code = generated("clash_of_decks", "attack")
-    assert "_cb[0].fn(st, _cf, 0)" in code
-    for line in code.splitlines():
-        if "_E.call_verb(" in line:
-            assert "_MAX_FRAMES" in line, line
+    assert re.search(r"if _call_from\(st, fr, _strike_\d+, _strike_args\d+, '[^']+:90:13'\):", code)
+    assert "_E.call_verb(" not in code
 
 
 def test_an_enumerator_leaves_the_env_alone_when_nothing_reads_it():

@@ -69,8 +69,7 @@ class ResumableGen:
         self.loop_ids = count()
         ns = self.cg.ns
         ns["_run_checks"] = E.run_checks
-        ns.update(_Frame=E.Frame, _FUNC=E.FUNC, _ENTER_DEPTH=E.ENTER_DEPTH)
-        ns["_MAX_FRAMES"] = E.budget.MAX_FRAMES
+        ns["_call_from"] = E.call_from
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:
@@ -212,33 +211,21 @@ class _Emitter:
 
     def call(self, s: n.CallStmt) -> None:
         """A call of a verb that may wait and that nobody listens to: its arguments computed
-        here and its block started (engine.call_verb), as Call.exec would."""
+        here and its block started (engine.call_from), as Call.exec would."""
         g = self.g
         at, after = self.sym(), self.sym()
         self.open(at)
         start = len(self.lines)
-        vr = g.sg.call_env(s, g.cg.s.verbs[s.verb].name, "_call", self.lines, PAD)
+        verb = g.cg.s.verbs[s.verb].name
+        args = g.sg.args_name(verb)
+        vr = g.sg.call_env(s, verb, args, self.lines, PAD)
         mark(self.lines, start, s.span)
         self.line(f"fr.pc = {self.ref(after)}")
-        if g.resumable(g.cg.s.verbs[s.verb].decl.body):
-            # its block's function called here, as call_verb and enter would call it: a
-            # frame, but no trip through the helpers of the run loop
-            self.line("_fs = st.frames")
-            self.line(f"if len(_fs) > _MAX_FRAMES: _E.call_verb(st, {vr}, _call, {str(s.span)!r})")
-            self.line(f"_cf = _Frame({vr}.body, _call, -1, _FUNC)")
-            self.line("_fs.append(_cf)")
-            self.line("if len(_fs) <= _ENTER_DEPTH:")
-            self.line(f"    _cb = PROG.blocks[{vr}.body]")
-            self.line("    _cf.pc = 1")
-            self.line("    _cb[0].fn(st, _cf, 0)")
-            self.line("    if _cf.pc >= len(_cb) and _fs[-1] is _cf and st.pending is None:")
-            self.line("        _fs.pop()")
-        else:
-            self.line(f"_E.call_verb(st, {vr}, _call, {str(s.span)!r})")
-        self.line(
-            "if st.pending is not None or st.over or not st.frames or st.frames[-1] is not fr:"
-        )
-        self.line("    return")
+        if g.resumable(g.cg.s.verbs[s.verb].decl.body):  # (an empty body: nothing to run)
+            # its block's function called at once (engine.call_from): a frame, but no trip
+            # through the run loop
+            self.line(f"if _call_from(st, fr, {vr}, {args}, {str(s.span)!r}):")
+            self.line("    return")
         self.closed = False
         self.open(after)
 

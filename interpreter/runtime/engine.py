@@ -1124,6 +1124,25 @@ def call_verb(st: State, verb, env: dict, span) -> None:
     enter(st, callee)
 
 
+def call_from(st: State, fr: Frame, verb, env: dict, span) -> bool:
+    """A generated block's call of a verb that may wait and that nobody listens to (whose
+    block is a generated function): its frame pushed and its first section run at once, the
+    frame popped if the block ended without waiting. True when the caller must return (a
+    decision is pending, the game is over, or the call left frames above the caller's)."""
+    frames = st.frames
+    if len(frames) > budget.MAX_FRAMES:
+        call_verb(st, verb, env, span)  # refused there, with the rules' place
+    callee = Frame(verb.body, env, -1, FUNC)
+    frames.append(callee)
+    if len(frames) <= ENTER_DEPTH:  # deeper, the block waits for the run loop
+        blk = st.g.prog.blocks[verb.body]
+        callee.pc = 1
+        blk[0].fn(st, callee, 0)
+        if callee.pc >= len(blk) and frames[-1] is callee and st.pending is None:
+            frames.pop()
+    return st.pending is not None or st.over or not frames or frames[-1] is not fr
+
+
 def push_triggers(st: State, verb, timing: str, args: dict) -> None:
     found = collect(st, verb.listeners.get(timing), args)
     if timing == "after":
