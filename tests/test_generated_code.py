@@ -200,3 +200,11 @@ def test_a_text_of_the_rules_that_looks_like_a_variable_is_left_alone(tmp_path):
     prog = g.st.g.prog
     code = prog.blocks[prog.flow_block][0].fn.generated
     assert "'= _l0 = '" in code and "env.get('a')" in code
+
+
+def test_korean_names_of_the_rules_name_the_code_and_a_loop_without_end_has_no_exit_test():
+    prog = load_program("game_of_thrones_2p")
+    code = prog.blocks[prog.flow_block][0].fn.generated
+    assert re.search(r"\b_시작플레이어정하기_args\d+ = \{", code)  # a call's arguments, by its verb
+    assert "if False:" not in code and "if not (True):" not in code  # the flow's endless loop
+    assert re.search(r"def _\w+_m\d+\(", prog.blocks[prog.verbs["뽑기"].body][0].fn.generated)

@@ -9,6 +9,7 @@ and from constants bound into the function's globals (never from the ruleset's t
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import count
 
 from ..language import nodes as n
@@ -791,9 +792,9 @@ def _grouped(src: str) -> str:
 
 
 def _py_name(word: str) -> str:
-    """`word` of the rules as part of a Python name, or "" when it cannot be one (Python
-    accepts Korean names, but the generated code is kept to ASCII names)."""
-    return word if word.isidentifier() and word.isascii() else ""
+    """`word` of the rules as part of a Python name (Korean ones too), or "" when it cannot be
+    one, or Python would read it as another word (NFKC: `ﬁ` is `fi`)."""
+    return word if word.isidentifier() and unicodedata.normalize("NFKC", word) == word else ""
 
 
 def _none_target(span, name):

@@ -303,9 +303,10 @@ class _Emitter:
             self.line(f"env[{key_i}] -= 1")
         else:  # while / until: one step of work per round, as a round of the run loop was
             test = self.g.cg.test(s.cond, ())
-            self.line(f"if {test}:" if s.until else f"if not ({test}):")
-            self.line(f"    pc = {self.ref(exit_)}")
-            self.line("    continue")
+            if test != ("False" if s.until else "True"):  # (`until false`: no way out here)
+                self.line(f"if {test}:" if s.until else f"if not ({test}):")
+                self.line(f"    pc = {self.ref(exit_)}")
+                self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
         self.open(body)
         self.seq(s.body.body, loops + [exit_])
