@@ -9,13 +9,10 @@ from madang.game.api import load_program
 
 
 def generated(ruleset: str, verb: str) -> str:
+    """The generated function of a verb's body (every entry of its block runs it)."""
     prog = load_program(ruleset)
-    block = prog.verbs[verb].body
-    return "\n".join(
-        getattr(s, "fn", None).generated
-        for s in prog.blocks[block]
-        if getattr(getattr(s, "fn", None), "generated", None)
-    )
+    (fn,) = {s.fn for s in prog.blocks[prog.verbs[verb].body]}
+    return fn.generated
 
 
 def test_constants_are_named_after_what_they_are_in_the_rules():
@@ -66,10 +63,15 @@ def test_functions_are_named_after_their_block_and_jumps_go_straight():
     code = generated("clash_of_decks", "attack")
     assert code.startswith("def _attack_m")
     assert "_dash_move_args" in code  # a call's arguments named after the verb
-    # no jump lands on a section that only jumps on (a branch's end inside a loop's body)
+    # no jump lands on a section that only jumps on (a branch's end inside a loop's body), and
+    # a section nothing goes to any more is dropped: the others are numbered 0, 1, 2, ...
     only_jumps = set(re.findall(r"if pc == (\d+):\n +pc = \d+\n +continue\n", code))
     targets = set(re.findall(r"^ +pc = (\d+)$", code, re.M))
-    assert only_jumps and not only_jumps & targets
+    assert not only_jumps & targets
+    heads = re.findall(r"^ +if pc == (\d+):$", code, re.M)
+    assert heads == [str(k) for k in range(len(heads))]
+    named = set(re.findall(r"^ +(?:fr\.)?pc = (\d+)$", code, re.M))
+    assert set(heads[1:]) <= named | set(re.findall(r"fr\.pc != (\d+)", code))
 
 
 def test_a_python_error_in_generated_code_names_the_place_in_the_rules(monkeypatch):

@@ -352,13 +352,18 @@ class _Emitter:
         code = "\n".join(head + body) + "\n"
         code = code.replace("@END@", str(self.count))
         code = re.sub(r"@(\d+)@", lambda m: str(self.num[int(m.group(1))]), code)
-        code = _thread_jumps(code)
+        sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
+        count = self.count
+        if not single:
+            code = _thread_jumps(code)
+            code, new, count = _renumber(code, count, {a for a, _ in sections})
+            sections = [(new[a], new[b]) for a, b in sections]
         fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
         # scenario may enter the flow at one: build/flowpoints.py)
-        fn.sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
-        return [Section(span, fn, k) for k in range(self.count)]
+        fn.sections = sections
+        return [Section(span, fn, k) for k in range(count)]
 
 
 def _written(s) -> set[str]:
@@ -406,12 +411,14 @@ class _EscapingBreak(n.NodeVisitor):
 
 _HEAD = re.compile(r"        if pc == (\d+):")
 _JUMP = re.compile(r"( +)pc = (\d+)")
+_RESUME = re.compile(r"( +)fr\.pc = (\d+)")  # where the run loop resumes the function
 
 
 def _thread_jumps(code: str) -> str:
     """A jump to a section that only jumps on goes straight to where that one goes (a branch
-    ending inside a loop's body: `pc = 6` → `pc = 7` → `pc = 2`). The sections stay, numbered
-    as they were (a frame may resume at one)."""
+    ending inside a loop's body: `pc = 6` → `pc = 7` → `pc = 2`), and so does the place the
+    run loop resumes at after a call or a check (not after a delegated statement: `ask`
+    rewinds the frame to the section before the one it names)."""
     lines = code.split("\n")
     to: dict[int, int] = {}
     for k, line in enumerate(lines[:-2]):
@@ -429,12 +436,51 @@ def _thread_jumps(code: str) -> str:
 
     out: list[str] = []
     for k, line in enumerate(lines):
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        resume = _RESUME.fullmatch(line)
+        if resume is not None and ".exec(st, fr)" not in after:
+            out.append(f"{resume.group(1)}fr.pc = {final(int(resume.group(2)))}")
+            continue
         jump = _JUMP.fullmatch(line)
         if jump is None or final(int(jump.group(2))) == int(jump.group(2)):
             out.append(line)
             continue
         pad, target = jump.group(1), final(int(jump.group(2)))
         out.append(f"{pad}pc = {target}")
-        if k + 1 < len(lines) and lines[k + 1].strip() != "continue":
+        if after.strip() != "continue":
             out.append(f"{pad}continue")  # it fell through to the next section: jump instead
     return "\n".join(out)
+
+
+# a line that names a section: a header, a jump, a resume point, a delegated statement's test
+# (whole lines of the generated code only: a text of the rules never starts one)
+_NUMBERED = re.compile(r"^( *(?:if pc == |pc = |fr\.pc = |if fr\.pc != ))(\d+)(?=:$|$| or )")
+
+
+def _renumber(code: str, count: int, keep: set[int]) -> tuple[str, dict[int, int], int]:
+    """The sections nothing goes to any more (after `_thread_jumps`) dropped, the others
+    numbered again in order. Kept: the first, those a jump or a resume names, and `keep` (a
+    delegated statement's own, where `ask` rewinds to). Returns the code, the old numbers'
+    new ones (the end, `count`, included) and the new count."""
+    lines = code.split("\n")
+    named = {0, *keep}
+    for line in lines:
+        m = _NUMBERED.match(line)
+        if m is not None and _HEAD.fullmatch(line) is None:
+            named.add(int(m.group(2)))
+    out: list[str] = []
+    dropping = False
+    for line in lines:
+        head = _HEAD.fullmatch(line)
+        if head is not None:
+            dropping = int(head.group(1)) not in named
+        elif dropping and not line.startswith(PAD):  # the end of the sections
+            dropping = False
+        if not dropping:
+            out.append(line)
+    new = {old: k for k, old in enumerate(x for x in range(count) if x in named)}
+    new[count] = len(new)  # the end of the block
+    text = "\n".join(
+        _NUMBERED.sub(lambda m: f"{m.group(1)}{new[int(m.group(2))]}", line) for line in out
+    )
+    return text, new, len(new) - 1
