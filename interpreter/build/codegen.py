@@ -307,7 +307,7 @@ class CodeGen:
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
-        word = _py_name(act.name)
+        word = py_name(act.name)
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
@@ -791,7 +791,7 @@ def _grouped(src: str) -> str:
     return f"({src})"
 
 
-def _py_name(word: str) -> str:
+def py_name(word: str) -> str:
     """`word` of the rules as part of a Python name (Korean ones too), or "" when it cannot be
     one, or Python would read it as another word (NFKC: `ﬁ` is `fi`)."""
     return word if word.isidentifier() and unicodedata.normalize("NFKC", word) == word else ""
@@ -908,12 +908,12 @@ class StmtGen:
         if holder is None:
             holder = self._verb_fns[name] = []
             body = self.cg.s.verbs[name].decl.body
-            holder.append(self.compile_run(list(body.body), _py_name(name)))
+            holder.append(self.compile_run(list(body.body), py_name(name)))
         return self.cg.const(holder, f"{name}_fn")
 
     def args_name(self, verb: str) -> str:
         """A fresh Python name for the arguments of a call of `verb` (`_strike_args3`)."""
-        word = _py_name(verb)
+        word = py_name(verb)
         return f"_{word}_args{next(self._tmp)}" if word else f"_t{next(self._tmp)}"
 
     def may_end(self, verb: str) -> bool:
@@ -999,7 +999,7 @@ class StmtGen:
                     out.append(f"{pad}else:")
                     self.body(s.orelse, out, depth + 1)
             case n.For():
-                v = f"{s.name}_" if _py_name(s.name) else tmp()  # no helper's name ends in _
+                v = f"{s.name}_" if py_name(s.name) else tmp()  # no helper's name ends in _
                 out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
                 out.append(f"{pad}    {cg.store(s.name)} = {v}")
                 self.body(s.body, out, depth + 1)

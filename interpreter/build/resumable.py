@@ -13,8 +13,9 @@ loop would run it, and when it asked a decision or pushed a frame, the function 
 Every block with statements is compiled so, even one whose only statement is delegated: the
 run loop (engine.run) steps only into sections. The game's position stays data: the frame's
 `pc` is the section to resume at, and the block holds one entry (`Section`) per section, so
-clone, save, load and determinism hold as for any frame. With state checks, every statement that changes the state ends a section, and the
-checks that are due (depends.py) run after it as the run loop would run them.
+clone, save, load and determinism hold as for any frame. With state checks, every statement
+that changes the state ends a section, and the checks that are due (depends.py) run after it
+as the run loop would run them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from itertools import count
 from ..language import nodes as n
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
-from .codegen import PLAIN_STMTS, _py_name, define, mark, note_rules_place
+from .codegen import PLAIN_STMTS, define, mark, note_rules_place, py_name
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
@@ -339,7 +340,7 @@ class _Emitter:
             self.line("fr.pc = @END@")  # the block is done: the run loop ends the frame
         if not self.closed:
             self.line("return")
-        word = _py_name(word)
+        word = py_name(word)
         name = f"_{word}_m{next(_ids)}" if word else f"_m{next(_ids)}"
         head = [f"def {name}(st, fr, pc):", "    env = fr.env", *loc.loads("    ")]
         if single:  # straight code: no sections to dispatch on
