@@ -865,17 +865,21 @@ class Window(Stmt):
         by = self.by(st, fr.env)
         players = by if isinstance(by, list) else [by]
         if players:
-            st.frames.append(
-                Frame(
-                    st.g.prog.empty_block,
-                    fr.env if self.pass_if is not None else {},  # COND reads the statement's names
-                    self.id,
-                    WINDOW,
-                    players,
-                    0,
-                    {"passes": 0, "multi": isinstance(by, list), "done": False},
-                )
+            wf = Frame(
+                st.g.prog.empty_block,
+                fr.env if self.pass_if is not None else {},  # COND reads the statement's names
+                self.id,
+                WINDOW,
+                players,
+                0,
+                {"passes": 0, "multi": isinstance(by, list), "done": False},
             )
+            st.frames.append(wf)
+            # Without state checks nothing runs between this step and the window's first
+            # question, so it is asked (or passed) now rather than after a trip through the run
+            # loop: the same game, fewer steps (docs/engine.md, "the step counter").
+            if not st.g.prog.checks and not self.at_end(st, wf) and st.frames[-1] is wf:
+                st.frames.pop()
 
     def at_end(self, st, fr):
         ex = fr.extra
