@@ -15,6 +15,15 @@ def generated(ruleset: str, verb: str) -> str:
     return fn.generated
 
 
+def _all_generated(prog):
+    """The generated functions of every block of the program."""
+    for block in prog.blocks:
+        for s in block:
+            fn = getattr(s, "fn", None)
+            if getattr(fn, "generated", None):
+                yield fn
+
+
 def test_constants_are_named_after_what_they_are_in_the_rules():
     code = generated("clash_of_decks", "attack")
     assert "_count_" in code and "_first_" in code  # built-ins by their names
@@ -132,7 +141,22 @@ def test_a_property_or_keyword_of_a_name_is_read_without_a_helper():
     assert not re.search(r"_bprop\(st, _l\d+,", code)
     assert not re.search(r"_has\(st, _l\d+,", code)
     assert not re.search(r"_gt\(_l\d+, 0\)", code)
-    assert "st.props['attack'][_l" in code
+    # `attack` is never written by the rules: the card's value, by card (Program.card_values)
+    assert re.search(
+        r"_card_attack_\d+\[st\.obj_card\[_l\d+\]\] if 'attack' not in st\.props", code
+    )
+
+
+def test_a_property_the_rules_write_is_read_and_written_in_its_slot():
+    """#34 step 1, the state's layout: `bonus` (written by the rules) is a list by object in
+    a slot of State.pv, read with no dictionary probe; a write also notes what saves hold."""
+    prog = load_program("clash_of_decks")
+    k = prog.prop_slots["bonus"]
+    code = generated("clash_of_decks", "attack")
+    assert f"st.pv[{k}][_l" in code
+    assert "st.props.get('bonus', _NOD)" not in code
+    writes = "\n".join(fn.generated for fn in _all_generated(prog) if "'bonus'" in fn.generated)
+    assert f"st.own({k})" in writes and "st.props['bonus'] = {}" in writes
 
 
 def test_a_verb_that_may_wait_is_entered_without_the_run_loop():

@@ -125,6 +125,22 @@ class _Locals(dict):
         return text.split("\n") if lines else []
 
 
+def written_props(syms, res) -> set[str]:
+    """The properties some statement of the rules writes (`x.p = v`, `x.p += n`): each gets a
+    slot of the state's layout (State.pv), read by object; the others are read from the cards."""
+    from .depends import rule_roots
+
+    out = set()
+    roots = [*rule_roots(syms), *(c.body for c in syms.checks)]
+    for root in roots:
+        for x in root.walk():
+            if isinstance(x, n.Assign) and isinstance(x.target, n.Attr):
+                ref = res.attr_of(x.target)
+                if isinstance(ref, rv.ObjProp):
+                    out.add(ref.name)
+    return out
+
+
 _STRING = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""  # a literal, as repr() writes it
 
 
@@ -162,15 +178,26 @@ class CodeGen:
         def _rprop(st, o, name):
             return None if o is None else prog.read_prop(st, o, name)
 
+        if prog.prop_slots is None:  # the main compile lays the state out; snippets keep it
+            prog.prop_slots = {k: i for i, k in enumerate(sorted(written_props(self.s, self.r)))}
+        slots = prog.prop_slots
+
         def _bprop(st, o, name):  # ContinuousEffects.base_prop, written out: the hottest read
             if o is None:
                 return None
+            k = slots.get(name)
+            if k is not None:
+                return st.pv[k][o]
             d = st.props.get(name)
             if d is not None and o in d:
                 return d[o]
             return cards[st.obj_card[o]].props.get(name)
 
-        self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _NOD={})
+        def _bslot(st, o, k):  # a property the rules write, of an object or none
+            return None if o is None else st.pv[k][o]
+
+        self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
+        self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
         """A name in the namespace bound to `value` (for functions and objects), made from
@@ -670,16 +697,28 @@ class CodeGen:
 
     def prop(self, obj: str, name: str) -> str:
         modified = name in self.p.modified_props or name in self.c.modified_names()
+        slot = self.p.prop_slots.get(name)
         if not _plain(obj):
-            return f"_rprop(st, {obj}, {name!r})" if modified else f"_bprop(st, {obj}, {name!r})"
+            if modified:
+                return f"_rprop(st, {obj}, {name!r})"
+            return f"_bprop(st, {obj}, {name!r})" if slot is None else f"_bslot(st, {obj}, {slot})"
         # a name, read twice without a cost: the read written out (no call of a helper), and
         # no none test when the name holds an object (`where` over a zone)
         if modified:
             read = f"PROG.read_prop(st, {obj}, {name!r})"
-        else:
+        elif slot is not None:  # the rules write it: its value by object (State.pv)
+            self.p.slot_cards()
+            read = f"st.pv[{slot}][{obj}]"
+        elif len(self.p.cards) < len(self.s.cards):  # the cards are being made (their texts)
             read = (
                 f"(st.props[{name!r}][{obj}] if {obj} in st.props.get({name!r}, _NOD)"
                 f" else CARDS[st.obj_card[{obj}]].props.get({name!r}))"
+            )
+        else:  # the card's, unless something outside the rules wrote it (a scenario's position)
+            cards = self.const(self.p.card_values(name), "card_" + name)
+            read = (
+                f"({cards}[st.obj_card[{obj}]] if {name!r} not in st.props"
+                f" else _oprop(st, {obj}, {name!r}))"
             )
         return read if obj in self.objs else f"(None if {obj} is None else {read})"
 
@@ -1067,7 +1106,19 @@ class StmtGen:
             out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
             out.append(f"{pad}{d} = st.props.get({name!r})")
             out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
-            if op == "=":
+            slot = cg.p.prop_slots.get(name)
+            if slot is not None:  # what saves hold, and the value by object (State.pv)
+                cg.p.slot_cards()
+                row = tmp()
+                out.append(
+                    f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else st.own({slot})"
+                )
+                ref = f"{row}[{o}]"
+                out.append(
+                    f"{pad}{d}[{o}] = {ref} = "
+                    + (value if op == "=" else f"{ref} {op[0]} ({value})")
+                )
+            elif op == "=":
                 out.append(f"{pad}{d}[{o}] = {value}")
             else:
                 out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")

@@ -210,7 +210,7 @@ class Position:
                 f"a {card.kind} ({card.name}) has no property '{prop}'",
                 _hint(prop, card.props, "its properties"),
             )
-        self.st.props.setdefault(prop, {})[o] = value
+        self.st.set_prop(o, prop, value)
 
     def set_active(self, who: str | int) -> None:
         """Whose turn it is."""

@@ -356,6 +356,9 @@ class ContinuousEffects:
 
     def base_prop(self, st, o, name):
         """The value without modifiers: what `x.p += n` adds to."""
+        k = self.prop_slots.get(name)
+        if k is not None:  # a property the rules write: laid out by object (State.pv)
+            return st.pv[k][o]
         d = st.props.get(name)
         if d is not None and o in d:
             return d[o]
@@ -396,11 +399,12 @@ class ContinuousEffects:
         return self._read_prop(st, o, name)
 
     def _read_prop(self, st, o, name):
-        d = st.props.get(name)
-        if d is not None and o in d:
-            v = d[o]
+        k = self.prop_slots.get(name)
+        if k is not None:  # a property the rules write: laid out by object (State.pv)
+            v = st.pv[k][o]
         else:
-            v = self.cards[st.obj_card[o]].props.get(name)
+            d = st.props.get(name)
+            v = d[o] if d is not None and o in d else self.cards[st.obj_card[o]].props.get(name)
         if name not in self.modified_props:
             return v
         # Layers: "becomes" (set) effects first, continuous ones and then the statements' in

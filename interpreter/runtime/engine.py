@@ -362,8 +362,7 @@ def renew(st: State, o: int) -> None:
             moves = st.obj_moves[o]
             st.lki = st.lki + [(o, moves, m) for m in st.grants if m[0] == o]
             st.grants = kept
-    for d in st.props.values():
-        d.pop(o, None)
+    st.drop_props((o,))
     if st.used:
         st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
 
@@ -375,6 +374,8 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_owner.append(owner)
     st.obj_from.append(-1)
     st.obj_moves.append(0)
+    for k, cards in enumerate(st.g.prog.slot_cards()):
+        st.own(k).append(cards[card_index])
     st.zones[z].append(o)
     st.zmemo = None
     return o

@@ -285,6 +285,11 @@ class Program(ContinuousEffects):
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
+        # The state's layout of properties (State.pv): the properties the rules write, each a
+        # slot holding its value per object; None until the compiler has laid them out.
+        self.prop_slots: dict[str, int] | None = None
+        self._slot_cards: list[list] | None = None
+        self._card_values: dict[str, list] = {}
         self.check_bits = 0  # one bit per state check (engine.run_checks)
         self.setup_block = self.empty_block
         self.flow_block = self.empty_block
@@ -315,6 +320,26 @@ class Program(ContinuousEffects):
         self.folder = None  # the ruleset's folder (saves and logs name it)
         self.extra_cards: list[str] = []  # card and deck files loaded beside it
         self.texts: tuple[str, ...] = ()  # every string literal of its language files, sorted
+
+    def card_values(self, name: str) -> list:
+        """A property's printed value by card index (none where the card has none): what an
+        object reads while nothing was written to it. Built at its first use, after every card."""
+        t = self._card_values.get(name)
+        if t is None:
+            t = self._card_values[name] = []
+        if len(t) < len(self.cards):  # asked while the cards were made (their texts' reads)
+            t.extend(c.props.get(name) for c in self.cards[len(t) :])
+        return t
+
+    def slot_cards(self) -> list[list]:
+        """`card_values` of each slot of State.pv, in slot order (built by the compiler when
+        it writes the first read or write of a slot: playing writes nothing here)."""
+        t = self._slot_cards
+        if t is None:
+            if not self.prop_slots:
+                return []
+            t = self._slot_cards = [self.card_values(k) for k in self.prop_slots]
+        return t
 
     def add_block(self, stmts) -> int:
         self.blocks.append(tuple(stmts))

@@ -104,7 +104,7 @@ class Game:
 
 class State:
     __slots__ = (
-        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "counters", "pcounters",
+        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "pv", "pvo", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
@@ -123,7 +123,14 @@ class State:
         # Grants an object lost by arriving in a `new objects` zone, (object, moves, grant):
         # until the next decision its abilities still trigger on the events of its arrival.
         self.lki: list[tuple] = []
+        # What statements wrote to objects' properties, by property (what saves hold) ...
         self.props: dict[str, dict[int, object]] = {}
+        # ... and, for each property the rules write (a slot of Program.prop_slots), its value
+        # per object: the written one, else the card's (filled at creation, `set_prop`,
+        # `drop_props`). Derived from `props` and the cards, so never saved. A clone shares the
+        # rows: bit k of `pvo` says row k is this state's own, to write in place (`own`).
+        self.pv: list[list] = [[] for _ in g.prog.prop_slots or ()] if g.prog else []
+        self.pvo = -1
         self.counters: dict[str, object] = {}
         self.pcounters: dict[str, list] = {}
         self.acounters: dict[str, list] = {}
@@ -179,6 +186,48 @@ class State:
             raise AssertionError(f"{key}: a zone changed without emptying State.zmemo")
         return v
 
+    # ------------------------------------------------------------ properties
+    def layout(self) -> list[list]:
+        """`pv` as `props` and the cards make it (a loaded state; the tests compare)."""
+        prog = self.g.prog
+        out = []
+        for name, cards in zip(prog.prop_slots or (), prog.slot_cards()):
+            written = self.props.get(name) or {}
+            out.append([written[o] if o in written else cards[c]
+                        for o, c in enumerate(self.obj_card)])  # fmt: skip
+        return out
+
+    def own(self, k: int) -> list:
+        """Row `k` of `pv`, to write in place: copied first when a clone may share it."""
+        row = self.pv[k]
+        if not self.pvo >> k & 1:
+            row = self.pv[k] = row[:]
+            self.pvo |= 1 << k
+        return row
+
+    def set_prop(self, o: int, name: str, value) -> None:
+        """Write a property of an object as a statement does (the generated code writes both
+        itself: build/codegen.py)."""
+        self.props.setdefault(name, {})[o] = value
+        k = (self.g.prog.prop_slots or {}).get(name)
+        if k is not None:
+            self.own(k)[o] = value
+
+    def drop_props(self, objs) -> None:
+        """The objects keep nothing written to their properties: they read their cards'."""
+        for d in self.props.values():
+            for o in objs:
+                d.pop(o, None)
+        prog = self.g.prog
+        obj_card = self.obj_card
+        for k, cards in enumerate(prog.slot_cards()):
+            row = self.pv[k]
+            for o in objs:
+                v = cards[obj_card[o]]
+                if row[o] is not v:  # a row a clone shares is copied only when it changes
+                    row = self.own(k)
+                    row[o] = v
+
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
         self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
@@ -215,6 +264,8 @@ class State:
         c.lki = self.lki[:]
         props = self.props
         c.props = dict(zip(props, map(_copy_dict, props.values())))
+        c.pv = self.pv[:]  # rows copied at their first write (`own`): most are never written
+        c.pvo = self.pvo = 0
         c.counters = self.counters.copy()
         d = self.pcounters
         c.pcounters = dict(zip(d, map(_copy_list, d.values()))) if d else {}
@@ -334,6 +385,8 @@ class State:
         st.obj_moves = list(d["objects"].get("moves") or [0] * n)
         st.shown = [tuple(s) for s in d.get("shown") or ()]
         st.props = {k: {o: v for o, v in pairs} for k, pairs in d["props"].items()}
+        st.pv = st.layout()
+        st.pvo = -1
         st.counters = dict(d["counters"])
         st.pcounters = {k: list(v) for k, v in d["player_counters"].items()}
         st.acounters = {k: list(v) for k, v in d["area_counters"].items()}
