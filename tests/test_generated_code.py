@@ -234,3 +234,15 @@ def test_korean_names_of_the_rules_name_the_code_and_a_loop_without_end_has_no_e
     assert re.search(r"\b_시작플레이어정하기_args\d+ = \{", code)  # a call's arguments, by its verb
     assert "if False:" not in code and "if not (True):" not in code  # the flow's endless loop
     assert re.search(r"def _\w+_m\d+\(", prog.blocks[prog.verbs["뽑기"].body][0].fn.generated)
+
+
+def test_comparisons_of_values_never_none_need_no_helper():
+    """#34 step 1: a counter compared with a number (an inlined definition's literal argument)
+    is Python's comparison; a property laid out by object is read twice with its none test
+    written out rather than passed to `_lt`."""
+    gate = action_code("cthulhu_wars", "build_gate")
+    assert re.search(r"\(st\.pcounters\['power'\]\[you_\] >= \d+\)", gate)
+    assert "_ge(st.pcounters" not in gate
+    k = load_program("cthulhu_wars").prop_slots["mv"]
+    march = action_code("cthulhu_wars", "march_also")
+    assert f"(st.pv[{k}][it0] is not None and st.pv[{k}][it0] < st.counters['stamp'])" in march

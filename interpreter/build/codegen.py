@@ -420,14 +420,12 @@ class CodeGen:
                     return f"({a} {op} {b})"
                 if numeric and self._never_none(e):
                     return f"({a} {op} {b})"
-                if (
-                    _plain(a)
-                    and (_plain(b) or _NUM.fullmatch(b))
-                    or _NUM.fullmatch(a)
-                    and _plain(b)
-                ):
-                    # names read twice without a cost: the none tests written out, no call
-                    tests = [f"{x} is not None" for x in (a, b) if not _NUM.fullmatch(x)]
+                sure = [bool(_NEVER_NONE.fullmatch(x)) for x in (a, b)]
+                if all(sure):  # numbers, counters (an inlined definition's literal arguments)
+                    return f"({a} {op} {b})"
+                if all(k or _plain(x) or _CHEAP.fullmatch(x) for x, k in zip((a, b), sure)):
+                    # read twice without a cost: the none tests written out, no call
+                    tests = [f"{x} is not None" for x, k in zip((a, b), sure) if not k]
                     return f"({' and '.join(tests)} and {a} {op} {b})"
                 return f"{CMP[op]}({a}, {b})"
             case n.BoolOp():  # a value: true or false, whatever the items are
@@ -793,6 +791,13 @@ class CodeGen:
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUM = re.compile(r"-?\d+")  # a number written as a literal
+# Python that is a number whenever it has a value at all: literals, counters, the turn
+_NEVER_NONE = re.compile(
+    r"-?\d+|\(-?\d+\)|st\.counters\['[^'\\]*'\]|st\.[pa]counters\['[^'\\]*'\]\[[^\[\]]+\]"
+    r"|st\.(?:turn|round|g\.nplayers)"
+)
+# Python read twice at no cost beside a name: a property laid out by object (State.pv)
+_CHEAP = re.compile(r"st\.pv\[\d+\]\[[A-Za-z_]\w*\]")
 
 
 def _plain(src: str) -> bool:
