@@ -61,3 +61,37 @@ def test_a_property_written_from_outside_the_rules_is_read_by_them():
     o2 = next(x for x in range(len(st.obj_card)) if written in prog.cards[st.obj_card[x]].props)
     Position(game).set_prop(o2, written, 5)
     assert st.pv == st.layout() and prog.base_prop(st, o2, written) == 5
+
+
+def test_write_marks_name_every_object_whose_laid_out_properties_changed(monkeypatch):
+    # codegen.MARK_WRITES (off until the run time reads the marks): after the marks are
+    # cleared, every object whose value in a slot of State.pv changes is marked, and its slot.
+    from madang.build import codegen
+    from madang.build.loader import load_ruleset
+    from madang.language.diagnostics import Diagnostics
+
+    monkeypatch.setattr(codegen, "MARK_WRITES", True)
+    prog = load_ruleset("clash_of_decks", Diagnostics()).program
+    assert "st.wrote |= 1 <<" in "".join(
+        fn.generated
+        for b in prog.blocks
+        for s in b
+        if (fn := getattr(s, "fn", None)) and hasattr(fn, "generated")
+    )
+    game = new_game(prog, seed=3)
+    rng = random.Random(3)
+    changed_any = False
+    for _ in range(200):
+        if game.is_terminal():
+            break
+        st = game.st
+        before = [row[:] for row in st.pv]
+        st.wrote = st.wrote_slots = 0
+        game.apply_action(rng.choice(game.legal_actions()))
+        st = game.st
+        for k, (old, row) in enumerate(zip(before, st.pv)):
+            for o, v in enumerate(row):
+                if o >= len(old) or old[o] != v:
+                    changed_any = True
+                    assert st.wrote >> o & 1 and st.wrote_slots >> k & 1, (k, o)
+    assert changed_any

@@ -85,6 +85,10 @@ def define(ns: dict, name: str, code: str, filename: str):
 
 
 CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+# Writes of laid-out properties marked in the state per object and per slot (State.wrote),
+# for the run time's incremental options and checks: off until one reads them (their cost
+# is measured in docs/engine.md).
+MARK_WRITES = False
 INLINE_MAX = 800  # characters of a definition's body written at its uses
 INLINE_DEPTH = 4  # definitions inlined inside one another
 # an argument that may be written more than once: a local, a name read from env, a constant
@@ -1118,6 +1122,9 @@ class StmtGen:
                 out.append(
                     f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else st.own({slot})"
                 )
+                if MARK_WRITES:  # which objects and slots were written (State.wrote)
+                    out.append(f"{pad}st.wrote |= 1 << {o}")
+                    out.append(f"{pad}st.wrote_slots |= {1 << slot}")
                 ref = f"{row}[{o}]"
                 out.append(
                     f"{pad}{d}[{o}] = {ref} = "

@@ -376,6 +376,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_moves.append(0)
     for k, cards in enumerate(st.g.prog.slot_cards()):
         st.own(k).append(cards[card_index])
+    st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
     st.zmemo = None
     return o

@@ -104,7 +104,7 @@ class Game:
 
 class State:
     __slots__ = (
-        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "pv", "pvo", "counters", "pcounters",
+        "g", "zones", "obj_card", "obj_zone", "obj_owner", "obj_from", "obj_moves", "shown", "lki", "props", "pv", "pvo", "wrote", "wrote_slots", "counters", "pcounters",
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
@@ -131,6 +131,11 @@ class State:
         # rows: bit k of `pvo` says row k is this state's own, to write in place (`own`).
         self.pv: list[list] = [[] for _ in g.prog.prop_slots or ()] if g.prog else []
         self.pvo = -1
+        # Marks for the run time's incremental work (issue #34, steps 3 and 4), written by the
+        # generated code when the compiler is asked for them (codegen.MARK_WRITES): bit `o` of
+        # `wrote` and bit `k` of `wrote_slots` once a statement wrote object o's property in
+        # slot k. Whoever reads them clears them; ints, so a clone copies them for free.
+        self.wrote = self.wrote_slots = -1  # not saved: a loaded state counts as all written
         self.counters: dict[str, object] = {}
         self.pcounters: dict[str, list] = {}
         self.acounters: dict[str, list] = {}
@@ -212,6 +217,8 @@ class State:
         k = (self.g.prog.prop_slots or {}).get(name)
         if k is not None:
             self.own(k)[o] = value
+            self.wrote |= 1 << o
+            self.wrote_slots |= 1 << k
 
     def drop_props(self, objs) -> None:
         """The objects keep nothing written to their properties: they read their cards'."""
@@ -227,6 +234,8 @@ class State:
                 if row[o] is not v:  # a row a clone shares is copied only when it changes
                     row = self.own(k)
                     row[o] = v
+                    self.wrote |= 1 << o
+                    self.wrote_slots |= 1 << k
 
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
@@ -266,6 +275,7 @@ class State:
         c.props = dict(zip(props, map(_copy_dict, props.values())))
         c.pv = self.pv[:]  # rows copied at their first write (`own`): most are never written
         c.pvo = self.pvo = 0
+        c.wrote, c.wrote_slots = self.wrote, self.wrote_slots
         c.counters = self.counters.copy()
         d = self.pcounters
         c.pcounters = dict(zip(d, map(_copy_list, d.values()))) if d else {}
