@@ -374,8 +374,13 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_owner.append(owner)
     st.obj_from.append(-1)
     st.obj_moves.append(0)
-    for k, cards in enumerate(st.g.prog.slot_cards()):
-        st.own(k).append(cards[card_index])
+    pv = st.pv
+    if pv:  # its value in each slot of the layout: its card's (rows a clone shares copied)
+        if st.pvo != -1:
+            for k in range(len(pv)):
+                st.own(k)
+        for row, cards in zip(pv, st.g.prog.slot_cards()):
+            row.append(cards[card_index])
     st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
     st.zmemo = None
