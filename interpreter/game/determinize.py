@@ -170,7 +170,7 @@ def unseen_pools(st: State, seat: int, owner: int, pub: Public) -> list[list[int
 
 def forget(st: State, o: int) -> None:
     """`o` becomes another card: nothing of the real one stays on it (fields, modifiers)."""
-    st.drop_props((o,))
+    st.drop_props((o,), new_cards=True)
     if st.mods:
         st.mods = [m for m in st.mods if m[0] != o]
     if st.grants:
@@ -318,7 +318,7 @@ def sample(st: State, p: Plan, rng: random.Random) -> State:
     for k, o in p.props:  # the objects dealt new cards keep nothing of the real ones
         c.props[k].pop(o, None)
     if c.pv:  # and read their new cards (State.pv)
-        c.drop_props([o for grp in p.groups for o in grp.redeal])
+        c.drop_props([o for grp in p.groups for o in grp.redeal], new_cards=True)
     if p.mods:
         changed = {o for grp in p.groups for o in grp.redeal}
         c.mods = [m for m in c.mods if m[0] not in changed]

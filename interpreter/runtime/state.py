@@ -220,22 +220,29 @@ class State:
             self.wrote |= 1 << o
             self.wrote_slots |= 1 << k
 
-    def drop_props(self, objs) -> None:
-        """The objects keep nothing written to their properties: they read their cards'."""
-        for d in self.props.values():
+    def drop_props(self, objs, new_cards: bool = False) -> None:
+        """The objects keep nothing written to their properties: they read their cards'.
+        `new_cards`: they were given other cards (determinize), so every slot is read again;
+        else only the slots of what was written to them differ from their cards'."""
+        slots = self.g.prog.prop_slots or {}
+        for name, d in self.props.items():
+            k = slots.get(name)
             for o in objs:
-                d.pop(o, None)
-        prog = self.g.prog
-        obj_card = self.obj_card
-        for k, cards in enumerate(prog.slot_cards()):
-            row = self.pv[k]
-            for o in objs:
-                v = cards[obj_card[o]]
-                if row[o] is not v:  # a row a clone shares is copied only when it changes
-                    row = self.own(k)
-                    row[o] = v
-                    self.wrote |= 1 << o
-                    self.wrote_slots |= 1 << k
+                if o in d:
+                    del d[o]
+                    if k is not None and not new_cards:
+                        self._reset(k, o)
+        if new_cards:
+            for k in range(len(self.pv)):
+                for o in objs:
+                    self._reset(k, o)
+
+    def _reset(self, k: int, o: int) -> None:
+        v = self.g.prog.slot_cards()[k][self.obj_card[o]]
+        if self.pv[k][o] is not v:  # a row a clone shares is copied only when it changes
+            self.own(k)[o] = v
+            self.wrote |= 1 << o
+            self.wrote_slots |= 1 << k
 
     # ------------------------------------------------------------ randomness (splitmix64)
     def next64(self) -> int:
