@@ -23,7 +23,7 @@ from ..game.api import GameState, MadangError
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
     "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
-    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:follow=N][:turn][:reuse][:workers=N][:peek], "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:follow=N][:scale=X][:anchor=X][:turn][:relative][:reuse][:workers=N][:peek], "
     "human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
@@ -190,9 +190,13 @@ class MCTSAgent(Agent):
                  peek: bool = False, group: int | None | str = "default",
                  prune: int | None | str = "default", turn: bool | None = None,
                  widen: int | None | str = "default", reuse: bool = False,
-                 workers: int = 1, follow: int = 0):  # fmt: skip
+                 workers: int = 1, follow: int = 0, scale: float = 10.0,
+                 relative: bool = False, anchor: float | None = None):  # fmt: skip
         from .mcts import GROUP_WIDTH, PRUNE, TURN, WIDEN
 
+        self.anchor = anchor
+        self.scale = scale
+        self.relative = relative
         self.follow = follow
         self.widen = WIDEN if widen == "default" else widen
         self.turn = TURN if turn is None else turn
@@ -239,7 +243,8 @@ class MCTSAgent(Agent):
         settings = dict(iterations=cfg.iterations, seconds=cfg.seconds, c=cfg.c, depth=depth,
                         greedy=cfg.greedy, determinize=not cfg.peek, group=cfg.group,
                         prune=cfg.prune, turn=cfg.turn, widen=cfg.widen,
-                        follow=cfg.follow)  # fmt: skip
+                        follow=cfg.follow, scale=cfg.scale,
+                        relative=cfg.relative, anchor=cfg.anchor)  # fmt: skip
         tree = None
         if self.kept is not None:
             index, seat, node = self.kept
@@ -267,7 +272,10 @@ class MCTSAgent(Agent):
 
 
 # What a ruleset's `settings.mcts` may set: how to search its game, not how much nor how.
-RULESET_MCTS = {"depth", "c", "greedy", "group", "prune", "widen", "follow", "turn"}
+RULESET_MCTS = {
+    "depth", "c", "greedy", "group", "prune", "widen", "follow", "turn", "scale", "relative",
+    "anchor",
+}  # fmt: skip
 
 
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
@@ -300,6 +308,8 @@ def mcts_keywords(arg: str, spec: str) -> dict:
                     raise ValueError(part)
             elif not eq and key in ("turn", "noturn"):
                 kw["turn"] = key == "turn"
+            elif not eq and key in ("relative", "absolute"):
+                kw["relative"] = key == "relative"
             elif key == "depth":
                 kw["depth"] = None if val == "none" else int(val)
             elif key in ("group", "prune", "widen"):
@@ -308,12 +318,21 @@ def mcts_keywords(arg: str, spec: str) -> dict:
                     raise ValueError(part)
             elif key in ("c", "greedy"):
                 kw[key] = float(val)
+            elif key == "anchor":
+                kw["anchor"] = None if val == "none" else float(val)
+                if kw["anchor"] is not None and kw["anchor"] < 0:
+                    raise ValueError(part)
+            elif key == "scale":
+                kw["scale"] = float(val)
+                if not kw["scale"] > 0:
+                    raise ValueError(part)
             else:
                 raise ValueError(part)
         except ValueError:
             raise MadangError(
                 f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
-                "greedy=X, group=N, prune=N, widen=N, follow=N, turn, noturn, reuse, workers=N or peek"
+                "greedy=X, group=N, prune=N, widen=N, follow=N, scale=X, anchor=X, turn, noturn, relative, "
+                "absolute, reuse, workers=N or peek"
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")

@@ -63,6 +63,30 @@ def rewards(game: GameState, scale: float) -> list[float]:
     return out
 
 
+def differences(game: GameState) -> list[float] | None:
+    """Each seat's evaluation less the best other seat's (None: no evaluation here)."""
+    n = game.st.g.nplayers
+    scores = [score_of(game, p) for p in range(n)]
+    if any(s is None for s in scores):
+        return None
+    return [
+        scores[p] - (max(scores[q] for q in range(n) if q != p) if n > 1 else 0.0) for p in range(n)
+    ]
+
+
+def relative_rewards(game: GameState, scale: float, base: list[float] | None) -> list[float]:
+    """rewards, with a cut-off position judged against `base` (the seats' differences where
+    the iteration started): ½ ± tanh((difference − base) / scale). A seat far ahead or behind
+    then still sees how much an option gains, where absolute rewards squash every option to
+    nearly 1 or 0; an end of the game is still 1, 0 or ½."""
+    if base is None or game.is_terminal():
+        return rewards(game, scale)
+    now = differences(game)
+    if now is None:
+        return [0.5] * len(base)
+    return [0.5 + 0.5 * math.tanh((d - b) / scale) for d, b in zip(now, base, strict=True)]
+
+
 def has_evaluation(game: GameState) -> bool:
     return game.st.g.prog.evaluation is not None
 
@@ -259,8 +283,13 @@ class Search:
                  greedy: float = 0.0, scale: float = 10.0, determinize: bool = True,
                  group: int | None = GROUP_WIDTH, prune: int | None = PRUNE,
                  turn: bool = False, widen: int | None = WIDEN,
-                 tree: Node | None = None, follow: int = 0):  # fmt: skip
+                 tree: Node | None = None, follow: int = 0,
+                 relative: bool = False, anchor: float | None = None):  # fmt: skip
         self.root_game = root
+        # the greedy step's choice is kept unless an option beats it by this mean reward
+        self.anchor = anchor
+        # cut-off positions judged against the root's differences (relative_rewards)
+        self.relative = relative and has_evaluation(root)
         self.follow = follow
         self.widen = widen
         self.turn = turn  # playouts end where another seat than the last one in the tree decides
@@ -305,6 +334,7 @@ class Search:
 
     def iterate(self) -> None:
         game = self.sample()
+        base = differences(game) if self.relative else None
         node = self.root
         path = [node]
         last_player = self.seat
@@ -341,7 +371,7 @@ class Search:
                 self.playout_decisions += follow_up(game, rng, self.scale, self.follow)
             mover = last_player if self.turn else None
             self.playout_decisions += playout(game, rng, self.depth, self.greedy, self.scale, mover)
-            reward = rewards(game, self.scale)
+            reward = relative_rewards(game, self.scale, base)
         except RulesError:
             reward = [0.5] * self.n  # a rules error inside a sample: neither good nor bad
         for nd in path:
@@ -355,7 +385,9 @@ class Search:
         the greedy step judges best in one sample (its candidates: one of each kind first):
         the ruleset's evaluation orders the options, the search reads further among the best."""
         labels = self.root_game.action_labels()
-        if self.prune is None or len(labels) <= self.prune or self.root.order is not None:
+        if self.root.order is not None or len(labels) < 2:
+            return
+        if self.anchor is None and (self.prune is None or len(labels) <= self.prune):
             return
         self.root.order = ranked(self.sample(), self.seat, self.rng, self.scale)
 
@@ -365,7 +397,9 @@ class Search:
         the seat deciding there, ranked by the greedy step in the first sample that reaches it,
         plus one per square of the node's visits (progressive widening)."""
         if node is self.root:
-            return set(node.order[: self.prune]) if node.order is not None else None
+            if node.order is None or self.prune is None or width <= self.prune:
+                return None
+            return set(node.order[: self.prune])
         if self.widen is None or self.prune is None or width <= self.prune:
             return None
         if node.order is None:
@@ -417,14 +451,26 @@ class Search:
         return visits, total
 
     def best(self) -> int:
-        """The most visited option at the root (the most robust choice)."""
+        """The most visited option at the root (the most robust choice); with `anchor`, the
+        greedy step's choice (the first of the root's ranking, made as the greedy agent makes
+        it) unless the most visited option's mean reward beats the anchor's by that margin."""
         labels = self.root_game.action_labels()
         best, best_visits = 0, -1
         for a, label in enumerate(labels):
             v = self.counted(label)[0]
             if v > best_visits:
                 best, best_visits = a, v
-        return best
+        order = self.root.order
+        if self.anchor is None or not order or order[0] not in labels:
+            return best
+        first = labels.index(order[0])
+        if first == best:
+            return best
+        v_first, t_first = self.counted(order[0])
+        if not v_first:
+            return first
+        v_best, t_best = self.counted(labels[best])
+        return best if t_best / v_best - t_first / v_first > self.anchor else first
 
     def stats(self) -> list[dict]:
         """The root's options with visits and mean reward (for people and tests)."""
