@@ -172,3 +172,32 @@ def test_a_game_without_memory_is_the_same_game_and_remembers_nothing():
             assert remembered(games[1].st, games[1].current_player()) == {}
         assert games[0].digest() == games[1].digest()
         assert remembered_any
+
+
+def test_simulate_and_tournament_keep_the_memory_only_when_a_seat_samples(monkeypatch):
+    # Random seats never draw samples, so their games keep no memory; one greedy seat does.
+    from madang.game import api
+    from madang.game.api import load_program
+    from madang.tools import simulate, tournament
+
+    asked = []
+
+    def spy(*args, **kw):
+        asked.append(kw.get("memory", True))
+        return api.new_game(*args, **kw)
+
+    prog = load_program("clash_of_decks")
+    for module, play in ((simulate, simulate.play_one), (tournament, tournament.play)):
+        monkeypatch.setattr(module, "new_game", spy)
+        asked.clear()
+        random_seats = play(prog, {}, 3, ["random", "random"], 2000)
+        play(prog, {}, 3, ["greedy", "random"], 2000)
+        assert asked == [False, True], module.__name__
+        assert "error" not in random_seats
+    # the same game either way
+    monkeypatch.undo()
+    a = simulate.play_one(prog, {}, 3, ["random", "random"], 2000)
+    monkeypatch.setattr(
+        simulate, "new_game", lambda *a, **kw: api.new_game(*a, **{**kw, "memory": True})
+    )
+    assert simulate.play_one(prog, {}, 3, ["random", "random"], 2000) == a

@@ -93,6 +93,10 @@ class Agent:
     """Base of the agents: `decide(d)` returns an option index in range(d.count)."""
 
     name = "agent"
+    # Whether `decide` draws samples of the hidden cards (Decision.sample), which use what the
+    # seat remembers of cards gone out of its view; a game whose agents never sample need not
+    # keep that memory (`new_game(memory=False)`: the same game, less work).
+    samples = True
 
     def decide(self, d: Decision) -> int:
         raise NotImplementedError
@@ -106,6 +110,7 @@ class RandomAgent(Agent):
     """Uniform over the legal options: `random.Random(hash64(seed, decision index))`."""
 
     name = "random"
+    samples = False
 
     def decide(self, d: Decision) -> int:
         return random.Random(d.key).randrange(d.count)
@@ -115,6 +120,7 @@ class FirstAgent(Agent):
     """Always the first option (for tests)."""
 
     name = "first"
+    samples = False
 
     def decide(self, d: Decision) -> int:
         return 0
@@ -362,6 +368,7 @@ class ScriptedAgent(Agent):
     """Answers from a list of option labels or indices, in order (one list per agent)."""
 
     name = "scripted"
+    samples = False
 
     def __init__(self, script: list):
         self.script = list(script)

@@ -115,9 +115,10 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
             pos.keep_log(watch)
             pos.run()
             game = pos.game
+            agents = [make_agent(s) for s in seats]
         else:
-            game = new_game(prog, options, seed)
-        agents = [make_agent(s) for s in seats]
+            agents = [make_agent(s) for s in seats]
+            game = new_game(prog, options, seed, memory=any(a.samples for a in agents))
         st = game.st
         while not st.over:
             if st.decisions >= max_decisions:

@@ -49,8 +49,8 @@ def play(prog, options: dict, seed: int, specs: list[str], max_decisions: int) -
     # seconds, decisions, iterations, playout decisions, CPU seconds (this process's)
     stats = [[0.0, 0, 0, 0, 0.0] for _ in specs]
     try:
-        game = new_game(prog, options, seed)
         agents = [make_agent(s) for s in specs]
+        game = new_game(prog, options, seed, memory=any(a.samples for a in agents))
         st = game.st
         while not st.over:
             if st.decisions >= max_decisions:
