@@ -162,7 +162,7 @@ class CodeGen:
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
-        self._inlining_objs: list[str] = []  # definitions being looked into (objects_only)
+        self._inlining_objs: list[str] = []  # definitions being looked into (_body_is)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
@@ -520,13 +520,7 @@ class CodeGen:
                 return True
         elif isinstance(e, n.Name):
             res = self.r.name_of(e)
-        if isinstance(res, rv.DefineRef) and res.name not in self._inlining_objs:
-            self._inlining_objs.append(res.name)
-            try:
-                return self._list(self.s.defines[res.name].decl.body)
-            finally:
-                self._inlining_objs.pop()
-        return False
+        return isinstance(res, rv.DefineRef) and self._body_is(res.name, self._list)
 
     def _zones(self, e) -> bool:
         """Whether `e` is a list of zones, whatever its names hold: `players.hand`, `[p.a,
@@ -544,13 +538,7 @@ class CodeGen:
             res = self.r.call_of(e)
         elif isinstance(e, n.Name):
             res = self.r.name_of(e)
-        if isinstance(res, rv.DefineRef) and res.name not in self._inlining_objs:
-            self._inlining_objs.append(res.name)
-            try:
-                return self._zones(self.s.defines[res.name].decl.body)
-            finally:
-                self._inlining_objs.pop()
-        return False
+        return isinstance(res, rv.DefineRef) and self._body_is(res.name, self._zones)
 
     def _zone(self, e) -> bool:
         """Whether `e` is a zone (never none, never a list): `p.hand`, a global zone's name."""
@@ -570,7 +558,7 @@ class CodeGen:
         if isinstance(e, n.Call):
             res = self.r.call_of(e)
             if isinstance(res, rv.DefineRef):  # what its body is, whatever the args
-                return self._define_objects_only(res.name)
+                return self._body_is(res.name, self.objects_only)
             if res == rv.BuiltinRef("flatten") and len(e.args) == 1:
                 return self._zones(e.args[0])
             # objects(ZONE): a copy of its contents
@@ -586,16 +574,18 @@ class CodeGen:
         if isinstance(e, n.Name):
             res = self.r.name_of(e)
             if isinstance(res, rv.DefineRef):
-                return self._define_objects_only(res.name)
+                return self._body_is(res.name, self.objects_only)
             return isinstance(res, rv.ZoneRef)
         return False
 
-    def _define_objects_only(self, name: str) -> bool:
-        if name in self._inlining_objs:  # a definition that refers to itself
+    def _body_is(self, name: str, test) -> bool:
+        """`test` of a definition's body; false for a definition already being looked into
+        (one that refers to itself)."""
+        if name in self._inlining_objs:
             return False
         self._inlining_objs.append(name)
         try:
-            return self.objects_only(self.s.defines[name].decl.body)
+            return test(self.s.defines[name].decl.body)
         finally:
             self._inlining_objs.pop()
 
