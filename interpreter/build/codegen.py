@@ -301,7 +301,13 @@ class CodeGen:
             inner = pad + "    " if hoisted else pad
             if hoisted:
                 lines.append(f"{pad}if h{i} is None:")
-            if key is not None:
+            kd = self.domain_key(act, i, dom_names[i]) if key is None else None
+            if kd is not None:  # computed once per game for each value of what it reads
+                lines.append(f"{inner}kd_ = {kd}")
+                lines.append(f"{inner}d{i} = st.g.domains.get(kd_)")
+                lines.append(f"{inner}if d{i} is None:")
+                lines.append(f"{inner}    d{i} = st.g.domains[kd_] = {dom}")
+            elif key is not None:
                 k = self.const(key)
                 lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
                 lines.append(f"{inner}if d{i} is None:")
@@ -342,6 +348,26 @@ class CodeGen:
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def domain_key(self, act, i: int, names: set) -> str | None:
+        """The key under which parameter i's domain is kept per game (`Game.domains`) when it
+        reads only the names bound before it, `you` and counters (build/depends.
+        domain_counters: `b: area from near(you, a)`, from the map alone): the action, the
+        parameter, those names' and counters' values. None: the domain is computed each time."""
+        fixed = act.dom_fixed[i]
+        if fixed is None or not all(x in self.bound for x in names):
+            return None
+        parts = [str(act.id), str(i), "you_"] + [self.bound[x] for x in sorted(names)]
+        for c in fixed:
+            sym = self.p.counters.get(c)
+            if sym is None:
+                return None
+            if sym.scope == "global":
+                parts.append(f"st.counters.get({c!r})")
+            else:  # the whole row: a player's or an area's counter read for any of them
+                table = "pcounters" if sym.scope == "player" else "acounters"
+                parts.append(f"tuple(st.{table}[{c!r}])")
+        return f"({', '.join(parts)})"
 
     # ---------------------------------------------------------------- nodes
     def src(self, e, its: tuple[str, ...]) -> str:  # noqa: C901 - one case per node type

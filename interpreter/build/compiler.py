@@ -26,7 +26,7 @@ from ..runtime.program import (
     ZoneRT,
 )
 from .acts import ActsBuilder
-from .depends import rule_roots
+from .depends import domain_counters, rule_roots
 from .flowpoints import find_points
 
 
@@ -354,6 +354,11 @@ class Compiler:
                     req_exprs[level].append(part)
             dom_names = [
                 _locals_used(q.domain, self.r) if q.domain is not None else set() for q in params
+            ]
+            # a domain fixed by the names bound before it and some counters: kept per game
+            deps = self.deps or self.any_deps()
+            a.dom_fixed = [
+                domain_counters(deps, q.domain) if i else None for i, q in enumerate(params)
             ]
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
             a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name)

@@ -304,3 +304,48 @@ def check_mask(writes: set, check_reads: list[set]) -> int:
         if overlaps(writes, reads):
             mask |= 1 << i
     return mask
+
+
+# Built-ins that reach zones or objects by other ways than a zone named in the expression
+ZONE_BUILTINS = {"objects", "zone_of", "from_zone", "area", "zone_area", "contents", "position"}
+
+
+def domain_counters(deps: Depends, e) -> tuple[str, ...] | None:
+    """The counters a parameter's domain reads, when it reads no other state: its value is then
+    fixed by the names bound before it, `you` and those counters' values, and is kept per game
+    under them (`b: area from near(you, a)`, computed from the map alone). None otherwise."""
+    if e is None or isinstance(e, n.Name | n.Attr):
+        return None  # a name or a zone: nothing to compute
+    reads = deps.reads(e)
+    if any(not t.startswith("counter:") for t in reads):
+        return None
+    if not _stateless(deps, e, set()):
+        return None
+    return tuple(sorted(t[8:] for t in reads))
+
+
+def _stateless(deps: Depends, e, seen: set) -> bool:
+    """Whether `e` and the definitions it calls read no zone, no object and no source (`this`):
+    `reads` leaves zones out (they are part of every check's reads), so they are refused here."""
+    r = deps.r
+    for x in e.walk():
+        if isinstance(x, n.Special) and x.which not in ("you", "it"):
+            return False
+        if isinstance(x, n.Attr):
+            res = r.attr_of(x)
+            if res is None or isinstance(
+                res, rv.AreaZone | rv.PlayerZone | rv.ZoneBuiltin | rv.ObjBuiltin | rv.ObjProp
+            ):
+                return False
+        elif isinstance(x, n.Call | n.Name):
+            res = r.call_of(x) if isinstance(x, n.Call) else r.name_of(x)
+            if res is None or isinstance(res, rv.ZoneRef):
+                return False
+            if getattr(res, "name", None) in ZONE_BUILTINS:
+                return False
+            if isinstance(res, rv.DefineRef) and res.name not in seen:
+                seen.add(res.name)
+                d = deps.s.defines.get(res.name)
+                if d is None or not _stateless(deps, d.decl.body, seen):
+                    return False
+    return True

@@ -69,6 +69,7 @@ class ListenerRT:
 
 class ActionRT:
     __slots__ = (
+        "dom_fixed",
         "dom_keys",
         "id",
         "name",

@@ -93,6 +93,9 @@ class Game:
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
+    # an action's domains that read only the names bound before them and counters, by those
+    # names' and counters' values (codegen's enumerators: build/depends.domain_counters)
+    domains: dict = field(default_factory=dict)
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]
