@@ -870,23 +870,47 @@ class Window(Stmt):
 
     def exec(self, st, fr):
         by = self.by(st, fr.env)
-        players = by if isinstance(by, list) else [by]
-        if players:
-            wf = Frame(
-                st.g.prog.empty_block,
-                fr.env if self.pass_if is not None else {},  # COND reads the statement's names
-                self.id,
-                WINDOW,
-                players,
-                0,
-                {"passes": 0, "multi": isinstance(by, list), "done": False},
-            )
+        multi = isinstance(by, list)
+        if multi and not by:
+            return
+        checks = st.g.prog.checks
+        if not multi and not checks and not st.has_answer and st.g.auto_single:
+            # One player and no state checks: the first question is found now, and a window
+            # with nothing to do but pass is passed without a frame (the same game).
+            if by in st.lost:
+                return
+            values = enumerate_actions(st, self.actions, by)
+            if not values:
+                return
+            if self.pass_if is None or self.pass_if(st, fr.env):
+                values.append(DONE)
+            wf = self._frame(st, fr, [by], False)
             st.frames.append(wf)
-            # Without state checks nothing runs between this step and the window's first
-            # question, so it is asked (or passed) now rather than after a trip through the run
-            # loop: the same game, fewer steps (docs/engine.md, "the step counter").
-            if not st.g.prog.checks and not self.at_end(st, wf) and st.frames[-1] is wf:
-                st.frames.pop()
+            if len(values) == 1:  # one option and no pass: taken at once
+                st.has_answer, st.answer = True, values[0]
+                if not self.at_end(st, wf) and st.frames[-1] is wf:
+                    st.frames.pop()
+            else:
+                ask(st, wf, by, self.name, values, "window", "action", rewind=False)
+            return
+        wf = self._frame(st, fr, by if multi else [by], multi)
+        st.frames.append(wf)
+        # Without state checks nothing runs between this step and the window's first
+        # question, so it is asked (or passed) now rather than after a trip through the run
+        # loop: the same game, fewer steps (docs/engine.md, "the step counter").
+        if not checks and not self.at_end(st, wf) and st.frames[-1] is wf:
+            st.frames.pop()
+
+    def _frame(self, st, fr, players, multi):
+        return Frame(
+            st.g.prog.empty_block,
+            fr.env if self.pass_if is not None else {},  # COND reads the statement's names
+            self.id,
+            WINDOW,
+            players,
+            0,
+            {"passes": 0, "multi": multi, "done": False},
+        )
 
     def at_end(self, st, fr):
         ex = fr.extra
@@ -1141,16 +1165,17 @@ def call_from(st: State, fr: Frame, verb, env: dict, span) -> bool:
     frame popped if the block ended without waiting. True when the caller must return (a
     decision is pending, the game is over, or the call left frames above the caller's)."""
     frames = st.frames
-    if len(frames) > budget.MAX_FRAMES:
-        call_verb(st, verb, env, span)  # refused there, with the rules' place
-    callee = Frame(verb.body, env, -1, FUNC)
+    if len(frames) >= ENTER_DEPTH:  # deeper, the block waits for the run loop
+        if len(frames) > budget.MAX_FRAMES:
+            call_verb(st, verb, env, span)  # refused there, with the rules' place
+        frames.append(Frame(verb.body, env, -1, FUNC))
+        return True
+    blk = st.g.prog.blocks[verb.body]
+    callee = Frame(verb.body, env, -1, FUNC, None, 0, None, 1)
     frames.append(callee)
-    if len(frames) <= ENTER_DEPTH:  # deeper, the block waits for the run loop
-        blk = st.g.prog.blocks[verb.body]
-        callee.pc = 1
-        blk[0].fn(st, callee, 0)
-        if callee.pc >= len(blk) and frames[-1] is callee and st.pending is None:
-            frames.pop()
+    blk[0].fn(st, callee, 0)
+    if callee.pc >= len(blk) and st.pending is None and frames[-1] is callee:
+        frames.pop()
     return st.pending is not None or st.over or not frames or frames[-1] is not fr
 
 
