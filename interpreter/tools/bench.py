@@ -8,8 +8,9 @@ Figures are read from here, never asserted in tests. Per ruleset:
   under new names) loaded as extra cards, minus the load without it;
 - random playouts in one process (uniform choices; per-seat options cycled as `simulate` does;
   no seat's memory of hidden cards, as in search's samples):
-  playouts and decisions per second, decisions and turns per game (`--games` playouts, fewer
-  when they take more than `--seconds`);
+  playouts and decisions per second of wall time and per second of CPU time
+  (`time.process_time`), decisions and turns per game (`--games` playouts, fewer when they take
+  more than `--seconds`);
 - a mid-game state (a random game stopped half-way): clone time (median of 2,000, µs),
   to_json / from_json time (median of 50, ms), and the size of its save in bytes;
 - MCTS search speed: `mcts:100` deciding at four positions of a random game, iterations per
@@ -17,7 +18,9 @@ Figures are read from here, never asserted in tests. Per ruleset:
 
 A hand-written anchor named with `--baseline PATH` (a script printing one JSON line with
 playouts_per_s and decisions_per_s, such as the scripts of `../shared/bench/`) runs in the same
-session, alternately with the first ruleset's playouts, and the ratio is reported.
+session, alternately with the first ruleset's playouts, and the ratio is reported, in wall time
+and in CPU time (the anchor's CPU time measured around its run in its own process): on a shared
+computer the wall time of each moves with the load, the CPU time much less.
 """
 
 from __future__ import annotations
@@ -135,7 +138,7 @@ def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None,
     prog = load_program(ref, tuple(extra))
     free, combos = pairings(prog, {})
     decisions = turns = 0
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     played = 0
     for i in range(games):
         if budget_s is not None and i and time.perf_counter() - t > budget_s:
@@ -149,10 +152,11 @@ def playouts(ref: str, games: int, seed: int = 0, budget_s: float | None = None,
         decisions += st.decisions
         turns += st.turn
         played += 1
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, max(time.process_time() - cpu, 1e-9)
     return {"games": played, "seconds": round(dt, 3), "playouts_per_s": round(played / dt, 1),
             "decisions_per_s": round(decisions / dt), "mean_decisions": round(decisions / played, 1),
-            "mean_turns": round(turns / played, 1)}  # fmt: skip
+            "mean_turns": round(turns / played, 1), "cpu_seconds": round(dc, 6),
+            "playouts_per_cpu_s": round(played / dc, 1), "decisions_per_cpu_s": round(decisions / dc)}  # fmt: skip
 
 
 def mid_game(ref: str, seed: int = 3) -> GameState:
@@ -228,15 +232,51 @@ def state_costs(ref: str) -> dict:
             "save_bytes": len(text.encode())}  # fmt: skip
 
 
+# The anchor runs in a process of its own under this wrapper, which measures the CPU time of the
+# script's run (`time.process_time` around it: the import of Python itself is left out), so that
+# its ratio to ours holds on a loaded computer, where wall time does not.
+BASELINE_WRAPPER = """
+import contextlib, io, json, os, runpy, sys, time
+path = sys.argv[1]
+sys.argv = sys.argv[1:]
+sys.path[0] = os.path.dirname(os.path.abspath(path))
+out = io.StringIO()
+wall, cpu = time.perf_counter(), time.process_time()
+try:
+    with contextlib.redirect_stdout(out):
+        runpy.run_path(path, run_name="__main__")
+except SystemExit:
+    pass
+cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+sys.stdout.write(out.getvalue())
+print(json.dumps({"cpu_seconds": cpu, "wall_seconds": wall}))
+"""
+
+
 def run_baseline(path: Path, games: int) -> dict | None:
+    """The anchor's own figures (its last JSON line), with its CPU time (`cpu_seconds`) and the
+    rates per CPU second (`playouts_per_cpu_s`, `decisions_per_cpu_s`); the games it played
+    are its `games` if it says, else the number asked for."""
     try:
         out = subprocess.run(
-            [sys.executable, str(path), str(games)], capture_output=True, text=True, timeout=600
-        )
-        r = json.loads(out.stdout.strip().splitlines()[-1])
+            [sys.executable, "-c", BASELINE_WRAPPER, str(path), str(games)],
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        lines = out.stdout.strip().splitlines()
+        clock, r = json.loads(lines[-1]), json.loads(lines[-2])
     except (ValueError, IndexError, OSError, subprocess.TimeoutExpired):
         return None
-    return r if isinstance(r, dict) and "playouts_per_s" in r and "decisions_per_s" in r else None
+    if not (isinstance(r, dict) and "playouts_per_s" in r and "decisions_per_s" in r):
+        return None
+    cpu = clock.get("cpu_seconds")
+    if isinstance(cpu, (int, float)) and cpu > 0:
+        played = r.get("games", games)
+        # its decisions: its own rate times its own seconds, else times the wall time measured here
+        seconds = r.get("seconds", clock.get("wall_seconds", 0))
+        decisions = r["decisions_per_s"] * seconds
+        r = {**r, "cpu_seconds": round(cpu, 6), "playouts_per_cpu_s": round(played / cpu, 1),
+             "decisions_per_cpu_s": round(decisions / cpu)}  # fmt: skip
+    return r
 
 
 def bench(refs: list[str], games: int = 300, baseline: str | None = None, progress=None,
@@ -266,17 +306,24 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
         out["baseline"] = {"script": baseline, "error": "no such file"}
     elif found is not None and refs:
         path, anchor = found
-        # The computer's speed drifts: run the anchor and ours alternately, keep the best of each.
+        # The computer's speed drifts: run the anchor and ours alternately, keep the best of each
+        # (by wall time and by CPU time apart: the best run of one need not be that of the other).
         b, mine = None, out["rulesets"][anchor]["playouts"]
+        b_cpu, mine_cpu = None, mine
         for k in range(3):
             say(f"baseline {path.name}: round {k + 1} of 3")
             r = run_baseline(path, max(games, 1000))
             if r and (b is None or r["playouts_per_s"] > b["playouts_per_s"]):
                 b = r
+            if r and "cpu_seconds" in r:
+                if b_cpu is None or r["playouts_per_cpu_s"] > b_cpu["playouts_per_cpu_s"]:
+                    b_cpu = r
             m = playouts(anchor, games, budget_s=budget_s)
             if m["playouts_per_s"] > mine["playouts_per_s"]:
                 mine = m
-        out["rulesets"][anchor]["playouts"] = mine
+            if m["playouts_per_cpu_s"] > mine_cpu["playouts_per_cpu_s"]:
+                mine_cpu = m
+        out["rulesets"][anchor]["playouts"] = {**mine, **_cpu_part(mine_cpu)}
         if b:
             out["baseline"] = {
                 "script": str(path),
@@ -286,6 +333,14 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
                 "ratio_decisions": round(b["decisions_per_s"] / mine["decisions_per_s"], 2),
                 "note": "best of 3 alternating runs of each; ratio = hand-written / interpreted",
             }
+            if b_cpu is not None:
+                out["baseline"].update(_cpu_part(b_cpu))
+                out["baseline"]["ratio_playouts_cpu"] = round(
+                    b_cpu["playouts_per_cpu_s"] / mine_cpu["playouts_per_cpu_s"], 3
+                )
+                out["baseline"]["ratio_decisions_cpu"] = round(
+                    b_cpu["decisions_per_cpu_s"] / mine_cpu["decisions_per_cpu_s"], 3
+                )
         else:
             out["baseline"] = {
                 "script": str(path),
@@ -293,6 +348,10 @@ def bench(refs: list[str], games: int = 300, baseline: str | None = None, progre
             }
     say("")
     return out
+
+
+def _cpu_part(r: dict) -> dict:
+    return {k: r[k] for k in ("cpu_seconds", "playouts_per_cpu_s", "decisions_per_cpu_s")}
 
 
 def render(result: dict) -> str:
@@ -313,6 +372,9 @@ def render(result: dict) -> str:
             )
         lines.append(f"  random playouts: {p['playouts_per_s']}/s, {p['decisions_per_s']} decisions/s; "
                      f"{p['mean_decisions']} decisions and {p['mean_turns']} turns per game ({p['games']} games)")  # fmt: skip
+        lines.append(
+            f"  per CPU second: {p['playouts_per_cpu_s']} playouts, {p['decisions_per_cpu_s']} decisions"
+        )
         if "playouts_1000_unused_per_s" in r:
             u = r["playouts_1000_unused_per_s"]
             lines.append(
@@ -332,4 +394,8 @@ def render(result: dict) -> str:
                      f"{b['decisions_per_s']} decisions/s")  # fmt: skip
         lines.append(f"  hand-written / interpreted: {b['ratio_playouts']}× in playouts/s, "
                      f"{b['ratio_decisions']}× in decisions/s")  # fmt: skip
+        if "ratio_playouts_cpu" in b:
+            lines.append(f"  per CPU second: {b['playouts_per_cpu_s']} playouts, {b['decisions_per_cpu_s']} "
+                         f"decisions; hand-written / interpreted: {b['ratio_playouts_cpu']}× in playouts, "
+                         f"{b['ratio_decisions_cpu']}× in decisions")  # fmt: skip
     return "\n".join(lines) + "\n"
