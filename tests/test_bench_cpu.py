@@ -94,3 +94,9 @@ def test_bench_json_gives_the_ratio_in_cpu_time(tmp_path, monkeypatch, capsys):
     assert b["ratio_decisions_cpu"] == round(
         b["decisions_per_cpu_s"] / mine["decisions_per_cpu_s"], 3
     )
+
+
+def test_unused_cards_are_measured_in_cpu_time_too():
+    k = bench_tool.thousand_cards(CLASH, n=20, games=2)
+    assert k is not None and k["check_1000_cards_errors"] == 0
+    assert k["playouts_1000_unused_per_s"] > 0 and k["playouts_1000_unused_per_cpu_s"] > 0

@@ -126,6 +126,7 @@ def thousand_cards(
         if games and not errors:
             p = playouts(ref, games, budget_s=budget_s, extra=[str(path)])
             out["playouts_1000_unused_per_s"] = p["playouts_per_s"]
+            out["playouts_1000_unused_per_cpu_s"] = p["playouts_per_cpu_s"]
     return out
 
 
@@ -377,9 +378,11 @@ def render(result: dict) -> str:
         )
         if "playouts_1000_unused_per_s" in r:
             u = r["playouts_1000_unused_per_s"]
-            lines.append(
-                f"  with 1,000 unused cards loaded: {u}/s ({u / p['playouts_per_s']:.0%} of the speed without)"
-            )
+            line = f"  with 1,000 unused cards loaded: {u}/s ({u / p['playouts_per_s']:.0%} of the speed without"
+            uc = r.get("playouts_1000_unused_per_cpu_s")
+            if uc:  # the share in CPU time: what the load of the computer moves less
+                line += f"; {uc} per CPU second, {uc / p['playouts_per_cpu_s']:.0%}"
+            lines.append(line + ")")
         lines.append(f"  mid-game state ({r['mid_game_decisions']} decisions in): clone {r['clone_us']} µs, "
                      f"sample {r['sample_us']} µs, "
                      f"to_json {r['save_ms']} ms, from_json {r['load_ms']} ms, save {r['save_bytes']:,} bytes")  # fmt: skip
