@@ -5,9 +5,13 @@ arguments. `Program` (program.py) inherits these lookups."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .errors import RulesError
 
 _MISSING = object()
+_INPUTS = ("inputs",)  # key of read_cache and Game.statics_kept: see statics_inputs
+_COPY = ("copy",)  # key of read_cache: the zones and inputs of this check point, copied
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
@@ -62,6 +66,77 @@ def in_force(st, o) -> bool:
     if card_zones is None:
         return z in st.g.active_set
     return z in card_zones[st.obj_card[o]]
+
+
+def statics_inputs(prog):
+    """A function giving the parts of a state other than its zones that continuous effects
+    read, as a list of the state's own values (not copies: `_copied` keeps them): the objects'
+    cards and what build/depends.py found in their conditions, targets and amounts
+    (`Program.static_reads`). None when they may read something these parts do not hold
+    (`*`, the effect in progress)."""
+    toks = prog.static_reads
+    if toks is None:
+        return None
+    slots = prog.prop_slots or {}
+    lists = ["obj_card"]  # lists of the state
+    scope = False
+    rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
+    props: list[str] = []  # other properties: what statements wrote (else the cards')
+    counters: list[str] = []
+    for t in sorted(toks):
+        kind, _, name = t.partition(":")
+        if t in _LISTS:
+            lists.append(_LISTS[t])
+        elif t == "scope":  # what the names of depends.NAME_READS read (no name reads the phase)
+            scope = True
+        elif kind == "mods" and name:
+            if "mods" not in lists:
+                lists.append("mods")
+        elif kind == "counter" and name:
+            counters.append(name)
+        elif kind == "prop" and name:
+            if name in slots:
+                rows.append(slots[name])
+            else:
+                props.append(name)
+        else:
+            return None
+    get = attrgetter(*lists)
+    one = len(lists) == 1
+
+    def read(st) -> list:
+        out = [get(st)] if one else list(get(st))
+        if scope:
+            out.append((st.active, st.first, st.direction, st.turn, st.round))
+        pv = st.pv
+        for k in rows:
+            out.append(pv[k])
+        for p in props:
+            out.append(st.props.get(p) or {})
+        for c in counters:
+            out.append((st.counters.get(c), st.pcounters.get(c), st.acounters.get(c)))
+        return out
+
+    return read
+
+
+_LISTS = {"grants": "grants", "lki": "lki", "lost": "lost", "owner": "obj_owner"}
+
+
+def _copied(x):
+    """A copy of a part of the state that later changes of the state leave as it is."""
+    if type(x) is list:
+        return x[:]
+    if type(x) is dict:
+        return dict(x)
+    if type(x) is tuple:
+        return tuple(map(_copied, x))
+    return x
+
+
+def _entries(found: dict) -> dict:
+    """A map of modifiers as plain values, to compare two of them (the tests')."""
+    return {o: [(sa.id, src, env) for sa, src, env in v] for o, v in found.items()}
 
 
 class StaticRT:
@@ -498,11 +573,48 @@ class ContinuousEffects:
         """While the state cannot change (`read_cache`): for each object, the continuous
         modifiers of `name` that hit it as (ability, source, environment), in the order
         `_statics_on` meets them; None while it is being built (an effect's target reads the
-        same property: the direct way then finds what depends on itself)."""
+        same property: the direct way then finds what depends on itself). The last map built
+        is kept with the parts of the state the effects read (`statics_inputs`) and used again
+        while they are equal: most check points in a row see the same modifiers."""
         key = ("statics", name)
         found = cache.get(key)
         if found is not None or ("building", name) in cache:
             return found
+        inputs = cache.get(_INPUTS, _MISSING)
+        if inputs is _MISSING:  # one look at the state for all the properties of this check point
+            read = st.g.statics_kept.get(_INPUTS, _MISSING)
+            if read is _MISSING:
+                read = st.g.statics_kept[_INPUTS] = statics_inputs(self)
+            inputs = cache[_INPUTS] = None if read is None else read(st)
+        kept = st.g.statics_kept.get(name) if inputs is not None else None
+        if kept is not None and self._same_zones(st, kept) and kept[2] == inputs:
+            found = kept[3]
+            if self.verify_checks:
+                fresh = self._build_statics_map(st, name, {})
+                if fresh is not None and _entries(fresh) != _entries(found):
+                    raise AssertionError(
+                        f"the kept modifiers of {name} differ from the state's: an input of"
+                        " continuous effects is missing from statics_inputs"
+                    )
+            cache[key] = found
+            return found
+        found = self._build_statics_map(st, name, cache)
+        if inputs is not None and found is not None:
+            copy = cache.get(_COPY)
+            if copy is None:  # what this check point's maps were built from, kept as it is
+                copy = cache[_COPY] = ([z[:] for z in st.zones], [_copied(x) for x in inputs])
+            st.g.statics_kept[name] = (st.zmemo, copy[0], copy[1], found)
+        return found
+
+    @staticmethod
+    def _same_zones(st, kept) -> bool:
+        """Whether the zones hold what they held when `kept` was built: at once when the state's
+        memo of its zones (`State.zone_kept`, emptied by every change of a zone, never shared
+        by another state) is the one it had then, else by comparing their contents."""
+        return (kept[0] is not None and kept[0] is st.zmemo) or kept[1] == st.zones
+
+    def _build_statics_map(self, st, name, cache) -> dict | None:
+        key = ("statics", name)
         cache[("building", name)] = True
         try:
             present = self._present(st, self.static_cards[name])
