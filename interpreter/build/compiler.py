@@ -120,6 +120,10 @@ class Compiler:
             p.check_bits |= c.bit
             if self.check_reads is not None and self.check_reads[i] & {"effect", "*"}:
                 p.effect_checks |= c.bit  # due again when an effect ends
+            elif self.check_reads is not None and any(
+                t.startswith("mods:") for t in self.check_reads[i]
+            ):  # one that reads modified values (costly to evaluate): kept while found false
+                c.reads = frozenset(self.check_reads[i])
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)

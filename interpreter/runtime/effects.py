@@ -5,13 +5,12 @@ arguments. `Program` (program.py) inherits these lookups."""
 
 from __future__ import annotations
 
-from operator import attrgetter
-
+from . import inputs as kept_inputs
 from .errors import RulesError
 
 _MISSING = object()
-_INPUTS = ("inputs",)  # key of read_cache and Game.statics_kept: see statics_inputs
-_COPY = ("copy",)  # key of read_cache: the zones and inputs of this check point, copied
+_INPUTS = ("inputs",)  # key of Game.kept_points: the reader of what continuous effects read
+_POINT = ("point",)  # key of read_cache and Game.kept_points: see _kept_point
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
@@ -66,72 +65,6 @@ def in_force(st, o) -> bool:
     if card_zones is None:
         return z in st.g.active_set
     return z in card_zones[st.obj_card[o]]
-
-
-def statics_inputs(prog):
-    """A function giving the parts of a state other than its zones that continuous effects
-    read, as a list of the state's own values (not copies: `_copied` keeps them): the objects'
-    cards and what build/depends.py found in their conditions, targets and amounts
-    (`Program.static_reads`). None when they may read something these parts do not hold
-    (`*`, the effect in progress)."""
-    toks = prog.static_reads
-    if toks is None:
-        return None
-    slots = prog.prop_slots or {}
-    lists = ["obj_card"]  # lists of the state
-    scope = False
-    rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
-    props: list[str] = []  # other properties: what statements wrote (else the cards')
-    counters: list[str] = []
-    for t in sorted(toks):
-        kind, _, name = t.partition(":")
-        if t in _LISTS:
-            lists.append(_LISTS[t])
-        elif t == "scope":  # what the names of depends.NAME_READS read (no name reads the phase)
-            scope = True
-        elif kind == "mods" and name:
-            if "mods" not in lists:
-                lists.append("mods")
-        elif kind == "counter" and name:
-            counters.append(name)
-        elif kind == "prop" and name:
-            if name in slots:
-                rows.append(slots[name])
-            else:
-                props.append(name)
-        else:
-            return None
-    get = attrgetter(*lists)
-    one = len(lists) == 1
-
-    def read(st) -> list:
-        out = [get(st)] if one else list(get(st))
-        if scope:
-            out.append((st.active, st.first, st.direction, st.turn, st.round))
-        pv = st.pv
-        for k in rows:
-            out.append(pv[k])
-        for p in props:
-            out.append(st.props.get(p) or {})
-        for c in counters:
-            out.append((st.counters.get(c), st.pcounters.get(c), st.acounters.get(c)))
-        return out
-
-    return read
-
-
-_LISTS = {"grants": "grants", "lki": "lki", "lost": "lost", "owner": "obj_owner"}
-
-
-def _copied(x):
-    """A copy of a part of the state that later changes of the state leave as it is."""
-    if type(x) is list:
-        return x[:]
-    if type(x) is dict:
-        return dict(x)
-    if type(x) is tuple:
-        return tuple(map(_copied, x))
-    return x
 
 
 def _entries(found: dict) -> dict:
@@ -573,45 +506,50 @@ class ContinuousEffects:
         """While the state cannot change (`read_cache`): for each object, the continuous
         modifiers of `name` that hit it as (ability, source, environment), in the order
         `_statics_on` meets them; None while it is being built (an effect's target reads the
-        same property: the direct way then finds what depends on itself). The last map built
-        is kept with the parts of the state the effects read (`statics_inputs`) and used again
-        while they are equal: most check points in a row see the same modifiers."""
+        same property: the direct way then finds what depends on itself). The maps are kept
+        with the parts of the state the effects read (`_kept_point`) and used again while
+        these are equal: most check points in a row see the same modifiers."""
         key = ("statics", name)
         found = cache.get(key)
         if found is not None or ("building", name) in cache:
             return found
-        inputs = cache.get(_INPUTS, _MISSING)
-        if inputs is _MISSING:  # one look at the state for all the properties of this check point
-            read = st.g.statics_kept.get(_INPUTS, _MISSING)
-            if read is _MISSING:
-                read = st.g.statics_kept[_INPUTS] = statics_inputs(self)
-            inputs = cache[_INPUTS] = None if read is None else read(st)
-        kept = st.g.statics_kept.get(name) if inputs is not None else None
-        if kept is not None and self._same_zones(st, kept) and kept[2] == inputs:
-            found = kept[3]
-            if self.verify_checks:
-                fresh = self._build_statics_map(st, name, {})
-                if fresh is not None and _entries(fresh) != _entries(found):
-                    raise AssertionError(
-                        f"the kept modifiers of {name} differ from the state's: an input of"
-                        " continuous effects is missing from statics_inputs"
-                    )
-            cache[key] = found
-            return found
+        point = cache.get(_POINT, _MISSING)
+        if point is _MISSING:
+            point = cache[_POINT] = self._kept_point(st)
+        if point is not None:
+            found = point[2].get(name)
+            if found is not None:
+                if self.verify_checks:
+                    fresh = self._build_statics_map(st, name, {})
+                    if fresh is not None and _entries(fresh) != _entries(found):
+                        raise AssertionError(
+                            f"the kept modifiers of {name} differ from the state's: an input"
+                            " of continuous effects is missing from inputs.reader"
+                        )
+                cache[key] = found
+                return found
         found = self._build_statics_map(st, name, cache)
-        if inputs is not None and found is not None:
-            copy = cache.get(_COPY)
-            if copy is None:  # what this check point's maps were built from, kept as it is
-                copy = cache[_COPY] = ([z[:] for z in st.zones], [_copied(x) for x in inputs])
-            st.g.statics_kept[name] = (st.zmemo, copy[0], copy[1], found)
+        if point is not None and found is not None:
+            point[2][name] = found
         return found
 
-    @staticmethod
-    def _same_zones(st, kept) -> bool:
-        """Whether the zones hold what they held when `kept` was built: at once when the state's
-        memo of its zones (`State.zone_kept`, emptied by every change of a zone, never shared
-        by another state) is the one it had then, else by comparing their contents."""
-        return (kept[0] is not None and kept[0] is st.zmemo) or kept[1] == st.zones
+    def _kept_point(self, st) -> list | None:
+        """The point (`inputs.point`) whose maps of modifiers this state may use: the kept one
+        when the zones and what the effects read are as they were then, else a new one (its
+        maps, by property, built as they are asked for) kept in its place; None when the effects
+        may read what `inputs.reader` does not hold."""
+        kept = st.g.kept_points
+        read = kept.get(_INPUTS, _MISSING)
+        if read is _MISSING:
+            read = kept[_INPUTS] = kept_inputs.reader(self, self.static_reads)
+        if read is None:
+            return None
+        inputs = read(st)
+        pt = kept.get(_POINT)
+        if pt is not None and kept_inputs.same(st, pt, inputs):
+            return pt
+        pt = kept[_POINT] = kept_inputs.point(st, inputs, {})
+        return pt
 
     def _build_statics_map(self, st, name, cache) -> dict | None:
         key = ("statics", name)

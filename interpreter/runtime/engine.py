@@ -13,6 +13,7 @@ game's progress.
 from __future__ import annotations
 
 from . import budget, seen
+from . import inputs as kept_inputs
 from .effects import acting, keyword_holders
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
@@ -178,13 +179,33 @@ def run_checks(st: State) -> None:
         for chk in prog.checks:
             bit = chk.bit
             if dirty & bit:
+                inputs = None if chk.reads is None else _check_inputs(st, chk)
+                if inputs is not None:
+                    pt = g.kept_points.get(bit)
+                    if pt is not None and kept_inputs.same(st, pt, inputs):
+                        dirty &= ~bit  # false on a state equal in all it reads: false
+                        if prog.verify_checks:
+                            chk.verify_quiet(st)
+                        continue
                 if not chk.fire(st):
                     dirty &= ~bit
+                    if inputs is not None:
+                        g.kept_points[bit] = kept_inputs.point(st, inputs)
             elif prog.verify_checks:
                 chk.verify_quiet(st)
     finally:
         g.read_cache = outer
     st.dirty = dirty & prog.check_bits
+
+
+def _check_inputs(st: State, chk) -> list | None:
+    """The parts of `st` the condition of `chk` reads (runtime/inputs.py), or None."""
+    kept = st.g.kept_points
+    key = ("reader", chk.bit)
+    read = kept.get(key, kept)
+    if read is kept:
+        read = kept[key] = kept_inputs.reader(st.g.prog, chk.reads)
+    return None if read is None else read(st)
 
 
 def ask(
@@ -1490,13 +1511,16 @@ def collect(st: State, lsts, args: dict) -> list:
 class Check:
     """A state check: after every atomic action, run its body for each case where it holds."""
 
-    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit")
+    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit", "reads")
     END_DIRTY = 0  # its end only counts the checks in progress
 
     def __init__(self, name, var, over, cond, body, bit=-1):
         self.name, self.var, self.over, self.cond, self.body = name, var, over, cond, body
         self.id = -1
         self.bit = bit
+        # what its condition reads (depends.py's tokens) when it may be kept false from one
+        # state to another equal in those (run_checks); None: evaluated whenever due
+        self.reads = None
 
     def _envs(self, st: State) -> list[dict]:
         if self.var is None:

@@ -92,9 +92,9 @@ class Game:
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
-    # by property, the last map of its continuous modifiers with the inputs it was built from
-    # (effects.ContinuousEffects._statics_map): any state of this game may use it if equal
-    statics_kept: dict = field(default_factory=dict)
+    # what holds on any state whose parts read are equal (runtime/inputs.py): the maps of
+    # continuous modifiers (effects._kept_point), the state checks last found false (engine)
+    kept_points: dict = field(default_factory=dict)
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those
     # names' and counters' values (codegen's enumerators: build/depends.domain_counters)
