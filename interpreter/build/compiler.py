@@ -139,8 +139,6 @@ class Compiler:
             p.flow_block = self.block(flow, name="flow")
             p.flow_points = find_points(self, flow, p.flow_block)
         p.index_statics()
-        if p.statics_prop:
-            p.static_reads = frozenset((self.deps or self.any_deps()).static_reads())
         chooser = p.settings.get("trigger_chooser")
         if chooser and chooser in s.defines and not s.defines[chooser].params:
             f = call_define(self.define_body(s.defines[chooser]), [], [])

@@ -5,12 +5,9 @@ arguments. `Program` (program.py) inherits these lookups."""
 
 from __future__ import annotations
 
-from . import inputs as kept_inputs
 from .errors import RulesError
 
 _MISSING = object()
-_INPUTS = ("inputs",)  # key of Game.kept_points: the reader of what continuous effects read
-_POINT = ("point",)  # key of read_cache and Game.kept_points: see _kept_point
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
@@ -65,11 +62,6 @@ def in_force(st, o) -> bool:
     if card_zones is None:
         return z in st.g.active_set
     return z in card_zones[st.obj_card[o]]
-
-
-def _entries(found: dict) -> dict:
-    """A map of modifiers as plain values, to compare two of them (the tests')."""
-    return {o: [(sa.id, src, env) for sa, src, env in v] for o, v in found.items()}
 
 
 class StaticRT:
@@ -506,53 +498,11 @@ class ContinuousEffects:
         """While the state cannot change (`read_cache`): for each object, the continuous
         modifiers of `name` that hit it as (ability, source, environment), in the order
         `_statics_on` meets them; None while it is being built (an effect's target reads the
-        same property: the direct way then finds what depends on itself). The maps are kept
-        with the parts of the state the effects read (`_kept_point`) and used again while
-        these are equal: most check points in a row see the same modifiers."""
+        same property: the direct way then finds what depends on itself)."""
         key = ("statics", name)
         found = cache.get(key)
         if found is not None or ("building", name) in cache:
             return found
-        point = cache.get(_POINT, _MISSING)
-        if point is _MISSING:
-            point = cache[_POINT] = self._kept_point(st)
-        if point is not None:
-            found = point[2].get(name)
-            if found is not None:
-                if self.verify_checks:
-                    fresh = self._build_statics_map(st, name, {})
-                    if fresh is not None and _entries(fresh) != _entries(found):
-                        raise AssertionError(
-                            f"the kept modifiers of {name} differ from the state's: an input"
-                            " of continuous effects is missing from inputs.reader"
-                        )
-                cache[key] = found
-                return found
-        found = self._build_statics_map(st, name, cache)
-        if point is not None and found is not None:
-            point[2][name] = found
-        return found
-
-    def _kept_point(self, st) -> list | None:
-        """The point (`inputs.point`) whose maps of modifiers this state may use: the kept one
-        when the zones and what the effects read are as they were then, else a new one (its
-        maps, by property, built as they are asked for) kept in its place; None when the effects
-        may read what `inputs.reader` does not hold."""
-        kept = st.g.kept_points
-        read = kept.get(_INPUTS, _MISSING)
-        if read is _MISSING:
-            read = kept[_INPUTS] = kept_inputs.reader(self, self.static_reads)
-        if read is None:
-            return None
-        inputs = read(st)
-        pt = kept.get(_POINT)
-        if pt is not None and kept_inputs.same(st, pt, inputs):
-            return pt
-        pt = kept[_POINT] = kept_inputs.point(st, inputs, {})
-        return pt
-
-    def _build_statics_map(self, st, name, cache) -> dict | None:
-        key = ("statics", name)
         cache[("building", name)] = True
         try:
             present = self._present(st, self.static_cards[name])

@@ -1,7 +1,7 @@
 """The parts of a state that an expression reads, found from build/depends.py's read tokens, as
-values to compare: what was computed on one state (a map of continuous modifiers, a state check
-found false) holds on any state whose parts are equal. Kept per game (`Game.kept_points`),
-never in the state: saves, clones and digests do not see them (issue #34, step 4)."""
+values to compare: a state check found false on one state is false on any state equal in those
+parts (engine.run_checks). Kept per game (`Game.kept_points`), never in the state: saves,
+clones and digests do not see them (issue #34, step 4)."""
 
 from __future__ import annotations
 
@@ -63,16 +63,16 @@ def reader(prog, toks):
     return read
 
 
-def point(st, inputs: list, extra=None) -> list:
+def point(st, inputs: list) -> list:
     """What `inputs` (a reader's list) are now, kept as they are, with the state's memo of its
     zones (`State.zone_kept`: emptied by every change of a zone, never shared with another
-    state; made here if there is none): [the memo, the inputs, `extra`]."""
+    state; made here if there is none): [the memo, the inputs]."""
     memo = st.zmemo
     if memo is None:
         memo = st.zmemo = {}
     # a reader's parts are lists and dictionaries of the state, or values nothing changes
     kept = [x[:] if type(x) is list else dict(x) if type(x) is dict else x for x in inputs]
-    return [memo, kept, extra]
+    return [memo, kept]
 
 
 def same(st, pt: list, inputs: list) -> bool:

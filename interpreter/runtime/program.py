@@ -286,9 +286,6 @@ class Program(ContinuousEffects):
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
-        # What continuous effects read (build/depends.py's tokens): a map of a property's
-        # modifiers is kept while these parts of the state stay equal (runtime/inputs.py)
-        self.static_reads: frozenset | None = None
         # The state's layout of properties (State.pv): the properties the rules write, each a
         # slot holding its value per object; None until the compiler has laid them out.
         self.prop_slots: dict[str, int] | None = None

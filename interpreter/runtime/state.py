@@ -92,8 +92,8 @@ class Game:
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
-    # what holds on any state whose parts read are equal (runtime/inputs.py): the maps of
-    # continuous modifiers (effects._kept_point), the state checks last found false (engine)
+    # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
+    # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those

@@ -1,0 +1,80 @@
+"""A state check that reads modified values is kept false per game while the state's zones and
+what its condition reads (build/depends.py's tokens) are as they were when it was found false
+(runtime/inputs.py, engine.run_checks; issue #34 step 4). Every check skipped so is evaluated
+anyway in the tests and must be false (Program.verify_checks, set by conftest.py)."""
+
+import random
+
+import pytest
+from madang.game.api import load_program, new_game
+from madang.runtime import engine as E
+
+RULESETS = ["nivel_arena", "game_of_thrones_2p", "clash_of_decks", "cthulhu_wars"]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_no_check_kept_false_holds_in_random_games(name, monkeypatch):
+    prog = load_program(name)
+    assert prog.verify_checks
+    kept = []
+    quiet = E.Check.verify_quiet
+
+    def skipped(self, st):  # a check not evaluated: not due, or due and kept false
+        if st.dirty & self.bit:
+            kept.append(self.name)
+        quiet(self, st)  # raises if it holds
+
+    monkeypatch.setattr(E.Check, "verify_quiet", skipped)
+    for seed in range(3):
+        g = new_game(prog, seed=seed, memory=False)
+        rng = random.Random(seed)
+        while not g.st.over:
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+            if rng.random() < 0.2:  # clones share the game, and what it keeps
+                g = g.clone()
+    if name == "nivel_arena":  # its check of units without power reads modified powers
+        assert len(kept) > 500
+    if not any(c.reads for c in prog.checks):
+        assert kept == []
+
+
+def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkeypatch):
+    """Nivel Arena's check of units without power reads modified values: found false, it is
+    not evaluated again on the same state, nor after a change of what it does not read; after
+    a change of what it reads it is."""
+    prog = load_program("nivel_arena")
+    (chk,) = [c for c in prog.checks if c.reads is not None]
+    assert "mods:파워" in chk.reads
+    assert all(c.reads is None for c in prog.checks if c is not chk)  # cheap: evaluated
+    g = new_game(prog, seed=2, memory=False)
+    st = g.st
+    rng = random.Random(2)
+    lanes = [z for z in st.g.active_zones if st.g.zone_info[z][0].startswith("lane")]
+    while not any(st.zones[z] for z in lanes):
+        g.apply_action(rng.randrange(len(st.pending.values)))
+    calls = []
+    fire = E.Check.fire
+    monkeypatch.setattr(E.Check, "fire", lambda c, s: (c is chk and calls.append(1)) or fire(c, s))
+
+    def evaluated() -> int:
+        calls.clear()
+        st.dirty = -1
+        E.run_checks(st)
+        return len(calls)
+
+    evaluated()  # (kept false already, if it was at the last check point of the game)
+    assert evaluated() == 0  # the same state: kept false
+    st.pcounters["doomed"][0] += 1  # a counter it does not read
+    assert evaluated() == 0
+    unit = next(o for z in lanes for o in st.zones[z])
+    st.mods = st.mods + [(unit, "파워", -1, None, 0)]  # a modifier of power: evaluated again
+    assert evaluated() == 1
+    assert evaluated() == 0
+    empty = next(z for z in lanes if not st.zones[z] and st.g.zone_info[z][1] == st.obj_owner[unit])
+    E.move_object(st, unit, empty, "back")  # from lane to lane: only the zones changed
+    assert evaluated() == 1
+    assert evaluated() == 0
+    c = st.clone()  # a clone's zones are its own: evaluated on it once
+    c.dirty = -1
+    E.run_checks(c)
+    assert calls == [1]
