@@ -166,7 +166,8 @@ def run_checks(st: State) -> None:
 
     A check is due when something it reads may have changed since it was last found false
     (`st.dirty`, set by the statements' `dirty` bits); one that fired stays due, as it would be
-    evaluated again if every check ran after every statement."""
+    evaluated again if every check ran after every statement. A check with `reads` found false
+    is kept false, with what it read, until a due state differs in that (runtime/inputs.py)."""
     dirty = st.dirty
     if not dirty:
         return
