@@ -23,7 +23,7 @@ def wide_position():
 def test_rank_all_judges_every_option_of_a_wide_root():
     game = wide_position()
     width = len(game.legal_actions())
-    short = make_agent("mcts:4:depth=0:anchor=1")
+    short = make_agent("mcts:4:depth=0:anchor=1:rank=12")
     short.decide(Decision(game))
     assert len(short.last.root.order) == mcts.GREEDY_OPTIONS < width
     full = make_agent("mcts:4:depth=0:anchor=1:rank=all")
@@ -35,21 +35,23 @@ def test_rank_all_judges_every_option_of_a_wide_root():
     assert choice == make_agent("greedy:options=all").decide(d) and order[0] == d.labels[choice]
 
 
-def test_rank_specs():
+def test_rank_specs(monkeypatch):
     assert make_agent("mcts:4").rank == mcts.GREEDY_OPTIONS
     assert make_agent("mcts:4:rank=all").rank is None
     assert make_agent("mcts:4:rank=20").rank == 20
     for bad in ("mcts:4:rank=0", "mcts:4:rank=x", "mcts:4:model=1"):
         with pytest.raises(MadangError):
             make_agent(bad)
-    game = new_game("cthulhu_wars", {"players": 2}, seed=2)
+    game = new_game("clash_of_decks", seed=2)
     assert make_agent("mcts:4").tuned(game).model is False
-    game.st.g.prog.settings["mcts"] = "rank=all:model"
-    try:
-        cfg = make_agent("mcts:6").tuned(game)
-        assert cfg.rank is None and cfg.model is True
-    finally:
-        del game.st.g.prog.settings["mcts"]
+    assert make_agent("mcts:4").tuned(game).rank == mcts.GREEDY_OPTIONS
+    # a ruleset may set both (Cthulhu Wars sets rank=all); the spec's own setting wins
+    monkeypatch.setitem(game.st.g.prog.settings, "mcts", "rank=all:model")
+    cfg = make_agent("mcts:6").tuned(game)
+    assert cfg.rank is None and cfg.model is True
+    assert make_agent("mcts:6:rank=5").tuned(game).rank == 5
+    cthulhu = new_game("cthulhu_wars", {"players": 2}, seed=2)
+    assert make_agent("mcts:4").tuned(cthulhu).rank is None
 
 
 def test_the_model_grows_one_edge_at_the_other_seats_decisions(monkeypatch):
