@@ -462,10 +462,10 @@ def test_mcts_prune_searches_the_options_the_greedy_step_judges_best(monkeypatch
         return value(a)
 
     monkeypatch.setattr(mcts, "judge", fake_judge)
-    agent = make_agent("mcts:40:depth=2:prune=5:follow=0")
+    agent = make_agent("mcts:40:depth=2:prune=5:follow=0:rank=12")
     assert agent.prune == 5 and make_agent("mcts:4:prune=none").prune is None
     choice = agent.decide(Decision(g))
-    assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root, as the greedy step does
+    assert len(judged) == mcts.GREEDY_OPTIONS  # once, at the root (rank=12; Cthulhu sets all)
     best_five = {labels[a] for a in sorted(judged, key=value, reverse=True)[:5]}
     assert set(agent.last.root.order[:5]) == best_five
     searched = {label for label, c in agent.last.root.children.items() if c.visits}

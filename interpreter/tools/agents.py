@@ -23,7 +23,7 @@ from ..game.api import GameState, MadangError
 AGENTS = ("random", "first", "human", "scripted", "greedy", "mcts")
 AGENT_HELP = (
     "random, first, greedy[:options=N|all][:follow=N][:width=N|all][:others], "
-    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:follow=N][:scale=X][:anchor=X][:turn][:relative][:reuse][:workers=N][:peek], "
+    "mcts[:ITERATIONS|:SECONDSs][:depth=N][:c=X][:greedy=X][:group=N][:prune=N][:widen=N][:follow=N][:scale=X][:anchor=X][:rank=N|all][:turn][:relative][:model][:reuse][:workers=N][:peek], "
     "human, "
     "scripted:A|B|C (labels or indices), scripted:@FILE (one a line)"
 )
@@ -197,9 +197,12 @@ class MCTSAgent(Agent):
                  prune: int | None | str = "default", turn: bool | None = None,
                  widen: int | None | str = "default", reuse: bool = False,
                  workers: int = 1, follow: int = 0, scale: float = 10.0,
-                 relative: bool = False, anchor: float | None = None):  # fmt: skip
-        from .mcts import GROUP_WIDTH, PRUNE, TURN, WIDEN
+                 relative: bool = False, anchor: float | None = None,
+                 model: bool = False, rank: int | None | str = "default"):  # fmt: skip
+        from .mcts import GREEDY_OPTIONS, GROUP_WIDTH, PRUNE, TURN, WIDEN
 
+        self.model = model
+        self.rank = GREEDY_OPTIONS if rank == "default" else rank
         self.anchor = anchor
         self.scale = scale
         self.relative = relative
@@ -250,7 +253,8 @@ class MCTSAgent(Agent):
                         greedy=cfg.greedy, determinize=not cfg.peek, group=cfg.group,
                         prune=cfg.prune, turn=cfg.turn, widen=cfg.widen,
                         follow=cfg.follow, scale=cfg.scale,
-                        relative=cfg.relative, anchor=cfg.anchor)  # fmt: skip
+                        relative=cfg.relative, anchor=cfg.anchor, model=cfg.model,
+                        rank=cfg.rank)  # fmt: skip
         tree = None
         if self.kept is not None:
             index, seat, node = self.kept
@@ -280,12 +284,12 @@ class MCTSAgent(Agent):
 # What a ruleset's `settings.mcts` may set: how to search its game, not how much nor how.
 RULESET_MCTS = {
     "depth", "c", "greedy", "group", "prune", "widen", "follow", "turn", "scale", "relative",
-    "anchor",
+    "anchor", "model", "rank",
 }  # fmt: skip
 
 
 def parse_mcts(arg: str, spec: str) -> MCTSAgent:
-    """mcts[:200|:1.5s][:depth=N|none][:c=X][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:follow=N][:peek]"""
+    """mcts[:200|:1.5s][:depth=N|none][:c=X][:model][:greedy=X][:group=N|none][:prune=N|none][:widen=N|none][:turn|:noturn][:reuse][:workers=N][:follow=N][:peek]"""
     kw = mcts_keywords(arg, spec)
     agent = MCTSAgent(**kw)
     agent.given = set(kw)
@@ -302,7 +306,7 @@ def mcts_keywords(arg: str, spec: str) -> dict:
                 kw["seconds"], kw["iterations"] = float(key[:-1]), None
             elif not eq and key.isdigit():
                 kw["iterations"] = int(key)
-            elif not eq and key in ("peek", "reuse"):
+            elif not eq and key in ("peek", "reuse", "model"):
                 kw[key] = True
             elif key == "workers":
                 kw["workers"] = int(val)
@@ -318,7 +322,9 @@ def mcts_keywords(arg: str, spec: str) -> dict:
                 kw["relative"] = key == "relative"
             elif key == "depth":
                 kw["depth"] = None if val == "none" else int(val)
-            elif key in ("group", "prune", "widen"):
+            elif key == "rank" and val == "all":
+                kw["rank"] = None
+            elif key in ("group", "prune", "widen", "rank"):
                 kw[key] = None if val == "none" else int(val)
                 if kw[key] is not None and kw[key] < 1:
                     raise ValueError(part)
@@ -338,7 +344,7 @@ def mcts_keywords(arg: str, spec: str) -> dict:
             raise MadangError(
                 f"bad agent {spec!r}: {part!r} is not ITERATIONS, SECONDSs, depth=N, c=X, "
                 "greedy=X, group=N, prune=N, widen=N, follow=N, scale=X, anchor=X, turn, noturn, relative, "
-                "absolute, reuse, workers=N or peek"
+                "absolute, model, rank=N|all, reuse, workers=N or peek"
             ) from None
     if kw.get("iterations") == 0:
         raise MadangError(f"bad agent {spec!r}: at least 1 iteration")

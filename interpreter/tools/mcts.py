@@ -248,10 +248,11 @@ def playout(game: GameState, rng: random.Random, depth: int | None, greedy: floa
     return played
 
 
-def ranked(game: GameState, seat: int, rng: random.Random, scale: float) -> list[str]:
+def ranked(game: GameState, seat: int, rng: random.Random, scale: float,
+           max_options: int | None = GREEDY_OPTIONS) -> list[str]:  # fmt: skip
     """The labels of the options the greedy step judges in `game` (a sample) for `seat`, best
-    first (ties: in the order judged)."""
-    judged = greedy_values(game, seat, rng, scale, max_options=GREEDY_OPTIONS)
+    first (ties: in the order judged); at most `max_options` of them judged (None: all)."""
+    judged = greedy_values(game, seat, rng, scale, max_options=max_options)
     order = sorted(
         range(len(judged)),
         key=lambda k: (-(judged[k][1] if judged[k][1] is not None else -1.0), k),
@@ -284,8 +285,13 @@ class Search:
                  group: int | None = GROUP_WIDTH, prune: int | None = PRUNE,
                  turn: bool = False, widen: int | None = WIDEN,
                  tree: Node | None = None, follow: int = 0,
-                 relative: bool = False, anchor: float | None = None):  # fmt: skip
+                 relative: bool = False, anchor: float | None = None,
+                 model: bool = False, rank: int | None = GREEDY_OPTIONS):  # fmt: skip
         self.root_game = root
+        # how many options the greedy step judges where the search ranks them (None: all)
+        self.rank = rank
+        # the other seats' decisions below the root: only their greedy step's choice (allowed)
+        self.model = model
         # the greedy step's choice is kept unless an option beats it by this mean reward
         self.anchor = anchor
         # cut-off positions judged against the root's differences (relative_rewards)
@@ -389,21 +395,31 @@ class Search:
             return
         if self.anchor is None and (self.prune is None or len(labels) <= self.prune):
             return
-        self.root.order = ranked(self.sample(), self.seat, self.rng, self.scale)
+        self.root.order = ranked(self.sample(), self.seat, self.rng, self.scale, self.rank)
 
     def allowed(self, node: Node, game: GameState, player: int, width: int) -> set[str] | None:
         """The options searched at `node` (None: all): at the root the `prune` best (narrow_root);
         below it, at a decision of more than `prune` options, with `widen`, the `widen` best for
         the seat deciding there, ranked by the greedy step in the first sample that reaches it,
-        plus one per square of the node's visits (progressive widening)."""
+        plus one per square of the node's visits (progressive widening); with `model`, at
+        another seat's decision, only the option its greedy step ranks first there (an opponent
+        model: the tree then spends its visits on the searching seat's own choices)."""
         if node is self.root:
             if node.order is None or self.prune is None or width <= self.prune:
                 return None
             return set(node.order[: self.prune])
+        if self.model and player != self.seat and width > 1:
+            if node.order is None:
+                node.order = ranked(game, player, self.rng, self.scale, self.rank)
+            if node.order[0] in game.action_labels():
+                return set(node.order[:1])
+            # not legal in this sample (it names a card this sample deals elsewhere): the
+            # seat's greedy choice in this sample instead
+            return set(ranked(game, player, self.rng, self.scale, self.rank)[:1])
         if self.widen is None or self.prune is None or width <= self.prune:
             return None
         if node.order is None:
-            node.order = ranked(game, player, self.rng, self.scale)
+            node.order = ranked(game, player, self.rng, self.scale, self.rank)
         return set(node.order[: self.widen + math.isqrt(node.visits)])
 
     def choose(self, children: dict[str, Node], keys: list[str], player: int
