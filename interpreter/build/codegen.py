@@ -512,8 +512,7 @@ class CodeGen:
     def where(self, e: n.Where, its, start: str, end: str) -> str:
         """`items where cond` as a list comprehension (or a generator, with parentheses)."""
         var = f"it{len(its)}"
-        # only read here: `adjacent(a)` is the map's own list, not a copy
-        items = self._adjacency(e.items, its) or self.src(e.items, its)
+        items = self._iterated(e.items, its)
         held = self.objects_only(e.items)
         if held:
             self.objs.add(var)
@@ -522,7 +521,23 @@ class CodeGen:
         finally:
             if held:
                 self.objs.discard(var)
-        return f"{start}{var} for {var} in _seq(st, {items}) if {cond}{end}"
+        return f"{start}{var} for {var} in {items} if {cond}{end}"
+
+    def _iterated(self, e, its) -> str:
+        """The items a comprehension goes through, charged to the budget by their number:
+        `_each` where the compiler knows they are a list (`adjacent(a)` the map's own list,
+        a zone its contents, `areas` a range, as they are only read), `_seq` otherwise."""
+        adj = self._adjacency(e, its)
+        if adj is not None:
+            return f"_each(st, {adj})"
+        if isinstance(e, n.Name) and self.r.name_of(e) == rv.BuiltinRef("areas"):
+            return "_each(st, range(len(st.g.areas)))"
+        items = self.src(e, its)
+        if self._zone(e):
+            return f"_each(st, st.zones[{items}])"
+        if self._list(e):
+            return f"_each(st, {items})"
+        return f"_seq(st, {items})"
 
     def _adjacency(self, e, its) -> str | None:
         """`adjacent(a)` as the game's own list of the areas next to `a`, for a place that only

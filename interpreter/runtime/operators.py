@@ -26,6 +26,15 @@ def _seq(st, v):
     return s
 
 
+def _each(st, s):
+    """`_seq` for what the compiler knows is a list or range (a zone's contents, `adjacent`,
+    a `where`): the same charge, without the type tests."""
+    st.work += len(s)
+    if st.work > st.work_limit:
+        budget.charge(st, 0, "a list")
+    return s
+
+
 def _times(st, n, where: str):
     if n > 0:
         budget.charge(st, n, where)
@@ -143,7 +152,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_seq": _seq, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_seq": _seq, "_each": _each, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
