@@ -91,6 +91,8 @@ CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 MARK_WRITES = False
 INLINE_MAX = 800  # characters of a definition's body written at its uses
 INLINE_DEPTH = 4  # definitions inlined inside one another
+# what charges the budget in generated code: a list iterated, a definition called
+_CHARGES = re.compile(r"_each\(|_seq\(|_times\(|\[0\]\(st, ")
 # an argument that may be written more than once: a local, a name read from env, a constant
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 
@@ -392,6 +394,15 @@ class CodeGen:
                     args = ", ".join(self.src(a, its) for a in e.args[0].args)
                     who = f"{{'you': {self._special('you')}, 'this': {self._special('this')}}}"
                     return f"{fn}(st, {who}, {res.name!r}, [{args}])"
+                if res == rv.BuiltinRef("exists") and self._first_match(e.args[0]):
+                    listed = self.where(e.args[0].args[0], its, "[", "]")
+                    if _CHARGES.search(listed[listed.index(" if ") :]) is None:
+                        # whether an object matches, where testing them all charges nothing
+                        # more: the matches listed, cheaper than a generator and `next`
+                        return f"({listed} != [])"
+                    return (
+                        f"(next({self.where(e.args[0].args[0], its, '(', ')')}, None) is not None)"
+                    )
                 args = [self.src(a, its) for a in e.args]
                 if isinstance(res, rv.DefineRef):
                     d = self.s.defines[res.name]
@@ -538,6 +549,16 @@ class CodeGen:
         if self._list(e):
             return f"_each(st, {items})"
         return f"_seq(st, {items})"
+
+    def _first_match(self, e) -> bool:
+        """Whether `e` is `first(OBJECTS where COND)`: its items are never none."""
+        return (
+            isinstance(e, n.Call)
+            and len(e.args) == 1
+            and isinstance(e.args[0], n.Where)
+            and self.r.call_of(e) == rv.BuiltinRef("first")
+            and self.objects_only(e.args[0].items)
+        )
 
     def _adjacency(self, e, its) -> str | None:
         """`adjacent(a)` as the game's own list of the areas next to `a`, for a place that only
