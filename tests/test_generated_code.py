@@ -185,7 +185,11 @@ def test_counts_and_sums_of_zones_and_lists_are_plain_python():
     prog = load_program("game_of_thrones_2p")
     code = next(c.cond.generated for c in prog.checks if "sum(" in c.cond.generated)
     assert "_sum_" not in code
-    assert "list(st.zones[" in code
+    # a zone's objects only iterated are its own list, charged, not a copy; no helper counts
+    # the players' list nor copies the list of a `where`
+    assert "_each(st, st.zones[" in code and "list(st.zones[" not in code
+    assert "_count_" not in code and "_objects_" not in code
+    assert "_each(st, _players(st) if st.lost else range(st.g.nplayers))" in code
     assert not re.search(r"None if m\d+ is None", code)
 
 

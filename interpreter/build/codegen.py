@@ -429,8 +429,15 @@ class CodeGen:
                         return args[0]  # a new list already
                     if res.name == "count" and self._zone(e.args[0]):
                         return f"len(st.zones[{args[0]}])"
-                    if res.name == "count" and isinstance(e.args[0], (n.ListExpr, n.Where)):
+                    if res.name == "count" and self._list(e.args[0]):
                         return f"len({args[0]})"
+                    if res.name == "objects" and self._list(e.args[0]):
+                        return f"list({args[0]})"
+                    if res.name == "contents":  # builtins._contents, none an error as there
+                        return f"list(st.zones[{args[0]}])"
+                    if res.name == "first" and (self._list(e.args[0]) or self._zone(e.args[0])):
+                        items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
+                        return f"next(iter({items}), None)"
                     if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
@@ -543,6 +550,14 @@ class CodeGen:
             return f"_each(st, {adj})"
         if isinstance(e, n.Name) and self.r.name_of(e) == rv.BuiltinRef("areas"):
             return "_each(st, range(len(st.g.areas)))"
+        if isinstance(e, n.Name) and self.r.name_of(e) == rv.BuiltinRef("players"):
+            return "_each(st, _players(st) if st.lost else range(st.g.nplayers))"
+        if isinstance(e, n.Call) and len(e.args) == 1:  # a zone's objects only read: no copy
+            res = self.r.call_of(e)
+            if res == rv.BuiltinRef("contents") or (
+                res == rv.BuiltinRef("objects") and self._zone(e.args[0])
+            ):
+                return f"_each(st, st.zones[{self.src(e.args[0], its)}])"
         items = self.src(e, its)
         if self._zone(e):
             return f"_each(st, st.zones[{items}])"
@@ -809,6 +824,8 @@ class CodeGen:
         if isinstance(ref, rv.ObjBuiltin) and ref.name in ("owner", "zone") and _plain(obj):
             table = "st.obj_owner" if ref.name == "owner" else "st.obj_zone"
             return f"(None if {obj} is None else {table}[{obj}])"
+        if isinstance(ref, rv.ObjBuiltin) and ref.name in ("name", "kind") and _plain(obj):
+            return f"(None if {obj} is None else CARDS[st.obj_card[{obj}]].{name})"
         if isinstance(ref, rv.ObjBuiltin):
             return {
                 "owner": f"_owner(st, {obj})",
