@@ -435,12 +435,12 @@ class CodeGen:
                         return f"list({args[0]})"
                     if res.name == "contents":  # builtins._contents, none an error as there
                         return f"list(st.zones[{args[0]}])"
-                    if res.name == "first" and (self._list(e.args[0]) or self._zone(e.args[0])):
-                        items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
-                        return f"next(iter({items}), None)"
                     if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
+                    if res.name == "first" and (self._list(e.args[0]) or self._zone(e.args[0])):
+                        items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
+                        return f"next(iter({items}), None)"
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
