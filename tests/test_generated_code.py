@@ -250,3 +250,43 @@ def test_comparisons_of_values_never_none_need_no_helper():
     k = load_program("cthulhu_wars").prop_slots["mv"]
     march = action_code("cthulhu_wars", "march_also")
     assert f"(st.pv[{k}][it0] is not None and st.pv[{k}][it0] < st.counters['stamp'])" in march
+
+
+def test_a_list_known_from_the_rules_is_charged_without_type_tests():
+    """#34: a comprehension over a zone's objects, `adjacent(a)` or `areas` charges the budget
+    with `_each` (no test of what the value is) and iterates the zone's own list, `areas` as a
+    range; `exists(first(OBJECTS where C))` lists the matches when testing them all charges
+    nothing more (the same charge as the generator, which stops at the first)."""
+    code = action_code("cthulhu_wars", "march_also")
+    assert "_each(st, st.zones[(st.g.zone_base['units'] + v0)])" in code
+    assert "_each(st, st.g.adjacency[" in code
+    assert "_each(st, range(len(st.g.areas)))" in code
+    assert "_seq(" not in code
+    assert "([it0 for it0 in _each(st, st.zones[(st.g.zone_base['units'] + v0)]) if" in code
+    assert "] != [])" in code
+    assert "next((it0" not in code
+
+
+def test_exists_keeps_the_generator_where_testing_an_object_charges(tmp_path):
+    """A test that calls a definition charges a step per call: the generator stops at the first
+    match, so `exists` charges as before."""
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: ex\ntitle: {en: Ex}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards: [{name: A, type: unit, power: 1}]\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(
+        "kind unit:\n    power: number\nzone hand: per player, ordered, owner sees\n"
+        "counter n = 0\ncounter m = 0\n"
+        "define big(x: card) = x.power > 0 and big(x)\n\n"  # called, never inlined
+        'flow:\n    create "A" in first(players).hand\n'
+        "    if exists(first(first(players).hand where big(it))):\n        n = 1\n"
+        "    if exists(first(first(players).hand where it.power > 0)):\n        m = 1\n",
+        encoding="utf-8",
+    )
+    prog = load_program(str(tmp_path))
+    code = prog.blocks[prog.flow_block][0].fn.generated
+    assert "(next((it0 for it0 in _each(st, st.zones[" in code  # the test calls `big`
+    assert "] != [])" in code  # `it.power > 0` charges nothing

@@ -76,6 +76,16 @@ CASES = {
         dict(setup="n = count(range(100000) where count(range(100000)) > 0)"),
         "steps of work",
     ),
+    # a zone's objects iterated are charged inline (`_each`), also in `exists` written as a list
+    "nested tests over a zone's objects": (
+        dict(
+            setup='repeat 3000 times:\n    create "A" in first(players).hand\n'
+            "n = count(first(players).hand where count(first(players).hand where"
+            " exists(first(first(players).hand where it.power > 0))) > 0)",
+            cards="cards: [{name: A, type: unit, power: 1}]",
+        ),
+        "steps of work",
+    ),
     "an action over a product of large domains": (
         dict(
             extra="action big(x: number from range(100000), y: number from range(100000)) in main:"
