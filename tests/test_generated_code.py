@@ -290,3 +290,11 @@ def test_exists_keeps_the_generator_where_testing_an_object_charges(tmp_path):
     code = prog.blocks[prog.flow_block][0].fn.generated
     assert "(next((it0 for it0 in _each(st, st.zones[" in code  # the test calls `big`
     assert "] != [])" in code  # `it.power > 0` charges nothing
+
+
+def test_a_definition_whose_argument_is_a_read_of_a_table_is_written_inline():
+    """#34: `lane_no(z) = index_of(lanes(z.owner), z)`: `z.owner` of a zone is a read of the
+    game's table, cheaper at each use than a call with an environment, so `lanes` is inline."""
+    code = action_code("nivel_arena", "배치")
+    assert "_lanes_" not in code
+    assert "st.g.zone_info[v1][1]" in code

@@ -95,6 +95,13 @@ INLINE_DEPTH = 4  # definitions inlined inside one another
 _CHARGES = re.compile(r"_each\(|_seq\(|_times\(|\[0\]\(st, ")
 # an argument that may be written more than once: a local, a name read from env, a constant
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
+# an argument read again at each use for less than a call costs: a table of the state or the
+# game indexed by a name, a zone of a name's (`p.hand`, `z.owner`)
+_N = r"(?:[A-Za-z_]\w*|env\.get\('[^'\\]*'\))"
+_READ = re.compile(
+    rf"st\.g\.zone_info\[{_N}\]\[1\]|\(st\.g\.zone_base\['[^'\\]*'\] \+ {_N}\)"
+    rf"|\(None if {_N} is None else st\.obj_(?:owner|zone)\[{_N}\]\)"
+)
 
 
 class _Locals(dict):
@@ -673,11 +680,12 @@ class CodeGen:
     def inline_define(self, d, args: list[str], its) -> str | None:
         """A definition's body written at its use, its parameters replaced by the arguments'
         source (a call and an environment fewer per use); None for one that refers to itself,
-        an argument that is not a plain name or constant (it would be computed at each use of
-        the parameter), or a long body."""
+        an argument that is not a plain name, a constant or a read of a table by a name
+        (`_READ`: anything else would be computed at each use of the parameter), or a long
+        body."""
         if d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
             return None
-        if not all(_SIMPLE.fullmatch(a) for a in args):
+        if not all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
             return None
         bound = {q.name: a for q, a in zip(d.params, args)}
         bound["you"], bound["this"] = self._special("you"), self._special("this")
