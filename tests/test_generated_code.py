@@ -268,8 +268,8 @@ def test_a_list_known_from_the_rules_is_charged_without_type_tests():
 
 
 def test_exists_keeps_the_generator_where_testing_an_object_charges(tmp_path):
-    """A test that calls a definition charges a step per call: the generator stops at the first
-    match, so `exists` charges as before."""
+    """A test that calls a definition or a built-in that charges (or draws at random) is run
+    only up to the first match, as before: `exists` stays a generator there."""
     (tmp_path / "ruleset.yaml").write_text(
         "name: ex\ntitle: {en: Ex}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
         encoding="utf-8",
@@ -283,13 +283,16 @@ def test_exists_keeps_the_generator_where_testing_an_object_charges(tmp_path):
         "define big(x: card) = x.power > 0 and big(x)\n\n"  # called, never inlined
         'flow:\n    create "A" in first(players).hand\n'
         "    if exists(first(first(players).hand where big(it))):\n        n = 1\n"
-        "    if exists(first(first(players).hand where it.power > 0)):\n        m = 1\n",
+        "    if exists(first(first(players).hand where it.power > 0)):\n        m = 1\n"
+        "    if exists(first(first(players).hand where count(range(it.power)) > 0)):\n"
+        "        m = 2\n",
         encoding="utf-8",
     )
     prog = load_program(str(tmp_path))
     code = prog.blocks[prog.flow_block][0].fn.generated
-    assert "(next((it0 for it0 in _each(st, st.zones[" in code  # the test calls `big`
-    assert "] != [])" in code  # `it.power > 0` charges nothing
+    # the tests that call `big` or `range` (a built-in that charges) stay generators
+    assert code.count("(next((it0 for it0 in _each(st, st.zones[") == 2
+    assert code.count("] != [])") == 1  # `it.power > 0` charges nothing
 
 
 def test_a_definition_whose_argument_is_a_read_of_a_table_is_written_inline():

@@ -91,8 +91,21 @@ CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 MARK_WRITES = False
 INLINE_MAX = 800  # characters of a definition's body written at its uses
 INLINE_DEPTH = 4  # definitions inlined inside one another
-# what charges the budget in generated code: a list iterated, a definition called
-_CHARGES = re.compile(r"_each\(|_seq\(|_times\(|\[0\]\(st, ")
+# what a test may call and still be run for every item instead of up to the first match:
+# reads and comparisons that neither charge the budget, draw a random number nor raise
+_PURE_CALLS = frozenset(
+    "_lt _le _gt _ge _contains _owner _zone_of _card_of _oprop _bprop _bslot _rprop _has _is"
+    " _fact _dget _index _in_effect _players PROG.read_prop PROG.granted_args len env.get".split()
+)
+_CALLED = re.compile(r"([A-Za-z_][\w.]*)?(\]?)\(")
+
+
+def _pure(src: str) -> bool:
+    """Whether Python written for a test calls only `_PURE_CALLS` (no definition, no built-in
+    of the rules, no list gone through)."""
+    return all(name in _PURE_CALLS and not sub for name, sub in _CALLED.findall(src) if name or sub)
+
+
 # an argument that may be written more than once: a local, a name read from env, a constant
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 # an argument read again at each use for less than a call costs: a table of the state or the
@@ -403,7 +416,7 @@ class CodeGen:
                     return f"{fn}(st, {who}, {res.name!r}, [{args}])"
                 if res == rv.BuiltinRef("exists") and self._first_match(e.args[0]):
                     listed = self.where(e.args[0].args[0], its, "[", "]")
-                    if _CHARGES.search(listed[listed.index(" if ") :]) is None:
+                    if _pure(listed[listed.index(" if ") :]):
                         # whether an object matches, where testing them all charges nothing
                         # more: the matches listed, cheaper than a generator and `next`
                         return f"({listed} != [])"
