@@ -292,10 +292,20 @@ class CodeGen:
         its names are bound."""
         lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
         pad = "    "
+        # each part's source, at the level where what it reads is bound (a definition whose
+        # body is an `and` split into its parts: the parts of `f(you, q, a)` that read `a`
+        # alone are tested once per `a`, not once per `a` and `q`)
+        self.bound = {"you": "you_"} | {q.name: f"v{i}" for i, q in enumerate(params)}
+        levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
+        tests: list[list[str]] = [[] for _ in req_exprs]
+        for level, exprs in enumerate(req_exprs):
+            for e in exprs:
+                for src, at in self.require_parts(e, levels_of, level):
+                    tests[min(at, level)].append(src)
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
-            parts = [f"({self.src(e, ())})" for e in req_exprs[level]]
+            parts = [_grouped(src) for src in tests[level]]
             if parts:
                 lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
 
@@ -370,6 +380,43 @@ class CodeGen:
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def require_parts(self, e, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
+        """(source, level) of each part of a `require` conjunct: an `and` split at its items,
+        and a call of a definition whose body is an `and` (its arguments plain names or reads,
+        as `inline_define` takes them) split at its body's items, written with its parameters
+        bound to the arguments; a part's level is the deepest of the parameters it reads
+        (`levels_of`: the enumerator's names, or a definition's parameters by their
+        arguments'). What a part reads and cannot be placed stays at `level`."""
+        if isinstance(e, n.BoolOp) and e.op == "and":
+            return [p for i in e.items for p in self.require_parts(i, levels_of, level)]
+        if isinstance(e, n.Call):
+            res = self.r.call_of(e)
+            d = self.s.defines.get(res.name) if isinstance(res, rv.DefineRef) else None
+            body = d.decl.body if d is not None else None
+            if (
+                isinstance(body, n.BoolOp)
+                and body.op == "and"
+                and d.name not in self._inlining
+                and len(self._inlining) < INLINE_DEPTH
+            ):
+                args = [self.src(a, ()) for a in e.args]
+                if all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
+                    inner = {"you": 0, "this": 0}
+                    for q, a in zip(d.params, e.args):
+                        used = _names_read(a, self.r)
+                        inner[q.name] = max((levels_of.get(x, level) for x in used), default=0)
+                    bound = {q.name: a for q, a in zip(d.params, args)}
+                    bound["you"], bound["this"] = self._special("you"), self._special("this")
+                    saved, self.bound = self.bound, bound
+                    self._inlining.append(d.name)
+                    try:
+                        return [p for i in body.items for p in self.require_parts(i, inner, level)]
+                    finally:
+                        self.bound = saved
+                        self._inlining.pop()
+        at = max((levels_of.get(x, level) for x in _names_read(e, self.r)), default=0)
+        return [(self.test(e, ()), at)]
 
     def domain_key(self, act, i: int, names: set) -> str | None:
         """The key under which parameter i's domain is kept per game (`Game.domains`) when it
@@ -927,6 +974,19 @@ def _grouped(src: str) -> str:
         else:
             return src
     return f"({src})"
+
+
+def _names_read(e, res) -> set[str]:
+    """The local names (parameters, `let`s) an expression reads."""
+    out: set[str] = set()
+    for x in e.walk():
+        if isinstance(x, n.Name):
+            r = res.name_of(x)
+            if r is None or isinstance(r, rv.LocalRef):
+                out.add(x.name)
+        elif isinstance(x, n.Has) and isinstance(res.name_of(x), rv.LocalRef):
+            out.add(x.keyword)
+    return out
 
 
 def py_name(word: str) -> str:

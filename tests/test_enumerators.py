@@ -1,0 +1,94 @@
+"""Issue #34: an action's enumerator does less work per listing and lists the same options.
+
+A `require` calling a definition whose body is an `and` is split at the body's parts, each
+tested at the first loop where what it reads is bound; the options, and their order, are those
+of the same test written so that it cannot be split."""
+
+from __future__ import annotations
+
+import random
+
+from madang.game.api import load_program, new_game
+from madang.runtime import engine as E
+from madang.runtime.state import WINDOW
+
+RULES = """\
+zone units: per area, public
+counter turns = 0
+
+kind piece:
+    size: number
+
+define mine(p: player, a: area) = exists(first(a.units where it.owner == p))
+define meets(p: player, q: player, a: area) = q != p and mine(q, a) and mine(p, a) and turns < 40
+
+action fight(a: area from areas, q: player from players) in act:
+    require meets(you, q, a)
+    move first(a.units where it.owner == q) to area("A").units
+
+action fight_whole(a: area from areas, q: player from players) in act:
+    require not not meets(you, q, a)
+    move first(a.units where it.owner == q) to area("A").units
+
+action hop(a: area from areas, b: area from adjacent(a)) in act:
+    require mine(you, a)
+    move first(a.units where it.owner == you) to b.units
+
+setup:
+    for p in players:
+        for a in areas:
+            create "Piece" in a.units for p
+
+flow:
+    repeat 30 times:
+        for p in players:
+            turn p:
+                turns += 1
+                window act by p once
+"""
+
+
+def small_game(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: meets\ntitle: {en: Meets}\nplayers: 3\nfiles: [r.madang]\ncards: [cards.yaml]\n"
+        "maps:\n  m:\n    areas:\n      A: {adjacent: [B]}\n      B: {adjacent: [A, C]}\n"
+        "      C: {adjacent: [B]}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: Piece, type: piece, size: 1}\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(RULES, encoding="utf-8")
+    return load_program(str(tmp_path))
+
+
+def test_a_definition_s_parts_are_tested_where_their_names_are_bound(tmp_path):
+    prog = small_game(tmp_path)
+    code = {a.name: a.fast_enum.generated for a in prog.actions}
+    # `mine(p, a)` and `turns < 40` of `meets` read no `q`: tested in the loop over the areas,
+    # before the loop over the players; the whole test (`not not`) is in the inner loop
+    outer, inner = code["fight"].split("for v1 in d1:")
+    assert "st.obj_owner[it0] == you_" in outer and "st.counters['turns'] < 40" in outer
+    assert "v1 != you_" in inner and "st.obj_owner[it0] == v1" in inner
+    assert "turns" not in inner and "_meets_" not in code["fight"]
+    outer, inner = code["fight_whole"].split("for v1 in d1:")
+    assert "turns" not in outer and "st.counters['turns'] < 40" in inner
+
+
+def test_the_split_test_lists_the_options_of_the_whole_test(tmp_path):
+    prog = small_game(tmp_path)
+    ids = {a.name: a.id for a in prog.actions}
+    seen = 0
+    for seed in range(6):
+        g = new_game(prog, seed=seed, memory=False)
+        rng, st = random.Random(seed), g.st
+        while not st.over:
+            p = st.pending
+            if p.kind == "window" and st.frames[-1].kind == WINDOW:
+                opts = [v for v in p.values if v != E.DONE]
+                split = [v[1] for v in opts if v[0] == ids["fight"]]
+                whole = [v[1] for v in opts if v[0] == ids["fight_whole"]]
+                assert split == whole, f"seed {seed}"
+                seen += len(split)
+            g.apply_action(rng.randrange(len(p.values)))
+    assert seen > 0
