@@ -92,3 +92,51 @@ def test_the_split_test_lists_the_options_of_the_whole_test(tmp_path):
                 seen += len(split)
             g.apply_action(rng.randrange(len(p.values)))
     assert seen > 0
+
+
+LAZY = """\
+zone hand: per player, ordered, owner sees
+counter n = 0
+counter m = 0
+counter k = 0
+
+kind unit:
+    power: number
+
+define total(p: player) = sum(objects(p.hand).power)
+define afford(c: number) = n > 0 and n >= c
+define twice(c: number) = c + c
+define each_over(p: player, c: number) = count(p.hand where it.power > c)
+
+flow:
+    create "A" in first(players).hand
+    if afford(total(first(players)) + 1):
+        m = 1
+    if afford(sum(roll(1))):
+        m = 2
+    k = twice(total(first(players)))
+    k = each_over(first(players), total(first(players)) - 1)
+"""
+
+
+def test_an_argument_used_at_most_once_on_every_path_is_written_inline(tmp_path):
+    """A definition whose argument is computed (`afford(total(p) + 1)`) is written at its use,
+    the argument where the body reads it, after `n > 0`: not computed when that is false. An
+    argument that draws at random, or is read twice, or once per item, keeps the call."""
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: lazy\ntitle: {en: Lazy}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards: [{name: A, type: unit, power: 2}]\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(LAZY, encoding="utf-8")
+    prog = load_program(str(tmp_path))
+    code = prog.blocks[prog.flow_block][0].fn.generated
+    first_if = next(x for x in code.splitlines() if x.endswith("# r.madang:16"))
+    assert "_afford_" not in first_if and "(st.counters['n'] > 0) and" in first_if
+    assert "sum(" in first_if.split("(st.counters['n'] > 0) and", 1)[1]
+    assert code.count("_afford_") == 1  # `afford(sum(roll(1)))`: called
+    assert "_twice_" in code and "_each_over_" in code
+    g = new_game(prog, seed=1, memory=False)
+    assert g.st.counters["m"] == 0 and g.st.counters["k"] == 1  # n is 0: neither holds

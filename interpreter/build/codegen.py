@@ -473,7 +473,7 @@ class CodeGen:
                 args = [self.src(a, its) for a in e.args]
                 if isinstance(res, rv.DefineRef):
                     d = self.s.defines[res.name]
-                    inlined = self.inline_define(d, args, its)
+                    inlined = self.inline_define(d, args, its, e.args)
                     if inlined is not None:
                         return inlined
                     body = self.c.define_body(d)
@@ -737,16 +737,29 @@ class CodeGen:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
         return self.bound.get(which) or f"env.get({which!r})"
 
-    def inline_define(self, d, args: list[str], its) -> str | None:
+    def inline_define(self, d, args: list[str], its, nodes=()) -> str | None:
         """A definition's body written at its use, its parameters replaced by the arguments'
         source (a call and an environment fewer per use); None for one that refers to itself,
-        an argument that is not a plain name, a constant or a read of a table by a name
-        (`_READ`: anything else would be computed at each use of the parameter), or a long
-        body."""
+        a long body, or an argument that is neither a plain name, a constant or a read of a
+        table by a name (`_READ`) nor one computed at most once on every path through the body
+        (`_once`) that may be left uncomputed (`_skippable`: `nodes` are the arguments'
+        syntax): such an argument is computed where the body first needs it, if it does
+        (`ok(p, f(p, x))` is `p.n >= f(...)` after the tests before it)."""
         if d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
             return None
-        if not all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
-            return None
+        lazy = {}
+        for i, a in enumerate(args):
+            if _SIMPLE.fullmatch(a) or _READ.fullmatch(a):
+                continue
+            q = d.params[i].name
+            if i >= len(nodes) or _once(d.decl.body, q, self.r) > 1:
+                return None
+            if not self._skippable(nodes[i], set()):
+                return None
+            lazy[a] = sum(
+                isinstance(x, n.Name) and x.name == q and isinstance(self.r.name_of(x), rv.LocalRef)
+                for x in d.decl.body.walk()
+            )
         bound = {q.name: a for q, a in zip(d.params, args)}
         bound["you"], bound["this"] = self._special("you"), self._special("this")
         saved, self.bound = self.bound, bound
@@ -756,7 +769,42 @@ class CodeGen:
         finally:
             self.bound = saved
             self._inlining.pop()
-        return f"({src})" if len(src) <= INLINE_MAX else None
+        # an argument written into the body once per read of its parameter, not more; the
+        # body's length is counted without the arguments' text
+        if any(src.count(a) > k for a, k in lazy.items()):
+            return None
+        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        return f"({src})" if size <= INLINE_MAX else None
+
+    _UNSKIPPABLE = frozenset(("random", "roll", "shuffled", "behind", "ahead", "neighbours"))
+    _UNSKIPPABLE |= frozenset(("fail", "area", "ceil_div"))
+
+    def _skippable(self, e, seen: set) -> bool:
+        """Whether computing `e` fewer times, or not at all, changes nothing but the work
+        charged: no random draw and nothing that raises (a built-in that may, a division, a
+        definition that may or refers to itself)."""
+        for x in e.walk():
+            if isinstance(x, n.BinOp) and x.op in ("/", "%"):
+                return False
+            if isinstance(x, n.Call):
+                res = self.r.call_of(x)
+                if isinstance(res, rv.BuiltinRef):
+                    if res.name in self._UNSKIPPABLE:
+                        return False
+                elif isinstance(res, rv.DefineRef):
+                    if res.name in seen:
+                        return False
+                    d = self.s.defines[res.name]
+                    if not self._skippable(d.decl.body, seen | {res.name}):
+                        return False
+                else:
+                    return False
+            elif isinstance(x, n.Name) and isinstance(self.r.name_of(x), rv.DefineRef):
+                if x.name in seen or not self._skippable(
+                    self.s.defines[x.name].decl.body, seen | {x.name}
+                ):
+                    return False
+        return True
 
     _COMPARE = frozenset(("==", "!=", "<", "<=", ">", ">="))
 
@@ -974,6 +1022,22 @@ def _grouped(src: str) -> str:
         else:
             return src
     return f"({src})"
+
+
+def _once(e, name: str, res) -> int:
+    """How many times the local `name` is read on one path through `e` at most (2: more than
+    once, or once per item of a list)."""
+    if isinstance(e, n.Name):
+        return int(e.name == name and isinstance(res.name_of(e), rv.LocalRef))
+    if isinstance(e, n.IfExpr):
+        k = _once(e.cond, name, res) + max(_once(e.then, name, res), _once(e.orelse, name, res))
+    elif isinstance(e, n.Where):
+        k = _once(e.items, name, res) + 2 * _once(e.cond, name, res)
+    elif isinstance(e, n.Has) and e.keyword == name:
+        k = 2
+    else:
+        k = sum(_once(c, name, res) for c in e.iter_child_nodes())
+    return min(k, 2)
 
 
 def _names_read(e, res) -> set[str]:
