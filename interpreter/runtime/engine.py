@@ -986,9 +986,10 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     if order is not None:
         cache[PRESENT] = objects_by_card(st)
         actions = st.zone_kept(("actions present", id(actions)), _present_actions, actions, order)
+    env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
     for act in actions:
         if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
-            act.fast_enum(st, {"you": player}, None, values, cache)
+            act.fast_enum(st, env, None, values, cache)
         else:
             act.enumerate(st, player, values, cache)
     return values
