@@ -140,3 +140,13 @@ def test_an_argument_used_at_most_once_on_every_path_is_written_inline(tmp_path)
     assert "_twice_" in code and "_each_over_" in code
     g = new_game(prog, seed=1, memory=False)
     assert g.st.counters["m"] == 0 and g.st.counters["k"] == 1  # n is 0: neither holds
+
+
+def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
+    """`unique((a.units where it.owner == p and ...).name)`: the names of the matches in one
+    comprehension over the zone, not a list of the matches and then a list of their names."""
+    prog = load_program("cthulhu_wars")
+    code = next(a for a in prog.actions if a.name == "march").fast_enum.generated
+    line = next(x for x in code.splitlines() if "d1 = (_unique_" in x)
+    assert line.count(" for ") == 1, line
+    assert "CARDS[st.obj_card[it0]].name for it0 in _each(st, st.zones[" in line

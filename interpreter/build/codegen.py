@@ -911,6 +911,20 @@ class CodeGen:
         ref = self.r.attr_of(e)
         if isinstance(ref, rv.OptionAttr):
             return f"st.g.options.get({ref.name!r})"
+        if self.r.maps_list(e) and isinstance(e.obj, n.Where):
+            # `(L where C).p`: one comprehension, not a list of the matches then their values
+            w, var = e.obj, f"it{len(its)}"
+            items = self._iterated(w.items, its)
+            held = self.objects_only(w.items)
+            if held:
+                self.objs.add(var)
+            try:
+                cond = self.src(w.cond, its + (var,))
+                one = self.one_attr(ref, var)
+            finally:
+                if held:
+                    self.objs.discard(var)
+            return f"[{one} for {var} in {items} if {cond}]"
         obj = self.src(e.obj, its)
         if self.r.maps_list(e):
             var = f"m{len(its)}"
