@@ -150,3 +150,23 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     line = next(x for x in code.splitlines() if "d1 = (_unique_" in x)
     assert line.count(" for ") == 1, line
     assert "CARDS[st.obj_card[it0]].name for it0 in _each(st, st.zones[" in line
+
+
+def test_an_enumerator_leaves_the_shared_env_as_it_found_it():
+    """A window's listing gives all its actions' enumerators one env (engine.enumerate_actions):
+    each takes out the parameters it wrote, so the next one sees only `you`."""
+    for name in ("cthulhu_wars", "nivel_arena"):
+        prog = load_program(name)
+        g = new_game(prog, seed=3, memory=False)
+        rng, st, seen = random.Random(3), g.st, 0
+        while not st.over and seen < 40:
+            p = st.pending
+            if p.kind == "window" and st.frames[-1].kind == WINDOW:
+                env = {"you": p.player}
+                for act in prog.stmts[st.frames[-1].ctl].actions:
+                    if act.direct:
+                        act.fast_enum(st, env, None, [], {})
+                        assert env == {"you": p.player}, act.name
+                seen += 1
+            g.apply_action(rng.randrange(len(p.values)))
+        assert seen > 0
