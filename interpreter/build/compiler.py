@@ -115,6 +115,8 @@ class Compiler:
                 self.block(chk.body, name=chk.name or "check"),
                 1 << i,
             )
+            if self.deps is not None and chk.over is not None:
+                c.zoned = self.deps.reads(chk.over) <= {"lost"}  # (zones are not tokens)
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit
@@ -122,8 +124,10 @@ class Compiler:
                 p.effect_checks |= c.bit  # due again when an effect ends
             elif self.check_reads is not None and any(
                 t.startswith("mods:") for t in self.check_reads[i]
-            ):  # one that reads modified values (costly to evaluate): kept while found false
+            ):  # one that reads modified values (costly to evaluate): kept while found false,
+                # its zones compared by name when they are known (depends.check_zones)
                 c.reads = frozenset(self.check_reads[i])
+                c.zones = self.deps.check_zones(chk)
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)
