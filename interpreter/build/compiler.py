@@ -122,12 +122,14 @@ class Compiler:
             p.check_bits |= c.bit
             if self.check_reads is not None and self.check_reads[i] & {"effect", "*"}:
                 p.effect_checks |= c.bit  # due again when an effect ends
-            elif self.check_reads is not None and any(
-                t.startswith("mods:") for t in self.check_reads[i]
-            ):  # one that reads modified values (costly to evaluate): kept while found false,
-                # its zones compared by name when they are known (depends.check_zones)
-                c.reads = frozenset(self.check_reads[i])
-                c.zones = self.deps.check_zones(chk)
+            elif self.check_reads is not None:
+                # kept while found false: one that reads modified values (costly to evaluate),
+                # or one without a domain whose zones are known by name (a domain is kept
+                # until a zone changes, and is most often empty: evaluated, it costs less)
+                zones = self.deps.check_zones(chk)
+                mods = any(t.startswith("mods:") for t in self.check_reads[i])
+                if mods or (zones is not None and chk.over is None):
+                    c.reads, c.zones = frozenset(self.check_reads[i]), zones
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)

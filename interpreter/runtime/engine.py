@@ -171,57 +171,60 @@ def run_checks(st: State) -> None:
     the zones it reads, when known by name, count as changed by their bits in `st.zdirty`."""
     g = st.g
     kept = g.kept_points
+    plan = kept.get("plan")
+    if plan is None:
+        plan = kept["plan"] = _check_plan(g)
     zch = st.zdirty
     if zch:  # the zones changed since the last call: gathered into this state's points
         st.zdirty = 0
-        for bit in kept.get("zoned", ()):
+        for bit in plan[1]:
             pt = kept.get(bit)
             if pt is not None and pt[0] is st:
                 pt[1] |= zch
     dirty = st.dirty
     if not dirty:
         return
-    prog = g.prog
+    verify = g.prog.verify_checks
     outer = g.read_cache
     if outer is None:
         g.read_cache = {}
     try:
-        for chk in prog.checks:
-            bit = chk.bit
+        for chk, bit, read, zmask in plan[0]:
             if dirty & bit:
-                inputs = None if chk.reads is None else _check_inputs(st, chk)
-                if inputs is not None:
-                    zmask = kept[("zmask", bit)]
+                if read is not None:
+                    inputs = read(st)
                     pt = kept.get(bit)
                     if pt is not None and kept_inputs.same(st, pt, inputs, zmask):
                         dirty &= ~bit  # false on a state equal in all it reads: false
-                        if prog.verify_checks:
+                        if verify:
                             chk.verify_quiet(st)
                         continue
                 if not chk.fire(st):
                     dirty &= ~bit
-                    if inputs is not None:
+                    if read is not None:
                         kept[bit] = kept_inputs.point(st, inputs, zmask)
-            elif prog.verify_checks:
+            elif verify:
                 chk.verify_quiet(st)
     finally:
         g.read_cache = outer
-    st.dirty = dirty & prog.check_bits
+    st.dirty = dirty & g.prog.check_bits
 
 
-def _check_inputs(st: State, chk) -> list | None:
-    """The parts of `st` the condition of `chk` reads (runtime/inputs.py), or None."""
-    kept = st.g.kept_points
-    key = ("reader", chk.bit)
-    read = kept.get(key, kept)
-    if read is kept:
-        g = st.g
-        zones = chk.zones
-        read = kept[key] = kept_inputs.reader(g, chk.reads, cards=zones is None)
-        kept[("zmask", chk.bit)] = None if zones is None else kept_inputs.zone_mask(g, zones)
-        if zones is not None:  # its points gather the changes of zones (run_checks)
-            kept["zoned"] = kept.get("zoned", ()) + (chk.bit,)
-    return None if read is None else read(st)
+def _check_plan(g) -> tuple:
+    """Per game: each check with the reader of what it reads (runtime/inputs.py) and the bits
+    of the zones it reads, when it may be kept false; and the bits of the checks whose points
+    gather the changes of zones (`State.zdirty`)."""
+    rows, zoned = [], []
+    for chk in g.prog.checks:
+        read = zmask = None
+        if chk.reads is not None:
+            zones = chk.zones
+            read = kept_inputs.reader(g, chk.reads, cards=zones is None)
+            if read is not None and zones is not None:
+                zmask = kept_inputs.zone_mask(g, zones)
+                zoned.append(chk.bit)
+        rows.append((chk, chk.bit, read, zmask))
+    return rows, tuple(zoned)
 
 
 def ask(
