@@ -43,9 +43,11 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     not evaluated again on the same state, nor after a change of what it does not read; after
     a change of what it reads it is."""
     prog = load_program("nivel_arena")
-    (chk,) = [c for c in prog.checks if c.reads is not None]
-    assert "mods:파워" in chk.reads
-    assert all(c.reads is None for c in prog.checks if c is not chk)  # cheap: evaluated
+    (chk,) = [c for c in prog.checks if c.reads is not None and "mods:파워" in c.reads]
+    # the zones it reads are known by name: the lanes, and the active zones (where the
+    # sources of continuous effects are), not the decks and hands
+    assert chk.zones is not None and {"lane1", "@active"} <= chk.zones
+    assert "deck" not in chk.zones and "hand" not in chk.zones
     g = new_game(prog, seed=2, memory=False)
     st = g.st
     rng = random.Random(2)
@@ -73,6 +75,12 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     empty = next(z for z in lanes if not st.zones[z] and st.g.zone_info[z][1] == st.obj_owner[unit])
     E.move_object(st, unit, empty, "back")  # from lane to lane: only the zones changed
     assert evaluated() == 1
+    assert evaluated() == 0
+    deck = next(z for z in range(len(st.zones)) if st.g.zone_info[z][0] == "deck" and st.zones[z])
+    hand = next(
+        z for z in range(len(st.zones)) if st.g.zone_info[z] == ("hand", st.g.zone_info[deck][1])
+    )
+    E.move_object(st, st.zones[deck][0], hand, "back")  # a draw: a zone it does not read
     assert evaluated() == 0
     c = st.clone()  # a clone's zones are its own: evaluated on it once
     c.dirty = -1

@@ -115,15 +115,21 @@ class Compiler:
                 self.block(chk.body, name=chk.name or "check"),
                 1 << i,
             )
+            if self.deps is not None and chk.over is not None:
+                c.zoned = self.deps.reads(chk.over) <= {"lost"}  # (zones are not tokens)
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit
             if self.check_reads is not None and self.check_reads[i] & {"effect", "*"}:
                 p.effect_checks |= c.bit  # due again when an effect ends
-            elif self.check_reads is not None and any(
-                t.startswith("mods:") for t in self.check_reads[i]
-            ):  # one that reads modified values (costly to evaluate): kept while found false
-                c.reads = frozenset(self.check_reads[i])
+            elif self.check_reads is not None:
+                # kept while found false: one that reads modified values (costly to evaluate),
+                # or one without a domain whose zones are known by name (a domain is kept
+                # until a zone changes, and is most often empty: evaluated, it costs less)
+                zones = self.deps.check_zones(chk)
+                mods = any(t.startswith("mods:") for t in self.check_reads[i])
+                if mods or (zones is not None and chk.over is None):
+                    c.reads, c.zones = frozenset(self.check_reads[i]), zones
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,
                      self.expr(r.cond), r.span)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..language import nodes as n
 from ..language import resolved as rv
-from ..language.symbols import CONDITION
+from ..language.symbols import AREA, BOOL, CONDITION, KEYWORD, KIND, NUMBER, PLAYER, TEXT
 
 ANY = "*"
 ALL_CHECKS = -1  # every bit set: the mask of a statement that may change anything
@@ -225,6 +225,133 @@ class Depends:
         of objects depend on where they are)."""
         return {"zones"} | self.reads(chk.over) | self.reads(chk.cond)
 
+    # ------------------------------------------------------------ zones read
+    def zone_reads(self, e) -> set | None:
+        """The zones an expression (and what it calls) may read the contents of, by name;
+        `@active` for the active zones (where continuous effects' sources are), `@objzone` when
+        it reads an object's zone or position. None when a zone may come from elsewhere (a
+        zone an object came from, `zone_of`)."""
+        out: set = set()
+        if e is None:
+            return out
+        r, canon = self.r, self.s.canonical
+        for x in e.walk():
+            got: set | None = None
+            match x:
+                case n.Name():
+                    res = r.name_of(x)
+                    if isinstance(res, rv.ZoneRef):
+                        out.add(canon.get(res.name, res.name))
+                    elif isinstance(res, rv.DefineRef):
+                        got = self.define_zones(res.name)
+                        if got is None:
+                            return None
+                    elif isinstance(res, rv.ItPropRef):
+                        got = self.prop_zones(res.name)
+                case n.Attr():
+                    res = r.attr_of(x)
+                    if isinstance(res, rv.PlayerZone | rv.AreaZone):
+                        out.add(canon.get(res.name, res.name))
+                    elif isinstance(res, rv.ObjProp):
+                        got = self.prop_zones(res.name)
+                    elif isinstance(res, rv.ObjBuiltin) and res.name in ("zone", "position"):
+                        out.add("@objzone")
+                case n.Call():
+                    res = r.call_of(x)
+                    if isinstance(res, rv.DefineRef):
+                        got = self.define_zones(res.name)
+                        if got is None:
+                            return None
+                    elif res is None or res.name in ("zone_of", "from_zone"):
+                        return None
+                    elif res.name == "position":
+                        out.add("@objzone")
+                    elif res.name in ("keyword_arg", "keyword_values"):
+                        got = self.static_zones()
+                    elif res.name == "matches":
+                        got = self.condition_zones()
+                        if got is None:
+                            return None
+                case n.Has():
+                    got = self.static_zones()
+            if got:
+                out |= got
+        return out
+
+    def prop_zones(self, name: str) -> set:
+        return self.static_zones() if name in self.modified() else set()
+
+    def define_zones(self, name: str) -> set | None:
+        memo = self.__dict__.setdefault("_define_zones", {})
+        if name in memo:
+            return memo[name]
+        memo[name] = None  # a definition that reads itself: any zone
+        d = self.s.defines.get(name)
+        got = memo[name] = self.zone_reads(d.decl.body) if d is not None else None
+        return got
+
+    def static_zones(self) -> set:
+        """The zones continuous effects read: the active zones (their sources) and those their
+        conditions, targets and amounts read (to a fixed point, as `static_reads`); `@any`
+        when one of them reads a zone by other ways."""
+        got = self.__dict__.get("_static_zones")
+        if got is None:
+            statics = [ab.decl for ab in self.s.abilities if isinstance(ab.decl, n.Static)]
+            got = self._static_zones = {"@active"}
+            while True:
+                self.__dict__["_define_zones"] = {}
+                new = set(got)
+                for d in statics:
+                    z = self.zone_reads(d)
+                    new |= {"@any"} if z is None else z
+                if new == got:
+                    break
+                got = self._static_zones = new
+            self.__dict__["_define_zones"] = {}
+        return got
+
+    def condition_zones(self) -> set | None:
+        """The zones `matches(x, cond)` may read: those of any condition argument."""
+        got: set = set(self.static_zones())
+        s = self.s
+        for card in s.cards.values():
+            for item in card.text.items if card.text is not None else ():
+                if isinstance(item, n.KeywordUse):
+                    kw = s.keywords.get(item.name)
+                    params = kw.params if kw is not None else ()
+                    for a, q in zip(item.args, params):
+                        if q.type == CONDITION:
+                            z = self.zone_reads(a)
+                            if z is None:
+                                return None
+                            got |= z
+        for root in rule_roots(s):
+            for x in root.walk():
+                if isinstance(x, n.Grant):
+                    for a in x.args:
+                        z = self.zone_reads(a)
+                        if z is None:
+                            return None
+                        got |= z
+        return got
+
+    def check_zones(self, chk) -> frozenset | None:
+        """The zones a check reads, by name (`@active`: the active zones), when they are known:
+        its domain and condition name them, and an object whose zone or position it reads is
+        one found in them (it reads no field that may hold an object or a zone). None: any."""
+        a, b = self.zone_reads(chk.over), self.zone_reads(chk.cond)
+        if a is None or b is None or "@any" in a | b:
+            return None
+        out = a | b
+        if "@objzone" in out:
+            out.discard("@objzone")
+            for t in self.check_reads(chk):
+                kind, _, name = t.partition(":")
+                f = self.s.fields.get(name) if kind == "prop" else None
+                if kind == "prop" and (f is None or not _plain(f.type)):
+                    return None
+        return frozenset(out)
+
     # ------------------------------------------------------------ writes
     def writes(self, s) -> set:
         """The tokens a statement's own step may change (not those of the blocks it starts:
@@ -279,6 +406,14 @@ class Depends:
         if res == rv.ObjBuiltin("owner"):
             return {"owner"}
         return {ANY}
+
+
+_PLAIN = {NUMBER, TEXT, BOOL, PLAYER, KEYWORD, KIND, AREA}
+
+
+def _plain(t) -> bool:
+    """Whether values of type `t` hold no object and no zone."""
+    return t in _PLAIN or (isinstance(t, tuple) and t[1] in _PLAIN)
 
 
 def overlaps(writes: set, reads: set) -> bool:

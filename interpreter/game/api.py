@@ -141,6 +141,7 @@ class GameState:
                 self._run(st, answer)
         except NeedChance as e:
             st.zmemo = None  # the step stopped inside a statement, maybe mid-shuffle
+            st.zdirty = -1
             self._base, self._answer, self._chance_n = base, answer, e.n
         else:
             self._base, self._answer, self._chance_n, self._tape = None, None, 0, []

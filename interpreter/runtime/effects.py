@@ -8,6 +8,7 @@ from __future__ import annotations
 from .errors import RulesError
 
 _MISSING = object()
+_NONE = (_MISSING, False, 0)  # no continuous modifier hits the object
 MANY = 8  # continuous grants of one keyword beyond which those of absent cards are skipped
 
 
@@ -412,12 +413,17 @@ class ContinuousEffects:
         added, total = False, 0
         if self.statics_prop.get(name):
             cache = st.g.read_cache
-            found = None if cache is None else cache.get(("statics", name))
-            # with the map of this state's modifiers built, an object it does not name has none
-            if found is None or o in found:
+            # one state read many times (the checks): what the continuous modifiers give each
+            # object they hit, found once; None while it is being found (`_statics_totals`)
+            sums = None if cache is None else self._statics_totals(st, name, cache)
+            if sums is None:
                 setv, added, total = self._statics_on(st, o, name)
-                if setv is not _MISSING:
-                    v = setv
+            else:
+                setv, added, total = sums.get(o, _NONE)
+                if self.verify_checks and (setv, added, total) != self._statics_on(st, o, name):
+                    raise AssertionError(f"the continuous modifiers of {name} found once differ")
+            if setv is not _MISSING:
+                v = setv
         for m in st.mods:
             if m[0] == o and m[1] == name:
                 if len(m) > 5 and m[5] == "set":
@@ -493,6 +499,40 @@ class ContinuousEffects:
         finally:
             reading.discard(key)
         return setv, added, total
+
+    def _statics_totals(self, st, name, cache) -> dict | None:
+        """While the state cannot change (`read_cache`): for each object that continuous
+        modifiers of `name` hit, what `_statics_on` gives it (the latest set value or _MISSING,
+        whether any adds, their sum), each amount computed once; None while the map or these
+        are being found (an amount reads the same property: `_statics_on` then computes it,
+        under its guard against a value that depends on itself)."""
+        key = ("totals", name)
+        sums = cache.get(key)
+        if sums is not None or ("summing", name) in cache:
+            return sums
+        found = self._statics_map(st, name, cache)
+        if found is None:
+            return None
+        cache[("summing", name)] = True
+        try:
+            sums = {}
+            for o, hits in found.items():
+                setv, added, total = _MISSING, False, 0
+                for sa, src, env in hits:
+                    vkey = ("value", sa.id, src)
+                    v = cache.get(vkey, _MISSING)
+                    if v is _MISSING:
+                        v = cache[vkey] = sa.value(st, env)
+                    if sa.op == "set":
+                        setv = v
+                    else:
+                        added = True
+                        total += v
+                sums[o] = (setv, added, total)
+            cache[key] = sums
+        finally:
+            del cache[("summing", name)]
+        return sums
 
     def _statics_map(self, st, name, cache) -> dict | None:
         """While the state cannot change (`read_cache`): for each object, the continuous

@@ -167,46 +167,64 @@ def run_checks(st: State) -> None:
     A check is due when something it reads may have changed since it was last found false
     (`st.dirty`, set by the statements' `dirty` bits); one that fired stays due, as it would be
     evaluated again if every check ran after every statement. A check with `reads` found false
-    is kept false, with what it read, until a due state differs in that (runtime/inputs.py)."""
+    is kept false, with what it read, until a due state differs in that (runtime/inputs.py);
+    the zones it reads, when known by name, count as changed by their bits in `st.zdirty`."""
+    g = st.g
+    kept = g.kept_points
+    plan = kept.get("plan")
+    if plan is None:
+        plan = kept["plan"] = _check_plan(g)
+    zch = st.zdirty
+    if zch:  # the zones changed since the last call: gathered into this state's points
+        st.zdirty = 0
+        for bit in plan[1]:
+            pt = kept.get(bit)
+            if pt is not None and pt[0] is st:
+                pt[1] |= zch
     dirty = st.dirty
     if not dirty:
         return
-    prog = st.g.prog
-    g = st.g
+    verify = g.prog.verify_checks
     outer = g.read_cache
     if outer is None:
         g.read_cache = {}
     try:
-        for chk in prog.checks:
-            bit = chk.bit
+        for chk, bit, read, zmask in plan[0]:
             if dirty & bit:
-                inputs = None if chk.reads is None else _check_inputs(st, chk)
-                if inputs is not None:
-                    pt = g.kept_points.get(bit)
-                    if pt is not None and kept_inputs.same(st, pt, inputs):
+                if read is not None:
+                    inputs = read(st)
+                    pt = kept.get(bit)
+                    if pt is not None and kept_inputs.same(st, pt, inputs, zmask):
                         dirty &= ~bit  # false on a state equal in all it reads: false
-                        if prog.verify_checks:
+                        if verify:
                             chk.verify_quiet(st)
                         continue
                 if not chk.fire(st):
                     dirty &= ~bit
-                    if inputs is not None:
-                        g.kept_points[bit] = kept_inputs.point(st, inputs)
-            elif prog.verify_checks:
+                    if read is not None:
+                        kept[bit] = kept_inputs.point(st, inputs, zmask)
+            elif verify:
                 chk.verify_quiet(st)
     finally:
         g.read_cache = outer
-    st.dirty = dirty & prog.check_bits
+    st.dirty = dirty & g.prog.check_bits
 
 
-def _check_inputs(st: State, chk) -> list | None:
-    """The parts of `st` the condition of `chk` reads (runtime/inputs.py), or None."""
-    kept = st.g.kept_points
-    key = ("reader", chk.bit)
-    read = kept.get(key, kept)
-    if read is kept:
-        read = kept[key] = kept_inputs.reader(st.g.prog, chk.reads)
-    return None if read is None else read(st)
+def _check_plan(g) -> tuple:
+    """Per game: each check with the reader of what it reads (runtime/inputs.py) and the bits
+    of the zones it reads, when it may be kept false; and the bits of the checks whose points
+    gather the changes of zones (`State.zdirty`)."""
+    rows, zoned = [], []
+    for chk in g.prog.checks:
+        read = zmask = None
+        if chk.reads is not None:
+            zones = chk.zones
+            read = kept_inputs.reader(g, chk.reads, cards=zones is None)
+            if read is not None and zones is not None:
+                zmask = kept_inputs.zone_mask(g, zones)
+                zoned.append(chk.bit)
+        rows.append((chk, chk.bit, read, zmask))
+    return rows, tuple(zoned)
 
 
 def ask(
@@ -332,7 +350,10 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
             renew(st, o)
     st.zmemo = None
     if old >= 0:
+        st.zdirty |= 1 << old | 1 << z  # (the bits of the zones changed: run_checks)
         st.zones[old].remove(o)
+    else:
+        st.zdirty |= 1 << z
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
@@ -406,6 +427,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
     st.zmemo = None
+    st.zdirty |= 1 << z
     return o
 
 
@@ -430,6 +452,7 @@ def remove_objects(st, what) -> None:
             if st.kept:
                 seen.track_removal(st, o, z)
             st.zmemo = None
+            st.zdirty |= 1 << z
             st.zones[z].remove(o)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
@@ -445,6 +468,7 @@ def shuffle_zone(st: State, z: int) -> None:
         seen.track_shuffle(st, z)
     st.shuffle(objs)
     st.zmemo = None
+    st.zdirty |= 1 << z
 
 
 class Reveal(Stmt):
@@ -1510,10 +1534,15 @@ def collect(st: State, lsts, args: dict) -> list:
     return out
 
 
+def _check_domain(st: State, chk) -> list:
+    items = chk.over(st, {})
+    return items if isinstance(items, list) else st.zones[items][:]
+
+
 class Check:
     """A state check: after every atomic action, run its body for each case where it holds."""
 
-    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit", "reads")
+    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit", "reads", "zones", "zoned")
     END_DIRTY = 0  # its end only counts the checks in progress
 
     def __init__(self, name, var, over, cond, body, bit=-1):
@@ -1523,12 +1552,22 @@ class Check:
         # what its condition reads (depends.py's tokens) when it may be kept false from one
         # state to another equal in those (run_checks); None: evaluated whenever due
         self.reads = None
+        # the zones it reads, by name (depends.check_zones; "@active": the active zones): the
+        # state is equal in its zones when these hold the same objects. None: when no zone
+        # changed at all (the state's memo of its zones, `State.zmemo`)
+        self.zones = None
+        # its domain reads only zones (and the players still in): kept until a zone changes
+        self.zoned = False
 
     def _envs(self, st: State) -> list[dict]:
         if self.var is None:
             return [{}]
-        items = self.over(st, {})
-        return [{self.var: x} for x in (items if isinstance(items, list) else st.zones[items])]
+        if self.zoned:
+            key = ("check domain", self.id, tuple(st.lost))
+            items = st.zone_kept(key, _check_domain, self)
+        else:
+            items = _check_domain(st, self)
+        return [{self.var: x} for x in items]
 
     def fire(self, st: State) -> bool:
         """Start the check's block for each case where it holds; whether any did."""

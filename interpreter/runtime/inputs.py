@@ -5,20 +5,27 @@ clones and digests do not see them (issue #34, step 4)."""
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 _LISTS = {"grants": "grants", "lki": "lki", "lost": "lost", "owner": "obj_owner"}
 
 
-def reader(prog, toks):
-    """A function giving the parts of a state other than its zones that tokens `toks` name,
-    as a list of the state's own values (`point` copies them): the objects' cards always (an
-    object's kind), then the lists, scope, properties and counters named. None when they may
-    read something these parts do not hold (`*`, the effect in progress, a token not known)."""
+def reader(g, toks, cards: bool = True):
+    """A function giving the parts of a state of game `g` other than its zones that tokens
+    `toks` name, as a list of the state's own values (`point` copies them): the objects' cards
+    (an object's kind) unless `cards` is false, then the lists, scope, properties and counters
+    named. None when they may read something these parts do not hold (`*`, the effect in
+    progress, a token not known).
+
+    The cards may be left out when the zones read are known and marked (`State.zdirty`): an
+    object's card is set when it is made in a zone (a change of that zone) and changed only
+    on a copy of the state made to be searched (game/determinize.py), whose points are its
+    own."""
     if toks is None:
         return None
+    prog = g.prog
     slots = prog.prop_slots or {}
-    lists = ["obj_card"]  # lists of the state
+    lists = ["obj_card"] if cards else []  # lists of the state
     scope = False
     rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
     props: list[str] = []  # other properties: what statements wrote (else the cards')
@@ -29,7 +36,7 @@ def reader(prog, toks):
             lists.append(_LISTS[t])
         elif t == "zones":  # compared on their own (`same`)
             pass
-        elif t == "scope":  # what the names of depends.NAME_READS read (no name reads the phase)
+        elif t == "scope":
             scope = True
         elif kind == "mods" and name:
             if "mods" not in lists:
@@ -43,39 +50,63 @@ def reader(prog, toks):
                 props.append(name)
         else:
             return None
-    get = attrgetter(*lists)
-    one = len(lists) == 1
+    if scope:  # (what the names of depends.NAME_READS read: no name reads the phase)
+        lists += ["active", "first", "direction", "turn", "round"]
+    get = _getter(attrgetter, lists) if lists else lambda st: ()  # (a tuple, in one C call)
+    rget = _getter(itemgetter, rows) if rows else None
 
     def read(st) -> list:
-        out = [get(st)] if one else list(get(st))
-        if scope:
-            out.append((st.active, st.first, st.direction, st.turn, st.round))
-        pv = st.pv
-        for k in rows:
-            out.append(pv[k])
+        out = [*get(st)]
+        if rget is not None:
+            out += rget(st.pv)
         for p in props:
             out.append(st.props.get(p) or {})
-        for c in counters:  # (a player's or an area's counters: their values, as they are now)
-            pc, ac = st.pcounters.get(c), st.acounters.get(c)
-            out.append((st.counters.get(c), pc and tuple(pc), ac and tuple(ac)))
+        for c in counters:  # (a player's or an area's counters: lists, copied by `point`)
+            out += (st.counters.get(c), st.pcounters.get(c), st.acounters.get(c))
         return out
 
     return read
 
 
-def point(st, inputs: list) -> list:
-    """What `inputs` (a reader's list) are now, kept as they are, with the state's memo of its
-    zones (`State.zone_kept`: emptied by every change of a zone, never shared with another
-    state; made here if there is none): [the memo, the inputs]."""
+def _getter(make, keys: list):
+    """`make(*keys)` (an attrgetter or itemgetter), giving a tuple even for one key."""
+    if len(keys) == 1:
+        one = make(keys[0])
+        return lambda x: (one(x),)
+    return make(*keys)
+
+
+def zone_mask(g, zones: frozenset) -> int:
+    """The bits of the zone instances of game `g` named in `zones` (depends.check_zones;
+    `@active`: the active zones), as `State.zdirty` marks them."""
+    active = g.active_set if "@active" in zones else ()
+    mask = 0
+    for z, (name, _) in enumerate(g.zone_info):
+        if name in zones or z in active:
+            mask |= 1 << z
+    return mask
+
+
+def point(st, inputs: list, zmask: int | None = None) -> list:
+    """What `inputs` (a reader's list) are now, kept as they are, with what says the zones
+    are unchanged: without `zmask`, the state's memo of its zones (`State.zone_kept`: emptied
+    by every change of a zone, never shared with another state; made here if there is none):
+    [the memo, the inputs]; with it (the zones read are known), the state itself and the
+    zones changed since, as engine.run_checks gathers them from `State.zdirty`: [the state,
+    0, the inputs]."""
+    # a reader's parts are lists and dictionaries of the state, or values nothing changes
+    kept = [x[:] if type(x) is list else dict(x) if type(x) is dict else x for x in inputs]
+    if zmask is not None:
+        return [st, 0, kept]
     memo = st.zmemo
     if memo is None:
         memo = st.zmemo = {}
-    # a reader's parts are lists and dictionaries of the state, or values nothing changes
-    kept = [x[:] if type(x) is list else dict(x) if type(x) is dict else x for x in inputs]
     return [memo, kept]
 
 
-def same(st, pt: list, inputs: list) -> bool:
-    """Whether `st` is the state of point `pt`, its zones unchanged since (the same memo), and
-    equal in what a reader reads."""
-    return pt[0] is st.zmemo and pt[1] == inputs
+def same(st, pt: list, inputs: list, zmask: int | None = None) -> bool:
+    """Whether `st` is the state of point `pt` with its zones unchanged since (the same memo;
+    with `zmask`, none of those zones changed), and equal in what a reader reads."""
+    if zmask is None:
+        return pt[0] is st.zmemo and pt[1] == inputs
+    return pt[0] is st and not pt[1] & zmask and pt[2] == inputs

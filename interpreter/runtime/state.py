@@ -114,7 +114,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "chance", "kept",
+        "zmemo", "zdirty", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -173,6 +173,10 @@ class State:
         # What is computed from the zones' contents alone (objects present by card, ...),
         # until they next change: every change of a zone sets it to None (zone_kept).
         self.zmemo: dict | None = None
+        # Bit z set: zone instance z changed since the state checks last ran (set with each
+        # emptying of `zmemo`, read and cleared by engine.run_checks); an int: a clone copies it
+        # for free. Not saved: a state made otherwise counts as all changed.
+        self.zdirty = -1
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
@@ -341,6 +345,7 @@ class State:
         c.log = None
         c.ts = self.ts
         c.zmemo = None
+        c.zdirty = -1
         c.chance = None
         return c
 
