@@ -58,7 +58,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=5, help="plays of each chunk per version")
     ap.add_argument("--games", type=int, help="games per ruleset (default 100 Clash, 12 others)")
     ap.add_argument("--memory", action="store_true", help="keep the seats' memory of hidden cards")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()  # rulesets before or after the options
     with tempfile.TemporaryDirectory(prefix="speed_ab_") as tmp:
         root = Path(tmp)
         sys.path.insert(0, str(root))

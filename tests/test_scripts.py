@@ -35,3 +35,6 @@ def test_game_only_digests_leave_out_the_run_loops_bookkeeping():
 def test_speed_ab_compares_two_versions_on_the_same_games():
     out = run("scripts/speed_ab.py", ".", ".", "clash_of_decks", "--games", "2", "--repeats", "1")
     assert out.startswith("clash_of_decks: A ") and "B/A " in out
+    # the rulesets may also follow the options
+    out = run("scripts/speed_ab.py", ".", ".", "--games", "1", "--repeats", "1", "nivel_arena")
+    assert out.startswith("nivel_arena: A ") and "clash" not in out
