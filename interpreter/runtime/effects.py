@@ -457,17 +457,7 @@ class ContinuousEffects:
             else:  # one state read many times (the checks): each effect's targets found once
                 found = self._statics_map(st, name, cache)
                 if found is not None:
-                    for sa, src, env in found.get(o, ()):
-                        vkey = ("value", sa.id, src)
-                        v = cache.get(vkey, _MISSING)
-                        if v is _MISSING:
-                            v = cache[vkey] = sa.value(st, env)
-                        if sa.op == "set":
-                            setv = v
-                        else:
-                            added = True
-                            total += v
-                    return setv, added, total
+                    return _add_up(st, found.get(o, ()), cache)
                 present = self._present(st, self.static_cards[name])
             for sa in self.statics_shared[name]:
                 if sa.origin == "global":
@@ -515,21 +505,7 @@ class ContinuousEffects:
             return None
         cache[("summing", name)] = True
         try:
-            sums = {}
-            for o, hits in found.items():
-                setv, added, total = _MISSING, False, 0
-                for sa, src, env in hits:
-                    vkey = ("value", sa.id, src)
-                    v = cache.get(vkey, _MISSING)
-                    if v is _MISSING:
-                        v = cache[vkey] = sa.value(st, env)
-                    if sa.op == "set":
-                        setv = v
-                    else:
-                        added = True
-                        total += v
-                sums[o] = (setv, added, total)
-            cache[key] = sums
+            sums = cache[key] = {o: _add_up(st, hits, cache) for o, hits in found.items()}
         finally:
             del cache[("summing", name)]
         return sums
@@ -579,3 +555,21 @@ class ContinuousEffects:
         finally:
             del cache[("building", name)]
         return found
+
+
+def _add_up(st, hits, cache) -> tuple:
+    """What the continuous modifiers `hits` (effect, source, env) give one object: the latest
+    set value or _MISSING, whether any adds, their sum; each amount computed once per state
+    read (`read_cache`)."""
+    setv, added, total = _MISSING, False, 0
+    for sa, src, env in hits:
+        vkey = ("value", sa.id, src)
+        v = cache.get(vkey, _MISSING)
+        if v is _MISSING:
+            v = cache[vkey] = sa.value(st, env)
+        if sa.op == "set":
+            setv = v
+        else:
+            added = True
+            total += v
+    return setv, added, total
