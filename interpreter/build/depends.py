@@ -193,6 +193,21 @@ class Depends:
                 cur = new
         return self._static_reads
 
+    def condition_args(self):
+        """The expressions `matches(x, cond)` may test: every condition argument of a keyword
+        on a card, and every argument of a `grant K[...]` statement."""
+        s = self.s
+        for card in s.cards.values():
+            for item in card.text.items if card.text is not None else ():
+                if isinstance(item, n.KeywordUse):
+                    kw = s.keywords.get(item.name)
+                    params = kw.params if kw is not None else ()
+                    yield from (a for a, q in zip(item.args, params) if q.type == CONDITION)
+        for root in rule_roots(s):
+            for x in root.walk():
+                if isinstance(x, n.Grant):
+                    yield from x.args
+
     def condition_reads(self) -> set:
         """What `matches(x, cond)` may read: any condition argument of a keyword, on a card or
         in a `grant K[...]` statement."""
@@ -200,20 +215,8 @@ class Depends:
         if got is None:
             self._condition_reads = {ANY}  # a condition that matches itself: anything
             got = {"grants", "lki"}
-            s = self.s
-            for card in s.cards.values():
-                for item in card.text.items if card.text is not None else ():
-                    if isinstance(item, n.KeywordUse):
-                        kw = s.keywords.get(item.name)
-                        params = kw.params if kw is not None else ()
-                        for a, q in zip(item.args, params):
-                            if q.type == CONDITION:
-                                got |= self.reads(a)
-            for root in rule_roots(self.s):
-                for x in root.walk():
-                    if isinstance(x, n.Grant):
-                        for a in x.args:
-                            got |= self.reads(a)
+            for a in self.condition_args():
+                got |= self.reads(a)
             self._condition_reads = {ANY} if ANY in got else got
         return self._condition_reads
 
@@ -313,26 +316,11 @@ class Depends:
     def condition_zones(self) -> set | None:
         """The zones `matches(x, cond)` may read: those of any condition argument."""
         got: set = set(self.static_zones())
-        s = self.s
-        for card in s.cards.values():
-            for item in card.text.items if card.text is not None else ():
-                if isinstance(item, n.KeywordUse):
-                    kw = s.keywords.get(item.name)
-                    params = kw.params if kw is not None else ()
-                    for a, q in zip(item.args, params):
-                        if q.type == CONDITION:
-                            z = self.zone_reads(a)
-                            if z is None:
-                                return None
-                            got |= z
-        for root in rule_roots(s):
-            for x in root.walk():
-                if isinstance(x, n.Grant):
-                    for a in x.args:
-                        z = self.zone_reads(a)
-                        if z is None:
-                            return None
-                        got |= z
+        for a in self.condition_args():
+            z = self.zone_reads(a)
+            if z is None:
+                return None
+            got |= z
         return got
 
     def check_zones(self, chk) -> frozenset | None:
