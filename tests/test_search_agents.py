@@ -165,6 +165,19 @@ def test_cthulhu_evaluation_wants_the_king_where_a_desecration_is_due():
     assert done.evaluate(3) == ocean.evaluate(3) - 1  # desecrated: no step left there
 
 
+def test_cthulhu_evaluation_wants_cthulhu_beside_two_enemy_units_while_kill_devour_2_is_open():
+    # evaluation.madang, gc_steps: Kill/Devour 2 needs two enemy units killed or devoured in one
+    # battle, so an area counts as a step only with two enemy units or more, and Cthulhu there
+    # (his Devour takes the first) counts 4 more; P4's six Acolytes stand in Europe.
+    away = cthulhu_with([("pool#1", "Cthulhu", "units@North Atlantic")])
+    beside_six = cthulhu_with([("pool#1", "Cthulhu", "units@Europe")])
+    to_arctic = [("units@Europe", "Acolyte", "units@Arctic Ocean")]
+    beside_one = cthulhu_with([("pool#1", "Cthulhu", "units@Europe")] + to_arctic * 5)
+    assert beside_six.observation(0)["player_counters"]["fid"][0] == 0  # P1 plays Great Cthulhu
+    assert beside_six.evaluate(0) - away.evaluate(0) == 2 + 4
+    assert beside_one.evaluate(0) == away.evaluate(0)  # one enemy unit: no Kill/Devour 2 there
+
+
 def test_the_greedy_agent_takes_the_option_the_evaluation_prefers():
     g = advance(new_game("clash_of_decks", seed=4), 3)
     d = Decision(g)
