@@ -594,8 +594,9 @@ class CodeGen:
                 return self.where(e, its, "[", "]")
         raise RulesError(f"{e.span}: cannot compile this expression")  # pragma: no cover
 
-    def where(self, e: n.Where, its, start: str, end: str) -> str:
-        """`items where cond` as a list comprehension (or a generator, with parentheses)."""
+    def where(self, e: n.Where, its, start: str, end: str, element=None) -> str:
+        """`items where cond` as a list comprehension (or a generator, with parentheses);
+        `element(var)` writes what it keeps of each match (`(L where C).p`), else the match."""
         var = f"it{len(its)}"
         items = self._iterated(e.items, its)
         held = self.objects_only(e.items)
@@ -603,10 +604,11 @@ class CodeGen:
             self.objs.add(var)
         try:
             cond = self.src(e.cond, its + (var,))
+            one = var if element is None else element(var)
         finally:
             if held:
                 self.objs.discard(var)
-        return f"{start}{var} for {var} in {items} if {cond}{end}"
+        return f"{start}{one} for {var} in {items} if {cond}{end}"
 
     def _iterated(self, e, its) -> str:
         """The items a comprehension goes through, charged to the budget by their number:
@@ -913,18 +915,7 @@ class CodeGen:
             return f"st.g.options.get({ref.name!r})"
         if self.r.maps_list(e) and isinstance(e.obj, n.Where):
             # `(L where C).p`: one comprehension, not a list of the matches then their values
-            w, var = e.obj, f"it{len(its)}"
-            items = self._iterated(w.items, its)
-            held = self.objects_only(w.items)
-            if held:
-                self.objs.add(var)
-            try:
-                cond = self.src(w.cond, its + (var,))
-                one = self.one_attr(ref, var)
-            finally:
-                if held:
-                    self.objs.discard(var)
-            return f"[{one} for {var} in {items} if {cond}]"
+            return self.where(e.obj, its, "[", "]", lambda var: self.one_attr(ref, var))
         obj = self.src(e.obj, its)
         if self.r.maps_list(e):
             var = f"m{len(its)}"
