@@ -256,6 +256,26 @@ def test_option_default_by_number_of_players():
     assert resolve_options(prog, {"players": "3", "board": "small"})[0]["board"] == "small"
 
 
+def test_games_share_the_zone_tables_of_their_players_and_own_their_options():
+    # runtime/setup.py lays out the zones once per program, players and map, and resolves the
+    # same options once: a game's options are still its own, and other players get other tables
+    prog = load_program(MINI)
+    a, b, c = (
+        new_game(prog, {}, seed=1),
+        new_game(prog, {}, seed=2),
+        new_game(prog, {"players": "3"}),
+    )
+    assert a.st.g.zone_info is b.st.g.zone_info and a.st.g.zone_base is b.st.g.zone_base
+    assert len(c.st.g.zone_info) > len(a.st.g.zone_info)
+    assert c.st.g.options["board"] == "large" and a.st.g.options["board"] == "small"
+    a.st.g.options["board"] = "changed"
+    assert new_game(prog, {}, seed=3).st.g.options["board"] == "small"
+    with pytest.raises(MadangError, match="unknown option"):
+        new_game(prog, {"bord": "small"})
+    with pytest.raises(MadangError, match="unknown option"):
+        new_game(prog, {"bord": "small"})
+
+
 TIMING = str(Path(__file__).parent / "rulesets" / "timing")
 
 

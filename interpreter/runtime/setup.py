@@ -5,6 +5,7 @@ public API (game/api.py), the deck checker and the scenario runner all start gam
 from __future__ import annotations
 
 import difflib
+import weakref
 
 from . import budget, engine
 from .errors import MadangError, RulesError
@@ -18,7 +19,21 @@ def _did_you_mean(word: str, candidates: list[str]) -> str | None:
 
 
 def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
-    """Defaults filled in, values converted and checked; returns (options, number of players)."""
+    """Defaults filled in, values converted and checked; returns (options, number of players):
+    worked out once per program and options given, each game getting its own copy."""
+    key = repr(sorted(options.items(), key=repr)) if options else ""
+    made = _resolved.setdefault(prog, {})
+    if key not in made:
+        made[key] = _resolve_options(prog, options)
+    out, nplayers = made[key]
+    return {k: list(v) if isinstance(v, list) else v for k, v in out.items()}, nplayers
+
+
+# By program (kept while it lives), what `resolve_options` gave by the options' text.
+_resolved: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
     meta = prog.meta
     specs = dict(meta.get("options") or {})
     players = meta.get("players", 2)
@@ -139,21 +154,41 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     g.auto_single = bool(settings.get("auto_single", True))
     g.max_steps = budget.allowed(settings.get("max_steps"))
     maps = prog.meta.get("maps") or {}
+    which = None
     if maps:
         which = (
             opts.get(settings.get("map_option", "map"))
             if settings.get("map_option", "map") in opts
             else next(iter(maps))
         )
-        if isinstance(which, str) and which in maps:
-            areas = maps[which].get("areas") or {}
-            g.areas = list(areas)
-            g.area_index = {a: i for i, a in enumerate(g.areas)}
-            g.adjacency = [
-                [g.area_index[b] for b in (areas[a].get("adjacent") or []) if b in g.area_index]
-                for a in g.areas
-            ]
-            g.area_props = [dict(areas[a]) for a in g.areas]
+        which = which if isinstance(which, str) and which in maps else None
+    # The tables depend only on the program, the players and the map: laid out once for each,
+    # then shared by every game of them, since playing never writes into them.
+    made = _layouts.setdefault(prog, {})
+    layout = made.get((nplayers, which))
+    if layout is None:
+        layout = made[nplayers, which] = _layout(prog, nplayers, which)
+    for name, value in layout.items():
+        setattr(g, name, value)
+    return g
+
+
+# By program (kept while it lives), the tables of `_layout` by (players, map).
+_layouts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
+    """The zones' instances and the map's areas of a game: `Game`'s fields by name."""
+    g = Game(prog, nplayers, {}, 0)
+    if which is not None:
+        areas = prog.meta["maps"][which].get("areas") or {}
+        g.areas = list(areas)
+        g.area_index = {a: i for i, a in enumerate(g.areas)}
+        g.adjacency = [
+            [g.area_index[b] for b in (areas[a].get("adjacent") or []) if b in g.area_index]
+            for a in g.areas
+        ]
+        g.area_props = [dict(areas[a]) for a in g.areas]
     kind_zones = {z for names in prog.kind_zones.values() for z in names}
     for z in prog.zones.values():
         g.zone_base[z.name] = len(g.zone_info)
@@ -178,7 +213,13 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     for alias, canon in prog.canonical.items():
         if canon in g.zone_base and alias not in g.zone_base:
             g.zone_base[alias] = g.zone_base[canon]
-    return g
+    return {name: getattr(g, name) for name in _LAID_OUT}
+
+
+_LAID_OUT = (
+    "zone_base", "zone_info", "active_zones", "active_set", "card_zones", "renewing", "areas",
+    "area_index", "adjacency", "area_props",
+)  # fmt: skip
 
 
 def start(st: State, run: bool = True) -> None:
