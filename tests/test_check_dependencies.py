@@ -101,3 +101,57 @@ def test_no_check_that_was_not_due_would_have_fired(name):
         rng = random.Random(seed)
         while not g.is_terminal():
             g.apply_action(rng.randrange(len(g.legal_actions())))
+
+
+ZONED = """\
+kind token:
+    power: number
+
+zone box: shared, public
+zone pile: shared, public
+
+check weak if count(box where it.power <= 0) > 0:
+    move first(box where it.power <= 0) to pile
+
+flow:
+    create "T" in pile
+    shuffle pile
+    create "T" in box
+    shuffle box
+    move first(pile) to box
+"""
+
+
+def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_path, monkeypatch):
+    # depends.mark_reads: a check whose zones are known by name (`box`) is not due after a card
+    # is made in, or the order changed of, another zone (`pile`); a move, whose source zone is
+    # not known, still marks it
+    from madang.build import compiler as C
+
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: zoned\ntitle: {en: Zoned}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: T, type: token, power: 0}\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(ZONED, encoding="utf-8")
+    seen = []
+    compile_ = C.Compiler.compile
+    monkeypatch.setattr(C.Compiler, "compile", lambda self: seen.append(self) or compile_(self))
+    load_program(str(tmp_path))
+    (comp,) = seen
+    (bit,) = [c.bit for c in comp.p.checks]
+    flow = {s.span.line: s for b in comp.s.flow for s in b.body}
+    lines = ZONED.splitlines()
+
+    def mask(text):
+        return comp.dirty_mask(flow[lines.index(text) + 1]) & bit
+
+    assert mask('    create "T" in pile') == 0
+    assert mask("    shuffle pile") == 0
+    assert mask('    create "T" in box') == bit
+    assert mask("    shuffle box") == bit
+    assert mask("    move first(pile) to box") == bit
+    g = new_game(str(tmp_path), {}, seed=1)  # the token made in the box is moved out at once
+    assert [len(g.st.zones[g.st.g.zone_base[z]]) for z in ("box", "pile")] == [0, 2]

@@ -62,13 +62,17 @@ class Compiler:
 
         self.codegen = CodeGen(self)
         self.acts = ActsBuilder(self)  # `doable(EVENT(...))`: tests derived from statements
-        self.deps = self.check_reads = None
+        self.deps = self.check_reads = self.check_marks = None
         self._any_deps = None  # the read analysis without state checks (any_deps)
         if syms.checks:
             from .depends import Depends
 
             self.deps = Depends(syms, res, self.modified_names())
             self.check_reads = [self.deps.check_reads(c) for c in syms.checks]
+            active = {z.name for z in self.p.zones.values() if z.active}
+            active |= {z for names in self.p.kind_zones.values() for z in names}
+            # what the statements' masks compare: the zones of a check by name when known
+            self.check_marks = [self.deps.mark_reads(c, active) for c in syms.checks]
         from .codegen import StmtGen
         from .resumable import ResumableGen
 
@@ -435,7 +439,7 @@ class Compiler:
             return -1
         from .depends import check_mask
 
-        return check_mask(self.deps.writes(s), self.check_reads)
+        return check_mask(self.deps.writes(s), self.check_marks)
 
     def stmt(self, s):
         ex = self.expr

@@ -228,6 +228,29 @@ class Depends:
         of objects depend on where they are)."""
         return {"zones"} | self.reads(chk.over) | self.reads(chk.cond)
 
+    def mark_reads(self, chk, active: set[str]) -> set:
+        """A check's reads as the statements' masks compare them (`check_mask`): its zones
+        by name (`zone:Z`) when they are known (`check_zones`; `@active`: the zones in
+        `active`), else every zone (`zones`)."""
+        reads = self.check_reads(chk)
+        zones = self.check_zones(chk)
+        if zones is None:
+            return reads
+        named = (zones - {"@active"}) | (active if "@active" in zones else set())
+        return (reads - {"zones"}) | {"zone:" + z for z in named}
+
+    def zone_named(self, e) -> str | None:
+        """The zone an expression names (`deck`, `p.deck`, `a.units`), canonical; None when
+        the zone is computed."""
+        res = None
+        if isinstance(e, n.Name):
+            res = self.r.name_of(e)
+            res = res if isinstance(res, rv.ZoneRef) else None
+        elif isinstance(e, n.Attr):
+            res = self.r.attr_of(e)
+            res = res if isinstance(res, rv.PlayerZone | rv.AreaZone) else None
+        return None if res is None else self.s.canonical.get(res.name, res.name)
+
     # ------------------------------------------------------------ zones read
     def zone_reads(self, e) -> set | None:
         """The zones an expression (and what it calls) may read the contents of, by name;
@@ -362,7 +385,13 @@ class Depends:
                 return {"scope"}
             case n.Choose() | n.Order():
                 return {"lki"}  # a decision forgets the last known information
-            case n.Create() | n.Remove() | n.Shuffle():
+            case n.Create() | n.Shuffle():
+                # a new object, or a new order, in a zone named here: only what reads that
+                # zone may change (`mark_reads`); the new object's owner and card are read
+                # through the zone it is in
+                z = self.zone_named(s.zone)
+                return {"zones", "owner"} if z is None else {"zone:" + z}
+            case n.Remove():
                 return {"zones", "owner"}
             case n.Move():
                 # an object arriving in a `new objects` zone forgets its fields and modifiers
@@ -423,10 +452,19 @@ def check_mask(writes: set, check_reads: list[set]) -> int:
     if ANY in writes:
         return ALL_CHECKS
     mask = 0
+    one_zone = any(t.startswith("zone:") for t in writes)
     for i, reads in enumerate(check_reads):
-        if overlaps(writes, reads):
+        if overlaps(writes, reads) or _zones_meet(writes, one_zone, reads):
             mask |= 1 << i
     return mask
+
+
+def _zones_meet(writes: set, one_zone: bool, reads: set) -> bool:
+    """A write of a zone named (`zone:Z`) meets a read of every zone (`zones`), and a write
+    of any zone a read of one named."""
+    if one_zone and "zones" in reads:
+        return True
+    return "zones" in writes and any(t.startswith("zone:") for t in reads)
 
 
 # Built-ins that reach zones or objects by other ways than a zone named in the expression
