@@ -251,6 +251,15 @@ class Depends:
             res = res if isinstance(res, rv.PlayerZone | rv.AreaZone) else None
         return None if res is None else self.s.canonical.get(res.name, res.name)
 
+    def source_zone(self, what) -> str | None:
+        """The zone named that the objects `what` gives are taken from (`first(p.deck)`,
+        `nth(Z, i)`, `contents(Z)`); None when they may come from anywhere."""
+        if isinstance(what, n.Call) and what.args:
+            res = self.r.call_of(what)
+            if isinstance(res, rv.BuiltinRef) and res.name in ("first", "last", "nth", "contents"):
+                return self.zone_named(what.args[0])
+        return None
+
     # ------------------------------------------------------------ zones read
     def zone_reads(self, e) -> set | None:
         """The zones an expression (and what it calls) may read the contents of, by name;
@@ -394,7 +403,12 @@ class Depends:
             case n.Remove():
                 return {"zones", "owner"}
             case n.Move():
-                # an object arriving in a `new objects` zone forgets its fields and modifiers
+                # from a zone named to one named that is not `new objects`: only those two
+                # change (an object arriving in a `new objects` zone forgets its fields, its
+                # modifiers and grants)
+                src, dest = self.source_zone(s.what), self.zone_named(s.zone)
+                if src is not None and dest is not None and not self.s.zones[dest].renews:
+                    return {"zone:" + src, "zone:" + dest}
                 return {"zones", "lki", "prop:*", "mods:*", "grants", "used"}
             case n.Win() | n.Lose() | n.DrawGame():
                 return {"lost"}
