@@ -240,7 +240,7 @@ class Depends:
         return (reads - {"zones"}) | {"zone:" + z for z in named}
 
     def zone_named(self, e) -> str | None:
-        """The zone an expression names (`deck`, `p.deck`, `a.units`), canonical; None when
+        """The zone an expression names (`Z`, `p.Z`, `a.Z`), canonical; None when
         the zone is computed."""
         res = None
         if isinstance(e, n.Name):
