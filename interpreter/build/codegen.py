@@ -261,10 +261,12 @@ class CodeGen:
             return f" {e.op} ".join(_grouped(self.test(i, its)) for i in e.items)
         return self.src(e, its)
 
-    def compile(self, e: n.Expr, charged: str | None = None, truth: bool = False):
+    def compile(self, e: n.Expr, charged: str | None = None, truth: bool = False, empty=None):
         """`charged`: the function is a definition's body, called by name (maybe by itself):
         each call is a step of work, shown as `charged` when the budget runs out. `truth`: only
-        whether the value is true counts (a condition), so `and`/`or` are Python's own."""
+        whether the value is true counts (a condition), so `and`/`or` are Python's own.
+        `empty`: (parameter, value): the definition's value when that parameter is an empty
+        list, returned without the body (build/fold.py)."""
         saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
         try:
             src = self.test(e, ()) if truth else self.src(e, ())
@@ -278,7 +280,8 @@ class CodeGen:
                 f"def {name}(st, env):\n"
                 "    st.work += 1\n"
                 f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
-                f"    try:\n        return {src}\n"
+                + (f"    if env.get({empty[0]!r}) == []: return {empty[1]!r}\n" if empty else "")
+                + f"    try:\n        return {src}\n"
                 f"    except RecursionError:\n        _too_deep({charged!r})\n"
             )
         try:

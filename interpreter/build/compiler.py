@@ -28,6 +28,7 @@ from ..runtime.program import (
 from .acts import ActsBuilder
 from .depends import domain_counters, rule_roots
 from .flowpoints import find_points
+from .fold import empty_value
 
 
 def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
@@ -536,7 +537,8 @@ class Compiler:
             holder = []
             cache[d.name] = holder
             where = f"definition {d.name} ({d.decl.span})"
-            holder.append(self.codegen.compile(d.decl.body, charged=where))
+            empty = empty_value(self.s, self.r, self.codegen._skippable, d)
+            holder.append(self.codegen.compile(d.decl.body, charged=where, empty=empty))
         return cache[d.name]
 
     def any_deps(self):
