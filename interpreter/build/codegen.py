@@ -103,7 +103,11 @@ _CALLED = re.compile(r"([A-Za-z_][\w.]*)?(\]?)\(")
 def _pure(src: str) -> bool:
     """Whether Python written for a test calls only `_PURE_CALLS` (no definition, no built-in
     of the rules, no list gone through)."""
-    return all(name in _PURE_CALLS and not sub for name, sub in _CALLED.findall(src) if name or sub)
+    return all(
+        (name in _PURE_CALLS or name.startswith("_RP_")) and not sub
+        for name, sub in _CALLED.findall(src)
+        if name or sub
+    )
 
 
 # an argument that may be written more than once: a local, a name read from env, a constant
@@ -890,12 +894,12 @@ class CodeGen:
         slot = self.p.prop_slots.get(name)
         if not _plain(obj):
             if modified:
-                return f"_rprop(st, {obj}, {name!r})"
+                return f"{self.reader(name, True)}(st, {obj})"
             return f"_bprop(st, {obj}, {name!r})" if slot is None else f"_bslot(st, {obj}, {slot})"
         # a name, read twice without a cost: the read written out (no call of a helper), and
         # no none test when the name holds an object (`where` over a zone)
         if modified:
-            read = f"PROG.read_prop(st, {obj}, {name!r})"
+            read = f"{self.reader(name, False)}(st, {obj})"
         elif slot is not None:  # the rules write it: its value by object (State.pv)
             self.p.slot_cards()
             read = f"st.pv[{slot}][{obj}]"
@@ -911,6 +915,18 @@ class CodeGen:
                 f" else _oprop(st, {obj}, {name!r}))"
             )
         return read if obj in self.objs else f"(None if {obj} is None else {read})"
+
+    def reader(self, name: str, none_safe: bool) -> str:
+        """The name of the compiled read of modified property `name` (effects.prop_reader),
+        one per property and program; `none_safe`: one that gives none for none."""
+        key = (name, none_safe)
+        fn = self.p.readers.get(key)
+        if fn is None:
+            fn = self.p.readers[key] = self.p.prop_reader(name)
+            if none_safe:
+                one = fn
+                fn = self.p.readers[key] = lambda st, o: None if o is None else one(st, o)
+        return self.const(fn, "RP")
 
     def attr(self, e: n.Attr, its) -> str:
         ref = self.r.attr_of(e)
@@ -1356,6 +1372,8 @@ class StmtGen:
                 out.append(f"{pad}{d}[{o}] = {value}")
             else:
                 out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")
+            if name in cg.p.static_read_props:  # after the write: continuous modifiers read it
+                out.append(f"{pad}st.zmemo = None  # (effects.prop_reader's kept totals)")
         else:
             table = "pcounters" if isinstance(ref, rv.PlayerCounter) else "acounters"
             ref = f"st.{table}[{name!r}][{o}]"

@@ -100,6 +100,7 @@ class Compiler:
         # Every property some modify may change is read through the modifiers, whichever
         # statement (fused or not) adds the modifier.
         p.modified_props |= self.modified_names()
+        p.kept_props, p.static_read_props = self.kept_statics()
         for v in s.unique(s.verbs):
             p.verbs[v.name] = VerbRT(v.name, v.params, None, v.decl.narration)
         for ev in s.unique(s.events):
@@ -548,6 +549,27 @@ class Compiler:
 
             self._any_deps = Depends(self.s, self.r, self.modified_names())
         return self._any_deps
+
+    def kept_statics(self) -> tuple[frozenset, frozenset]:
+        """The properties whose continuous modifiers' totals a state may keep per object until
+        a zone changes (effects.prop_reader): those modified only by cards' static abilities
+        that read nothing but zones and properties (no counter, keyword, modified value, ...);
+        and the properties those read, whose writes forget what was kept (`State.zmemo`)."""
+        deps = self.deps or self.any_deps()
+        by_prop: dict[str, list] = {}
+        for ab in self.s.abilities:
+            if isinstance(ab.decl, n.Static) and isinstance(ab.decl.effect, n.Modify):
+                by_prop.setdefault(ab.decl.effect.prop, []).append(ab)
+        kept, read = set(), set()
+        for prop, abs_ in by_prop.items():
+            tokens: set = set()
+            for ab in abs_:
+                tokens |= {"*"} if ab.origin != "card" else deps.reads(ab.decl)
+            tokens.discard("owner")  # (engine.set_owner forgets what was kept)
+            if all(t.startswith("prop:") for t in tokens):
+                kept.add(prop)
+                read |= {t[5:] for t in tokens}
+        return frozenset(kept), frozenset(read)
 
     def modified_names(self):
         """Every property a continuous effect or a `modify` statement may change: a read of

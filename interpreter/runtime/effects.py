@@ -399,6 +399,82 @@ class ContinuousEffects:
             return v
         return self._read_prop(st, o, name)
 
+    def prop_reader(self, name):
+        """`read_prop(st, o, name)` for one property, as a function `(st, o)` the generated code
+        calls: the base value read here, and the continuous modifiers looked at only when one
+        may be in force (a source present, or an effect of the rules or of a keyword), so that
+        a read of a modified property is one call when none is (the common case)."""
+        prog = self
+        k = self.prop_slots.get(name) if self.prop_slots is not None else None
+        cards = self.cards
+        find_present = ContinuousEffects._find_present
+        general = self._read_prop
+        statics_on = self._statics_on
+        kept = name in self.kept_props
+        tkey = ("totals", name)
+
+        def read(st, o):
+            cache = st.g.read_cache
+            if cache is not None:  # one state read many times: as read_prop
+                key = (o, name)
+                v = cache.get(key, _MISSING)
+                if v is _MISSING:
+                    v = cache[key] = general(st, o, name)
+                return v
+            if kept:  # what the continuous modifiers give o, kept until a zone or what they
+                # read changes (Compiler.kept_statics: the writes of those empty `zmemo`)
+                m = st.zmemo
+                if m is None:
+                    m = st.zmemo = {}
+                totals = m.get(tkey)
+                if totals is None:
+                    totals = m[tkey] = {}
+                got = totals.get(o)
+                if got is None:
+                    got = totals[o] = statics_on(st, o, name)
+                setv, added, total = got
+            elif prog.statics_prop.get(name):  # (index_statics fills these after the compile)
+                if prog.statics_shared[name]:
+                    return general(st, o, name)
+                cs = prog.static_cards[name]
+                m = st.zmemo
+                present = None if m is None else m.get(("present", id(cs)))
+                if present is None:
+                    present = st.zone_kept(("present", id(cs)), find_present, cs)
+                if present:
+                    return general(st, o, name)
+            if k is not None:
+                v = st.pv[k][o]
+            else:
+                d = st.props.get(name)
+                v = d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
+            if kept:
+                if setv is not _MISSING:
+                    v = setv
+            else:
+                added, total = False, 0
+            mods = st.mods
+            if mods:
+                for m in mods:
+                    if m[0] == o and m[1] == name:
+                        if len(m) > 5 and m[5] == "set":
+                            v = m[2]
+                        else:
+                            added = True
+                            total += m[2]
+            return v + total if added else v
+
+        if self.verify_checks:  # the tests: the same value as the general way
+            fast = read
+
+            def read(st, o):
+                v = fast(st, o)
+                if v != prog.read_prop(st, o, name):
+                    raise AssertionError(f"the compiled read of {name} differs")
+                return v
+
+        return read
+
     def _read_prop(self, st, o, name):
         k = self.prop_slots.get(name)
         if k is not None:  # a property the rules write: laid out by object (State.pv)

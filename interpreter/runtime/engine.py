@@ -328,6 +328,7 @@ def set_owner(st, what, p) -> None:
     for o in what if isinstance(what, list) else [what]:
         if o is not None:
             st.obj_owner[o] = p
+    st.zmemo = None  # what continuous modifiers give was kept (effects.prop_reader)
 
 
 class SetDict(Stmt):

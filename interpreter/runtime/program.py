@@ -286,6 +286,12 @@ class Program(ContinuousEffects):
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
+        # the compiled reads of modified properties, by (name, none-safe): codegen.reader
+        self.readers: dict[tuple, object] = {}
+        # the properties whose continuous modifiers' totals a state keeps per object until a
+        # zone changes, and the properties those modifiers read (Compiler.kept_statics)
+        self.kept_props: frozenset = frozenset()
+        self.static_read_props: frozenset = frozenset()
         # The state's layout of properties (State.pv): the properties the rules write, each a
         # slot holding its value per object; None until the compiler has laid them out.
         self.prop_slots: dict[str, int] | None = None

@@ -224,6 +224,8 @@ class State:
         """Write a property of an object as a statement does (the generated code writes both
         itself: build/codegen.py)."""
         self.props.setdefault(name, {})[o] = value
+        if name in self.g.prog.static_read_props:  # continuous modifiers read it
+            self.zmemo = None
         k = (self.g.prog.prop_slots or {}).get(name)
         if k is not None:
             self.own(k)[o] = value
@@ -235,14 +237,18 @@ class State:
         `new_cards`: they were given other cards (determinize), so every slot is read again;
         else only the slots of what was written to them differ from their cards'."""
         slots = self.g.prog.prop_slots or {}
+        read = self.g.prog.static_read_props
         for name, d in self.props.items():
             k = slots.get(name)
             for o in objs:
                 if o in d:
                     del d[o]
+                    if name in read:  # continuous modifiers read it
+                        self.zmemo = None
                     if k is not None and not new_cards:
                         self._reset(k, o)
         if new_cards:
+            self.zmemo = None
             for k in range(len(self.pv)):
                 for o in objs:
                     self._reset(k, o)

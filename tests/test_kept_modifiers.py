@@ -1,0 +1,100 @@
+"""The compiled read of a modified property (effects.prop_reader, written by codegen for `x.P`)
+gives what the general read gives (`Program._read_prop`), also when it keeps what the continuous
+modifiers give each object until a zone or a property they read changes (Compiler.kept_statics;
+issue #34 step 4). Under the tests every compiled read is compared with the general one too
+(Program.verify_checks, set by conftest.py)."""
+
+import random
+
+import pytest
+from madang.game.api import load_program, new_game
+
+
+def test_the_properties_whose_modifiers_are_kept():
+    """Kept: the properties modified only by cards whose modifiers read zones and properties;
+    Game of Thrones' strength is not (a modifier reads a keyword: `it has 잠행`)."""
+    got = load_program("game_of_thrones_2p")
+    assert got.kept_props == {"군사", "권력"} and got.static_read_props == {"부착대상"}
+    nivel = load_program("nivel_arena")
+    assert "파워" not in nivel.kept_props  # its modifiers read `active` and counters
+    assert nivel.kept_props == {"사이즈보정", "히트"} and nivel.static_read_props == {"awakened"}
+    assert not load_program("clash_of_decks").kept_props
+
+
+def _compare_all(prog, st) -> int:
+    """Every object's modified properties, compiled read against the general one."""
+    n = 0
+    for name in sorted(prog.modified_props):
+        read = prog.prop_reader(name)
+        for o in range(len(st.obj_card)):
+            if st.obj_zone[o] >= 0:
+                assert read(st, o) == prog._read_prop(st, o, name), (name, o)
+                n += prop_hit(prog, st, o, name)
+    return n
+
+
+def prop_hit(prog, st, o, name) -> int:
+    """1 when a continuous modifier changes `o`'s `name` now."""
+    return int(prog._statics_on(st, o, name)[1])
+
+
+@pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena"])
+def test_compiled_reads_are_the_general_ones_in_random_games(name):
+    """At every decision of random games (with clones), each object's modified properties read
+    the compiled way (kept totals included) equal the general read: a write of what the
+    modifiers read that did not forget the kept totals would show here."""
+    prog = load_program(name)
+    hits = 0
+    for seed in range(4):
+        g = new_game(prog, seed=seed, memory=False)
+        rng = random.Random(seed)
+        while not g.st.over:
+            hits += _compare_all(prog, g.st)
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+            if rng.random() < 0.2:
+                g = g.clone()
+    assert hits > 0  # some modifier was in force: the kept path was exercised with values
+
+
+def test_a_write_of_what_modifiers_read_forgets_the_kept_totals():
+    """Game of Thrones: an attachment's `-1 military` follows its `부착대상` when that is
+    written (State.set_prop, as a scenario's edit): the kept total is forgotten."""
+    prog = load_program("game_of_thrones_2p")
+    read = prog.prop_reader("군사")
+    for seed in range(40):
+        g = new_game(prog, seed=seed, memory=False)
+        rng, st = random.Random(seed), g.st
+        while not st.over:
+            hit = [
+                o
+                for o in range(len(st.obj_card))
+                if st.obj_zone[o] >= 0 and prop_hit(prog, st, o, "군사")
+            ]
+            if hit:
+                break
+            g.apply_action(rng.randrange(len(st.pending.values)))
+        else:
+            continue
+        (o,) = hit[:1]
+        kept = read(st, o)  # kept: one less than its base
+        assert kept == prog.base_prop(st, o, "군사") - 1
+        srcs = [x for x in range(len(st.obj_card)) if prog.base_prop(st, x, "부착대상") == o]
+        for x in srcs:
+            st.set_prop(x, "부착대상", None)
+        assert read(st, o) == prog.base_prop(st, o, "군사")
+        return
+    pytest.fail("no attachment took military in 40 random games")
+
+
+def test_the_generated_writes_of_what_modifiers_read_forget_the_kept_totals():
+    """The generated code forgets the kept totals right after a write of `부착대상` (which the
+    attachments' modifiers read), and not after a write of what no modifier reads."""
+    from madang.tools.listing import show
+
+    code = show(load_program("game_of_thrones_2p"), "부착물플레이")
+    lines = code.splitlines()
+    (at,) = [i for i, ln in enumerate(lines) if "st.props.get('부착대상')" in ln]
+    after = next(ln for ln in lines[at + 1 :] if "st.zmemo" in ln or "st.props.get(" in ln)
+    assert "st.zmemo = None" in after
+    kneel = show(load_program("game_of_thrones_2p"), "떠남정리")
+    assert "st.props.get('누움')" in kneel and kneel.count("st.zmemo = None") == 2  # 부착대상 x2
