@@ -11,13 +11,15 @@ from madang.game.api import load_program, new_game
 
 
 def test_the_properties_whose_modifiers_are_kept():
-    """Kept: the properties modified only by cards whose modifiers read zones and properties;
-    Game of Thrones' strength is not (a modifier reads a keyword: `it has 잠행`)."""
+    """Kept: the properties modified only by cards whose modifiers read zones, properties,
+    counters, owners, the turn's scope and keywords; Game of Thrones' strength is not (a
+    modifier reads who has lost: `opponents`)."""
     got = load_program("game_of_thrones_2p")
-    assert got.kept_props == {"군사", "권력"} and got.static_read_props == {"부착대상"}
+    assert got.kept_props == {"군사", "권력"} and got.kept_reads == {"prop:부착대상"}
     nivel = load_program("nivel_arena")
-    assert "파워" not in nivel.kept_props  # its modifiers read `active` and counters
-    assert nivel.kept_props == {"사이즈보정", "히트"} and nivel.static_read_props == {"awakened"}
+    assert nivel.kept_props == {"파워", "사이즈보정", "히트"}
+    assert {"scope", "counter:레벨", "grants", "prop:awakened"} <= nivel.kept_reads
+    assert nivel.static_read_props == {"awakened"}
     assert not load_program("clash_of_decks").kept_props
 
 
@@ -94,7 +96,7 @@ def test_the_generated_writes_of_what_modifiers_read_forget_the_kept_totals():
     code = show(load_program("game_of_thrones_2p"), "부착물플레이")
     lines = code.splitlines()
     (at,) = [i for i, ln in enumerate(lines) if "st.props.get('부착대상')" in ln]
-    after = next(ln for ln in lines[at + 1 :] if "st.zmemo" in ln or "st.props.get(" in ln)
-    assert "st.zmemo = None" in after
+    after = next(ln for ln in lines[at + 1 :] if "st.kt" in ln or "st.props.get(" in ln)
+    assert "st.kt = None" in after
     kneel = show(load_program("game_of_thrones_2p"), "떠남정리")
-    assert "st.props.get('누움')" in kneel and kneel.count("st.zmemo = None") == 2  # 부착대상 x2
+    assert "st.props.get('누움')" in kneel and kneel.count("st.kt = None") == 2  # 부착대상 x2

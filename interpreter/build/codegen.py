@@ -1341,6 +1341,7 @@ class StmtGen:
             )
             if isinstance(res, rv.CounterRef):
                 self.in_range(res.name, ref, None, s, out, pad)
+                self.forget_kept("counter:" + res.name, out, pad)
             return
         ref = cg.r.attr_of(t)
         name = ref.name
@@ -1372,8 +1373,7 @@ class StmtGen:
                 out.append(f"{pad}{d}[{o}] = {value}")
             else:
                 out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")
-            if name in cg.p.static_read_props:  # after the write: continuous modifiers read it
-                out.append(f"{pad}st.zmemo = None  # (effects.prop_reader's kept totals)")
+            self.forget_kept("prop:" + name, out, pad)
         else:
             table = "pcounters" if isinstance(ref, rv.PlayerCounter) else "acounters"
             ref = f"st.{table}[{name!r}][{o}]"
@@ -1381,6 +1381,13 @@ class StmtGen:
                 f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
             )
             self.in_range(name, ref, o, s, out, pad)
+            self.forget_kept("counter:" + name, out, pad)
+
+    def forget_kept(self, token: str, out, pad) -> None:
+        """After a write of what the kept totals of continuous modifiers read (Program.kept_reads:
+        effects.prop_reader): they are forgotten (`State.kt`)."""
+        if token in self.cg.p.kept_reads:
+            out.append(f"{pad}st.kt = None  # (the kept totals of continuous modifiers)")
 
     def in_range(self, name: str, ref: str, index: str | None, s, out, pad) -> None:
         """After a write of a counter declared `in LOW..HIGH`: its value is held to the range

@@ -26,7 +26,7 @@ from ..runtime.program import (
     ZoneRT,
 )
 from .acts import ActsBuilder
-from .depends import domain_counters, rule_roots
+from .depends import _plain, domain_counters, rule_roots
 from .flowpoints import find_points
 from .fold import empty_value
 
@@ -48,6 +48,11 @@ def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
         if k.active_in
     }
     return Program(meta, zones, counters, {**res.phase_names, **syms.canonical}, syms, kind_zones)
+
+
+# what continuous modifiers whose totals are kept may read besides zones, properties and
+# counters: each write of one forgets the kept totals (engine.forget_kept)
+KEPT_READS = frozenset({"owner", "scope", "grants", "lki"})
 
 
 class Compiler:
@@ -100,7 +105,8 @@ class Compiler:
         # Every property some modify may change is read through the modifiers, whichever
         # statement (fused or not) adds the modifier.
         p.modified_props |= self.modified_names()
-        p.kept_props, p.static_read_props = self.kept_statics()
+        p.kept_props, p.kept_reads, p.kept_zones = self.kept_statics()
+        p.static_read_props = frozenset(t[5:] for t in p.kept_reads if t.startswith("prop:"))
         for v in s.unique(s.verbs):
             p.verbs[v.name] = VerbRT(v.name, v.params, None, v.decl.narration)
         for ev in s.unique(s.events):
@@ -550,26 +556,44 @@ class Compiler:
             self._any_deps = Depends(self.s, self.r, self.modified_names())
         return self._any_deps
 
-    def kept_statics(self) -> tuple[frozenset, frozenset]:
+    def kept_statics(self) -> tuple[frozenset, frozenset, frozenset | None]:
         """The properties whose continuous modifiers' totals a state may keep per object until
         a zone changes (effects.prop_reader): those modified only by cards' static abilities
-        that read nothing but zones and properties (no counter, keyword, modified value, ...);
-        and the properties those read, whose writes forget what was kept (`State.zmemo`)."""
+        that read nothing but zones and the tokens `KEPT_READS` (no modified value, no lost
+        player, no effect in progress, nothing unknown); and the tokens those read, whose
+        writes forget what was kept (`State.kt`: codegen, engine.forget_kept); and the zones
+        they read by name (`@active`: the active zones, where their sources are), whose
+        changes forget it too, or None (any zone)."""
         deps = self.deps or self.any_deps()
         by_prop: dict[str, list] = {}
         for ab in self.s.abilities:
             if isinstance(ab.decl, n.Static) and isinstance(ab.decl.effect, n.Modify):
                 by_prop.setdefault(ab.decl.effect.prop, []).append(ab)
         kept, read = set(), set()
+        zones: set | None = {"@active"}
         for prop, abs_ in by_prop.items():
             tokens: set = set()
             for ab in abs_:
                 tokens |= {"*"} if ab.origin != "card" else deps.reads(ab.decl)
-            tokens.discard("owner")  # (engine.set_owner forgets what was kept)
-            if all(t.startswith("prop:") for t in tokens):
+            if all(t in KEPT_READS or t.startswith(("prop:", "counter:")) for t in tokens):
                 kept.add(prop)
-                read |= {t[5:] for t in tokens}
-        return frozenset(kept), frozenset(read)
+                read |= tokens
+                for ab in abs_:
+                    z = deps.zone_reads(ab.decl)
+                    zones = None if z is None or zones is None else zones | z
+        if zones is not None and "@objzone" in zones:
+            # an object whose zone is read is a source (in an active zone) or one found in the
+            # zones read, unless a field read may hold an object or a zone (depends.check_zones)
+            fields = self.s.fields
+            plain = all(
+                t[5:] in fields and _plain(fields[t[5:]].type)
+                for t in read
+                if t.startswith("prop:")
+            )
+            zones = (zones - {"@objzone"}) | {"@active"} if plain else None
+        if zones is not None and "@any" in zones:
+            zones = None
+        return frozenset(kept), frozenset(read), None if zones is None else frozenset(zones)
 
     def modified_names(self):
         """Every property a continuous effect or a `modify` statement may change: a read of

@@ -198,6 +198,7 @@ class Position:
         else:
             self.counter_scope(name, "global")
             st.counters[name] = value
+        st.kt = None  # (kept totals of continuous modifiers may read it)
 
     def set_prop(self, obj: int | str, prop: str, value: Any) -> None:
         """An object's property (its base value: modifiers stay on top)."""
@@ -215,17 +216,21 @@ class Position:
     def set_active(self, who: str | int) -> None:
         """Whose turn it is."""
         self.st.active = self.player(who)
+        self.st.kt = None
 
     def set_first(self, who: str | int) -> None:
         """The game's first player (`first_player`)."""
         self.st.first = self.player(who)
+        self.st.kt = None
 
     def set_turn(self, n: int) -> None:
         """Turns already begun (the next `turn` block counts n + 1)."""
         self.st.turn = _count(n, "turn")
+        self.st.kt = None
 
     def set_round(self, n: int) -> None:
         self.st.round = _count(n, "round")
+        self.st.kt = None
 
     def set_phase(self, name: str) -> None:
         """The current phase, by any of its spellings."""

@@ -6,6 +6,7 @@ arguments. `Program` (program.py) inherits these lookups."""
 from __future__ import annotations
 
 from .errors import RulesError
+from .inputs import zone_mask
 
 _MISSING = object()
 _NONE = (_MISSING, False, 0)  # no continuous modifier hits the object
@@ -63,6 +64,17 @@ def in_force(st, o) -> bool:
     if card_zones is None:
         return z in st.g.active_set
     return z in card_zones[st.obj_card[o]]
+
+
+def kept_mask(g) -> int:
+    """The bits of the zone instances of game `g` that the continuous modifiers whose totals
+    are kept read (`Program.kept_zones`; -1: any), found once per game: a move in or out of
+    one forgets the kept totals (`State.kt`)."""
+    mask = g.kept_points.get("kept_totals")
+    if mask is None:
+        zones = g.prog.kept_zones
+        mask = g.kept_points["kept_totals"] = -1 if zones is None else zone_mask(g, zones)
+    return mask
 
 
 class StaticRT:
@@ -401,17 +413,65 @@ class ContinuousEffects:
 
     def prop_reader(self, name):
         """`read_prop(st, o, name)` for one property, as a function `(st, o)` the generated code
-        calls: the base value read here, and the continuous modifiers looked at only when one
-        may be in force (a source present, or an effect of the rules or of a keyword), so that
-        a read of a modified property is one call when none is (the common case)."""
+        calls. For a property in `kept_props` (Compiler.kept_statics), what the continuous
+        modifiers give each object is kept in the zones' memo until a zone or something they
+        read changes (each such write empties `State.zmemo`), within and between check points;
+        for another, they are looked at only when one may be in force (a source present, or
+        an effect of the rules or of a keyword), so that a read is one call when none is."""
         prog = self
         k = self.prop_slots.get(name) if self.prop_slots is not None else None
         cards = self.cards
         find_present = ContinuousEffects._find_present
         general = self._read_prop
         statics_on = self._statics_on
-        kept = name in self.kept_props
+        totals_of = self._statics_totals
         tkey = ("totals", name)
+
+        def base(st, o):
+            if k is not None:
+                return st.pv[k][o]
+            d = st.props.get(name)
+            return d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
+
+        def with_mods(st, o, v, added, total):  # the statements' modifiers, on top
+            for m in st.mods:
+                if m[0] == o and m[1] == name:
+                    if len(m) > 5 and m[5] == "set":
+                        v = m[2]
+                    else:
+                        added = True
+                        total += m[2]
+            return v + total if added else v
+
+        def kept_read(st, o):
+            kt = st.kt
+            if kt is None:
+                kt = st.kt = [kept_mask(st.g), {}]
+            m = kt[1]
+            each = m.get(name)  # each object's, found when it is first read
+            if each is None:
+                each = m[name] = {}
+            got = each.get(o)
+            if got is None:
+                sums = m.get(tkey)  # every object's, found at a check point
+                if sums is None:
+                    cache = st.g.read_cache
+                    if cache is not None:
+                        sums = totals_of(st, name, cache)  # (None while it is being found)
+                        if sums is not None:
+                            m[tkey] = sums
+                got = each[o] = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
+            setv, added, total = got
+            if setv is not _MISSING:
+                v = setv
+            elif k is not None:  # (the base read written out: the hottest path)
+                v = st.pv[k][o]
+            else:
+                d = st.props.get(name)
+                v = d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
+            if st.mods:
+                return with_mods(st, o, v, added, total)
+            return v + total if added else v
 
         def read(st, o):
             cache = st.g.read_cache
@@ -421,19 +481,7 @@ class ContinuousEffects:
                 if v is _MISSING:
                     v = cache[key] = general(st, o, name)
                 return v
-            if kept:  # what the continuous modifiers give o, kept until a zone or what they
-                # read changes (Compiler.kept_statics: the writes of those empty `zmemo`)
-                m = st.zmemo
-                if m is None:
-                    m = st.zmemo = {}
-                totals = m.get(tkey)
-                if totals is None:
-                    totals = m[tkey] = {}
-                got = totals.get(o)
-                if got is None:
-                    got = totals[o] = statics_on(st, o, name)
-                setv, added, total = got
-            elif prog.statics_prop.get(name):  # (index_statics fills these after the compile)
+            if prog.statics_prop.get(name):  # (filled by index_statics, after the compile)
                 if prog.statics_shared[name]:
                     return general(st, o, name)
                 cs = prog.static_cards[name]
@@ -443,37 +491,20 @@ class ContinuousEffects:
                     present = st.zone_kept(("present", id(cs)), find_present, cs)
                 if present:
                     return general(st, o, name)
-            if k is not None:
-                v = st.pv[k][o]
-            else:
-                d = st.props.get(name)
-                v = d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
-            if kept:
-                if setv is not _MISSING:
-                    v = setv
-            else:
-                added, total = False, 0
-            mods = st.mods
-            if mods:
-                for m in mods:
-                    if m[0] == o and m[1] == name:
-                        if len(m) > 5 and m[5] == "set":
-                            v = m[2]
-                        else:
-                            added = True
-                            total += m[2]
-            return v + total if added else v
+            v = base(st, o)
+            return with_mods(st, o, v, False, 0) if st.mods else v
 
-        if self.verify_checks:  # the tests: the same value as the general way
-            fast = read
+        fast = kept_read if name in self.kept_props else read
+        if not self.verify_checks:
+            return fast
 
-            def read(st, o):
-                v = fast(st, o)
-                if v != prog.read_prop(st, o, name):
-                    raise AssertionError(f"the compiled read of {name} differs")
-                return v
+        def verified(st, o):  # the tests: the same value as the general way
+            v = fast(st, o)
+            if v != prog.read_prop(st, o, name):
+                raise AssertionError(f"the compiled read of {name} differs")
+            return v
 
-        return read
+        return verified
 
     def _read_prop(self, st, o, name):
         k = self.prop_slots.get(name)

@@ -238,7 +238,9 @@ def ask(
     rewind: bool = True,
 ) -> None:
     st.pending = Pending(player, prompt, values, kind, type_)
-    st.lki = []  # an arrival's events are over by the next decision
+    if st.lki:
+        st.lki = []  # an arrival's events are over by the next decision
+        forget_kept(st, "lki")
     if rewind:
         fr.pc -= 1
 
@@ -321,6 +323,14 @@ def set_game_value(st, name, v, span) -> None:
         if v not in (1, -1):
             raise RulesError(f"{span}: turn_direction must be 1 or -1, got {v!r}")
         st.direction = v
+    forget_kept(st, "scope")
+
+
+def forget_kept(st, token: str) -> None:
+    """A write of `token` (build/depends.py): what the continuous modifiers give each object,
+    kept until a zone changes (effects.prop_reader), is forgotten if they read it."""
+    if token in st.g.prog.kept_reads:
+        st.kt = None
 
 
 def set_owner(st, what, p) -> None:
@@ -328,7 +338,7 @@ def set_owner(st, what, p) -> None:
     for o in what if isinstance(what, list) else [what]:
         if o is not None:
             st.obj_owner[o] = p
-    st.zmemo = None  # what continuous modifiers give was kept (effects.prop_reader)
+    forget_kept(st, "owner")
 
 
 class SetDict(Stmt):
@@ -350,11 +360,13 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         if z in st.g.renewing:
             renew(st, o)
     st.zmemo = None
+    bits = 1 << old | 1 << z if old >= 0 else 1 << z
+    st.zdirty |= bits  # (the bits of the zones changed: run_checks)
     if old >= 0:
-        st.zdirty |= 1 << old | 1 << z  # (the bits of the zones changed: run_checks)
         st.zones[old].remove(o)
-    else:
-        st.zdirty |= 1 << z
+    kt = st.kt
+    if kt is not None and kt[0] & bits:  # (the kept totals of continuous modifiers)
+        st.kt = None
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
@@ -400,12 +412,14 @@ def renew(st: State, o: int) -> None:
         known = [(o, kw, None, None, args) for kw, args in prog.continuous_grants(st, o)]
         if known:
             st.lki = st.lki + [(o, st.obj_moves[o], m) for m in known]
+            forget_kept(st, "lki")
     if st.grants:
         kept = [m for m in st.grants if m[0] != o]
         if len(kept) != len(st.grants):  # its last known grants, for its arrival's events
             moves = st.obj_moves[o]
             st.lki = st.lki + [(o, moves, m) for m in st.grants if m[0] == o]
             st.grants = kept
+            forget_kept(st, "grants")
     st.drop_props((o,))
     if st.used:
         st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
@@ -429,6 +443,9 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.zones[z].append(o)
     st.zmemo = None
     st.zdirty |= 1 << z
+    kt = st.kt
+    if kt is not None and kt[0] >> z & 1:
+        st.kt = None
     return o
 
 
@@ -454,6 +471,9 @@ def remove_objects(st, what) -> None:
                 seen.track_removal(st, o, z)
             st.zmemo = None
             st.zdirty |= 1 << z
+            kt = st.kt
+            if kt is not None and kt[0] >> z & 1:
+                st.kt = None
             st.zones[z].remove(o)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
@@ -470,6 +490,9 @@ def shuffle_zone(st: State, z: int) -> None:
     st.shuffle(objs)
     st.zmemo = None
     st.zdirty |= 1 << z
+    kt = st.kt
+    if kt is not None and kt[0] >> z & 1:
+        st.kt = None
 
 
 class Reveal(Stmt):
@@ -626,6 +649,7 @@ class AddModifier(Stmt):
         if grant:
             args = list(args) if args else []
             st.grants.extend((o, amount, until, st.ts, args) for o in targets if o is not None)
+            forget_kept(st, "grants")
         else:
             st.mods.extend((o, prop, amount, until, st.ts, op) for o in targets if o is not None)
 
@@ -759,10 +783,12 @@ class ScopeStmt(Stmt):
         if self.kind == "turn":
             st.active = self.player(st, fr.env)
             st.turn += 1
+            forget_kept(st, "scope")
             if log is not None:
                 note(st, {"turn": st.turn, "player": st.active})
         elif self.kind == "round":
             st.round += 1
+            forget_kept(st, "scope")
             if log is not None:
                 note(st, {"round": st.round})
         else:
@@ -779,6 +805,7 @@ class ScopeStmt(Stmt):
             st.mods = [m for m in st.mods if m[3] not in names and m[3] != other]
         if st.grants:
             st.grants = [m for m in st.grants if m[2] not in names and m[2] != other]
+            forget_kept(st, "grants")
         if st.used:
             st.used = [u for u in st.used if u[2] not in names]
         if self.kind == "phase":
@@ -808,6 +835,7 @@ class Expire(Stmt):
             st.mods = [m for m in st.mods if m[3] not in names]
         if st.grants:
             st.grants = [m for m in st.grants if m[2] not in names]
+            forget_kept(st, "grants")
 
 
 # ---------------------------------------------------------------- decisions

@@ -291,7 +291,9 @@ class Program(ContinuousEffects):
         # the properties whose continuous modifiers' totals a state keeps per object until a
         # zone changes, and the properties those modifiers read (Compiler.kept_statics)
         self.kept_props: frozenset = frozenset()
-        self.static_read_props: frozenset = frozenset()
+        self.kept_reads: frozenset = frozenset()  # their tokens (build/depends.py)
+        self.static_read_props: frozenset = frozenset()  # the properties among those
+        self.kept_zones: frozenset | None = None  # the zones they read (None: any)
         # The state's layout of properties (State.pv): the properties the rules write, each a
         # slot holding its value per object; None until the compiler has laid them out.
         self.prop_slots: dict[str, int] | None = None

@@ -114,7 +114,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "chance", "kept",
+        "zmemo", "zdirty", "kt", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -177,6 +177,10 @@ class State:
         # emptying of `zmemo`, read and cleared by engine.run_checks); an int: a clone copies it
         # for free. Not saved: a state made otherwise counts as all changed.
         self.zdirty = -1
+        # What continuous modifiers give objects, kept (effects.prop_reader): [the bits of the
+        # zones they read, {key: totals}], forgotten (None) when one of those zones or anything
+        # else they read changes (engine.forget_kept and the moves); never copied nor saved.
+        self.kt = None
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
@@ -225,7 +229,7 @@ class State:
         itself: build/codegen.py)."""
         self.props.setdefault(name, {})[o] = value
         if name in self.g.prog.static_read_props:  # continuous modifiers read it
-            self.zmemo = None
+            self.kt = None
         k = (self.g.prog.prop_slots or {}).get(name)
         if k is not None:
             self.own(k)[o] = value
@@ -244,11 +248,11 @@ class State:
                 if o in d:
                     del d[o]
                     if name in read:  # continuous modifiers read it
-                        self.zmemo = None
+                        self.kt = None
                     if k is not None and not new_cards:
                         self._reset(k, o)
         if new_cards:
-            self.zmemo = None
+            self.kt = None
             for k in range(len(self.pv)):
                 for o in objs:
                     self._reset(k, o)
@@ -352,6 +356,7 @@ class State:
         c.ts = self.ts
         c.zmemo = None
         c.zdirty = -1
+        c.kt = None
         c.chance = None
         return c
 
