@@ -44,10 +44,10 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     a change of what it reads it is."""
     prog = load_program("nivel_arena")
     (chk,) = [c for c in prog.checks if c.reads is not None and "mods:파워" in c.reads]
-    # the zones it reads are known by name: the lanes, and the active zones (where the
-    # sources of continuous effects are), not the decks and hands
-    assert chk.zones is not None and {"lane1", "@active"} <= chk.zones
-    assert "deck" not in chk.zones and "hand" not in chk.zones
+    # the zones it reads are known by name: the lanes, not the decks and hands; what the
+    # continuous modifiers of power read (the active zones, where their sources are, fields,
+    # counters, ...) is one number, that of the state's kept totals (State.kt)
+    assert chk.zones == {"lane1", "lane2", "lane3"} and "kt" in chk.reads
     g = new_game(prog, seed=2, memory=False)
     st = g.st
     rng = random.Random(2)
@@ -81,6 +81,9 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
         z for z in range(len(st.zones)) if st.g.zone_info[z] == ("hand", st.g.zone_info[deck][1])
     )
     E.move_object(st, st.zones[deck][0], hand, "back")  # a draw: a zone it does not read
+    assert evaluated() == 0
+    E.forget_kept(st, "scope")  # (a turn began) the modifiers' kept totals are forgotten
+    assert st.kt is None and evaluated() == 1
     assert evaluated() == 0
     c = st.clone()  # a clone's zones are its own: evaluated on it once
     c.dirty = -1

@@ -15,13 +15,16 @@ RULESETS = ["nivel_arena", "game_of_thrones_2p", "clash_of_decks", "cthulhu_wars
 
 
 def test_the_zones_a_check_reads_are_found_by_name():
-    """Nivel Arena's check of units without power reads the lanes and the active zones
-    (where continuous effects' sources are; their `equipped_unit(this)` reads a zone of an
-    object found there), not the decks and hands; Game of Thrones' check of the power needed
-    to win reads the play areas only: without a domain, it is kept false too."""
-    nivel = {c.name: c for c in load_program("nivel_arena").checks}
+    """Nivel Arena's check of units without power reads the lanes itself, not the decks and
+    hands; the continuous modifiers of power read the active zones too (where their sources
+    are; their `equipped_unit(this)` reads a zone of an object found there), which the kept
+    totals' bits (State.kt) follow; Game of Thrones' check of the power needed to win reads
+    the play areas only: without a domain, it is kept false too."""
+    prog = load_program("nivel_arena")
+    nivel = {c.name: c for c in prog.checks}
     power = nivel["파워0"]
-    assert power.zones == {"lane1", "lane2", "lane3", "skills", "@active"}
+    assert power.zones == {"lane1", "lane2", "lane3"}
+    assert prog.kept_zones == {"lane1", "lane2", "lane3", "skills", "@active"}
     assert nivel["장착조건확인"].zoned  # its domain reads zones only: kept until one changes
     (got,) = load_program("game_of_thrones_2p").checks
     assert got.zones == {"play_area"} and got.reads is not None
@@ -96,9 +99,9 @@ def test_a_dropped_zone_mark_is_caught(monkeypatch):
     move = E.move_object
 
     def unmarked(st, o, z, where, index=0):
-        before = st.zdirty
+        before, kt = st.zdirty, st.kt
         move(st, o, z, where, index)
-        st.zdirty = before  # a mark dropped
+        st.zdirty, st.kt = before, kt  # the marks dropped (the lane's bit, the kept totals)
 
     st, unit, lane = setup()
     monkeypatch.setattr(E, "move_object", unmarked)

@@ -140,7 +140,12 @@ class Compiler:
                 # until a zone changes, and is most often empty: evaluated, it costs less)
                 zones = self.deps.check_zones(chk)
                 mods = any(t.startswith("mods:") for t in self.check_reads[i])
-                if mods or (zones is not None and chk.over is None):
+                # what continuous modifiers give read as their kept totals (State.kt): one
+                # number compared, and only the zones the check reads itself
+                kept = self.deps.kept_check(chk, p.kept_props) if mods and p.kept_props else None
+                if kept is not None:
+                    c.reads, c.zones = kept
+                elif mods or (zones is not None and chk.over is None):
                     c.reads, c.zones = frozenset(self.check_reads[i]), zones
         p.deck_rules = [
             DeckRule(r.label, r.var, self.expr(r.over) if r.over is not None else None,

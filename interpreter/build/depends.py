@@ -71,6 +71,7 @@ class Depends:
         self._modified = set(modified) | {canon.get(p, p) for p in modified}
         self._define_reads: dict[str, set] = {}
         self._static_reads: set | None = None
+        self.kept: frozenset | None = None  # (kept_check)
         self.static_reads()  # first: the definitions' reads depend on it
 
     # ------------------------------------------------------------ reads
@@ -159,8 +160,11 @@ class Depends:
 
     def prop_reads(self, name: str) -> set:
         """A property's value: its base, and when something may modify it, the modifiers of
-        statements and every continuous effect (whose conditions and amounts read more)."""
+        statements and every continuous effect (whose conditions and amounts read more); with
+        `kept` (`kept_check`), those effects as `kept:P` (their totals kept, State.kt)."""
         out = {"prop:" + name}
+        if name in self.modified() and self.kept is not None:
+            return out | {"mods:" + name, "kept:" + name}
         if name in self.modified():
             out |= {"mods:" + name, "grants", "owner"} | self.static_reads()
         return out
@@ -314,7 +318,27 @@ class Depends:
         return out
 
     def prop_zones(self, name: str) -> set:
+        if name in self.modified() and self.kept is not None and name in self.kept:
+            return set()  # (the zones of kept totals: State.kt's own bits)
         return self.static_zones() if name in self.modified() else set()
+
+    def kept_check(self, chk, kept: frozenset) -> tuple[frozenset, frozenset | None] | None:
+        """A check's reads and zones (`check_reads`, `check_zones`) when the continuous
+        effects on the properties `kept` are read as their kept totals (token `kt`: the
+        state's `kt`, forgotten when anything those effects read changes, zones included);
+        None when it reads a modified property not among them."""
+        saved = self._define_reads, self.__dict__.get("_define_zones")
+        self.kept, self._define_reads, self.__dict__["_define_zones"] = kept, {}, {}
+        try:
+            reads = self.check_reads(chk)
+            zones = self.check_zones(chk)
+        finally:
+            self.kept, self._define_reads = None, saved[0]
+            self.__dict__["_define_zones"] = saved[1] if saved[1] is not None else {}
+        props = {t[5:] for t in reads if t.startswith("kept:")}
+        if not props <= kept:
+            return None
+        return frozenset({t for t in reads if not t.startswith("kept:")} | {"kt"}), zones
 
     def define_zones(self, name: str) -> set | None:
         memo = self.__dict__.setdefault("_define_zones", {})

@@ -6,7 +6,7 @@ arguments. `Program` (program.py) inherits these lookups."""
 from __future__ import annotations
 
 from .errors import RulesError
-from .inputs import zone_mask
+from .inputs import kept_totals
 
 _MISSING = object()
 _NONE = (_MISSING, False, 0)  # no continuous modifier hits the object
@@ -64,17 +64,6 @@ def in_force(st, o) -> bool:
     if card_zones is None:
         return z in st.g.active_set
     return z in card_zones[st.obj_card[o]]
-
-
-def kept_mask(g) -> int:
-    """The bits of the zone instances of game `g` that the continuous modifiers whose totals
-    are kept read (`Program.kept_zones`; -1: any), found once per game: a move in or out of
-    one forgets the kept totals (`State.kt`)."""
-    mask = g.kept_points.get("kept_totals")
-    if mask is None:
-        zones = g.prog.kept_zones
-        mask = g.kept_points["kept_totals"] = -1 if zones is None else zone_mask(g, zones)
-    return mask
 
 
 class StaticRT:
@@ -446,7 +435,7 @@ class ContinuousEffects:
         def kept_read(st, o):
             kt = st.kt
             if kt is None:
-                kt = st.kt = [kept_mask(st.g), {}]
+                kt = kept_totals(st)
             m = kt[1]
             each = m.get(name)  # each object's, found when it is first read
             if each is None:

@@ -30,9 +30,12 @@ def reader(g, toks, cards: bool = True):
     rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
     props: list[str] = []  # other properties: what statements wrote (else the cards')
     counters: list[str] = []
+    kt = "kt" in toks
     for t in sorted(toks):
         kind, _, name = t.partition(":")
-        if t in _LISTS:
+        if t == "kt":  # the kept totals of continuous modifiers: compared by their number
+            pass
+        elif t in _LISTS:
             lists.append(_LISTS[t])
         elif t == "zones":  # compared on their own (`same`)
             pass
@@ -63,9 +66,28 @@ def reader(g, toks, cards: bool = True):
             out.append(st.props.get(p) or {})
         for c in counters:  # (a player's or an area's counters: lists, copied by `point`)
             out += (st.counters.get(c), st.pcounters.get(c), st.acounters.get(c))
+        if kt:
+            out.append((st.kt or kept_totals(st))[2])
         return out
 
     return read
+
+
+def kept_totals(st) -> list:
+    """The state's kept totals of continuous modifiers (`State.kt`, effects.prop_reader), made
+    empty if there are none: [the bits of the zone instances they read (`Program.kept_zones`,
+    found once per game; -1: any), {key: totals}, a number new per game and making]. A check
+    that reads them is kept false while the number is the same (token `kt`)."""
+    kt = st.kt
+    if kt is None:
+        kept = st.g.kept_points
+        mask = kept.get("kept_totals")
+        if mask is None:
+            zones = st.g.prog.kept_zones
+            mask = kept["kept_totals"] = -1 if zones is None else zone_mask(st.g, zones)
+        serial = kept["kept_serial"] = kept.get("kept_serial", 0) + 1
+        kt = st.kt = [mask, {}, serial]
+    return kt
 
 
 def _getter(make, keys: list):
