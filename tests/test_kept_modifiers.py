@@ -100,3 +100,30 @@ def test_the_generated_writes_of_what_modifiers_read_forget_the_kept_totals():
     assert "st.kt = None" in after
     kneel = show(load_program("game_of_thrones_2p"), "떠남정리")
     assert "st.props.get('누움')" in kneel and kneel.count("st.kt = None") == 2  # 부착대상 x2
+
+
+def test_moves_forget_the_kept_totals_only_where_they_read():
+    """Nivel Arena: a card that is no modifier's source dealt from the deck to the damage zone
+    (an active zone no modifier reads by name) keeps the kept totals; the same move of a
+    source's card, or a move into a lane, forgets them."""
+    from madang.runtime import engine as E
+    from madang.runtime.inputs import kept_totals
+
+    prog = load_program("nivel_arena")
+    g = new_game(prog, seed=3, memory=False)
+    st = g.st
+    zi = st.g.zone_info
+    (_, _, _, _, sources) = kept_totals(st)
+    deck = next(z for z, (n, _) in enumerate(zi) if n == "deck" and st.zones[z])
+    damage = next(z for z, (n, p) in enumerate(zi) if n == "damage_zone" and p == zi[deck][1])
+    lane = next(z for z, (n, p) in enumerate(zi) if n == "lane1" and p == zi[deck][1])
+    plain = next(o for o in st.zones[deck] if st.obj_card[o] not in sources)
+    source = next(o for o in st.zones[deck] if st.obj_card[o] in sources)
+    kt = st.kt = kept_totals(st)
+    E.move_object(st, plain, damage, "back")
+    assert st.kt is kt
+    E.move_object(st, source, damage, "back")
+    assert st.kt is None
+    assert kept_totals(st) is st.kt
+    E.move_object(st, plain, lane, "back")
+    assert st.kt is None

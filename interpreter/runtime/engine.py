@@ -364,8 +364,8 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
     if old >= 0:
         st.zones[old].remove(o)
-    kt = st.kt
-    if kt is not None and kt[0] & bits:  # (the kept totals of continuous modifiers)
+    kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
+    if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
         st.kt = None
     dest = st.zones[z]
     if where == "back":
@@ -444,7 +444,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.zmemo = None
     st.zdirty |= 1 << z
     kt = st.kt
-    if kt is not None and kt[0] >> z & 1:
+    if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and card_index in kt[4]):
         st.kt = None
     return o
 
@@ -472,7 +472,7 @@ def remove_objects(st, what) -> None:
             st.zmemo = None
             st.zdirty |= 1 << z
             kt = st.kt
-            if kt is not None and kt[0] >> z & 1:
+            if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
                 st.kt = None
             st.zones[z].remove(o)
             st.obj_from[o] = z
@@ -491,7 +491,7 @@ def shuffle_zone(st: State, z: int) -> None:
     st.zmemo = None
     st.zdirty |= 1 << z
     kt = st.kt
-    if kt is not None and kt[0] >> z & 1:
+    if kt is not None and (kt[0] | kt[3]) >> z & 1:
         st.kt = None
 
 

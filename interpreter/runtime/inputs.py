@@ -75,19 +75,37 @@ def reader(g, toks, cards: bool = True):
 
 def kept_totals(st) -> list:
     """The state's kept totals of continuous modifiers (`State.kt`, effects.prop_reader), made
-    empty if there are none: [the bits of the zone instances they read (`Program.kept_zones`,
-    found once per game; -1: any), {key: totals}, a number new per game and making]. A check
-    that reads them is kept false while the number is the same (token `kt`)."""
+    empty if there are none: [the bits of the zone instances they read by name, {key:
+    totals}, a number new per game and making, the bits of the other active zones (where
+    their sources are), the cards of their sources]: a move in or out of a zone of the first
+    bits forgets them, and in or out of the others a move of one of those cards (engine's
+    moves). A check that reads them is kept false while the number is the same (token
+    `kt`)."""
     kt = st.kt
     if kt is None:
         kept = st.g.kept_points
-        mask = kept.get("kept_totals")
-        if mask is None:
-            zones = st.g.prog.kept_zones
-            mask = kept["kept_totals"] = -1 if zones is None else zone_mask(st.g, zones)
+        masks = kept.get("kept_totals")
+        if masks is None:
+            masks = kept["kept_totals"] = _kept_masks(st.g)
         serial = kept["kept_serial"] = kept.get("kept_serial", 0) + 1
-        kt = st.kt = [mask, {}, serial]
+        kt = st.kt = [masks[0], {}, serial, masks[1], masks[2]]
     return kt
+
+
+def _kept_masks(g) -> tuple:
+    """Per game: the bits of the zones kept totals read by name (`Program.kept_zones`; -1:
+    any), those of the other active zones, and the cards whose objects are their sources
+    there: those of the kept modifiers, and of continuous grants when they read keywords."""
+    prog = g.prog
+    zones = prog.kept_zones
+    if zones is None:
+        return -1, 0, frozenset()
+    named = zone_mask(g, zones - {"@active"})
+    active = zone_mask(g, frozenset({"@active"})) & ~named if "@active" in zones else 0
+    cards = frozenset().union(*(prog.static_cards.get(p, ()) for p in prog.kept_props))
+    if "grants" in prog.kept_reads:
+        cards = cards.union(*(sa.card_set for sa in prog.statics_grant))
+    return named, active, cards
 
 
 def _getter(make, keys: list):
