@@ -403,10 +403,11 @@ class ContinuousEffects:
     def prop_reader(self, name):
         """`read_prop(st, o, name)` for one property, as a function `(st, o)` the generated code
         calls. For a property in `kept_props` (Compiler.kept_statics), what the continuous
-        modifiers give each object is kept in the zones' memo until a zone or something they
-        read changes (each such write empties `State.zmemo`), within and between check points;
-        for another, they are looked at only when one may be in force (a source present, or
-        an effect of the rules or of a keyword), so that a read is one call when none is."""
+        modifiers give each object is kept in the state (`State.kt`, inputs.kept_totals) until
+        a zone or something they read changes (each such write forgets it), within and between
+        check points; for another, they are looked at only when one may be in force (a source
+        present, or an effect of the rules or of a keyword), so that a read is one call when
+        none is."""
         prog = self
         k = self.prop_slots.get(name) if self.prop_slots is not None else None
         cards = self.cards
