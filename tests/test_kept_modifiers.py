@@ -12,10 +12,10 @@ from madang.game.api import load_program, new_game
 
 def test_the_properties_whose_modifiers_are_kept():
     """Kept: the properties modified only by cards whose modifiers read zones, properties,
-    counters, owners, the turn's scope and keywords; Game of Thrones' strength is not (a
-    modifier reads who has lost: `opponents`)."""
+    counters, owners, the turn's scope, players out and keywords (Game of Thrones' strength:
+    a modifier reads `opponents`, another `it has 잠행`)."""
     got = load_program("game_of_thrones_2p")
-    assert got.kept_props == {"군사", "권력"} and got.kept_reads == {"prop:부착대상"}
+    assert got.kept_props == {"군사", "권력", "힘"} and "prop:부착대상" in got.kept_reads
     nivel = load_program("nivel_arena")
     assert nivel.kept_props == {"파워", "사이즈보정", "히트"}
     assert {"scope", "counter:레벨", "grants", "prop:awakened"} <= nivel.kept_reads

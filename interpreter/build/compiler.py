@@ -52,7 +52,7 @@ def new_program(syms: Symbols, meta: dict, res: Resolved) -> Program:
 
 # what continuous modifiers whose totals are kept may read besides zones, properties and
 # counters: each write of one forgets the kept totals (engine.forget_kept)
-KEPT_READS = frozenset({"owner", "scope", "grants", "lki"})
+KEPT_READS = frozenset({"owner", "scope", "grants", "lki", "lost"})
 
 
 class Compiler:

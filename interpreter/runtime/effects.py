@@ -443,13 +443,20 @@ class ContinuousEffects:
                 each = m[name] = {}
             got = each.get(o)
             if got is None:
-                sums = m.get(tkey)  # every object's, found at a check point
+                sums = m.get(tkey)  # every object's, found at once
                 if sums is None:
-                    cache = st.g.read_cache
-                    if cache is not None:
+                    g = st.g
+                    cache = g.read_cache
+                    if cache is None:  # (nothing changes while one value is read)
+                        g.read_cache = {}
+                        try:
+                            sums = totals_of(st, name, g.read_cache)
+                        finally:
+                            g.read_cache = None
+                    else:
                         sums = totals_of(st, name, cache)  # (None while it is being found)
-                        if sums is not None:
-                            m[tkey] = sums
+                    if sums is not None:
+                        m[tkey] = sums
                 got = each[o] = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
             setv, added, total = got
             if setv is not _MISSING:

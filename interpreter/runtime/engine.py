@@ -554,6 +554,7 @@ def win_or_lose(st, who, lose) -> None:
     for p in who:
         if p not in st.lost:
             st.lost.append(p)
+            forget_kept(st, "lost")
     note(st, {"lost": sorted(st.lost)})
     left = [p for p in range(st.g.nplayers) if p not in st.lost]
     if len(left) <= 1:
