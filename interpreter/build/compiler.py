@@ -564,8 +564,8 @@ class Compiler:
     def kept_statics(self) -> tuple[frozenset, frozenset, frozenset | None]:
         """The properties whose continuous modifiers' totals a state may keep per object until
         a zone changes (effects.prop_reader): those modified only by cards' static abilities
-        that read nothing but zones and the tokens `KEPT_READS` (no modified value, no lost
-        player, no effect in progress, nothing unknown); and the tokens those read, whose
+        that read nothing but zones, fields, counters and the tokens `KEPT_READS` (no modified
+        value, no effect in progress, nothing unknown); and the tokens those read, whose
         writes forget what was kept (`State.kt`: codegen, engine.forget_kept); and the zones
         they read by name (`@active`: the active zones, where their sources are), whose
         changes forget it too, or None (any zone)."""
