@@ -265,6 +265,19 @@ class CodeGen:
             return f" {e.op} ".join(_grouped(self.test(i, its)) for i in e.items)
         return self.src(e, its)
 
+    def listed(self, typ, e: n.Expr, src: str) -> str:
+        """The source `src` of an argument `e` for a parameter of type `typ`: a zone given for
+        a list is a copy of its objects (what the zone held at the call), as the callee reads
+        a list."""
+        return f"list(st.zones[{src}])" if isinstance(typ, tuple) and self._zone(e) else src
+
+    def compile_arg(self, typ, e: n.Expr):
+        """`compile(e)` for an argument of a parameter of type `typ` (`listed`)."""
+        f = self.compile(e)
+        if isinstance(typ, tuple) and self._zone(e):
+            return lambda st, env: list(st.zones[f(st, env)])
+        return f
+
     def compile(self, e: n.Expr, charged: str | None = None, truth: bool = False, empty=None):
         """`charged`: the function is a definition's body, called by name (maybe by itself):
         each call is a step of work, shown as `charged` when the budget runs out. `truth`: only
@@ -407,7 +420,7 @@ class CodeGen:
                 and d.name not in self._inlining
                 and len(self._inlining) < INLINE_DEPTH
             ):
-                args = [self.src(a, ()) for a in e.args]
+                args = [self.listed(q.type, a, self.src(a, ())) for q, a in zip(d.params, e.args)]
                 if all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
                     inner = {"you": 0, "this": 0}
                     for q, a in zip(d.params, e.args):
@@ -480,6 +493,7 @@ class CodeGen:
                 args = [self.src(a, its) for a in e.args]
                 if isinstance(res, rv.DefineRef):
                     d = self.s.defines[res.name]
+                    args = [self.listed(q.type, x, a) for q, a, x in zip(d.params, args, e.args)]
                     inlined = self.inline_define(d, args, its, e.args)
                     if inlined is not None:
                         return inlined
@@ -949,6 +963,15 @@ class CodeGen:
             if isinstance(e.obj, n.Name) and self.r.name_of(e.obj) == rv.BuiltinRef("players"):
                 # `players.X`: the seats counted, no list of them built (none lost: all)
                 obj = "(_players(st) if st.lost else range(st.g.nplayers))"
+            elif self._zone(e.obj):
+                obj = f"st.zones[{obj}]"
+            elif not self._list(e.obj):
+                # a list to the checker may hold a zone given for it (`sum(l.p)` of `p.hand`)
+                obj = (
+                    f"({obj} if {obj}.__class__ is list else _listed(st, {obj}))"
+                    if _SIMPLE.fullmatch(obj)
+                    else f"_listed(st, {obj})"
+                )
             return f"[{one} for {var} in ({obj} or [])]"
         return self.one_attr(ref, obj)
 
@@ -1311,7 +1334,10 @@ class StmtGen:
         vr = cg.const(verb)
         args = ", ".join(
             [f"'you': {cg._special('you')}"]
-            + [f"{p!r}: {cg.src(a, ())}" for p, a in zip(verb.param_names, s.args)]
+            + [
+                f"{p!r}: {cg.listed(t, a, cg.src(a, ()))}"
+                for p, t, a in zip(verb.param_names, verb.param_types, s.args)
+            ]
         )
         out.append(f"{pad}{var} = {{{args}}}")
         out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {var})")

@@ -475,12 +475,10 @@ class Compiler:
                     s.prompt or s.name,
                     self.r.type_of(s),
                 )
-            case n.Emit():
-                ev = self.s.events[s.event]
-                return E.Call(sp, self.p.verbs[ev.name], [ex(a) for a in s.args])
-            case n.CallStmt():
-                v = self.s.verbs[s.verb]
-                return E.Call(sp, self.p.verbs[v.name], [ex(a) for a in s.args])
+            case n.Emit() | n.CallStmt():
+                v = self.s.events[s.event] if isinstance(s, n.Emit) else self.s.verbs[s.verb]
+                args = [self.codegen.compile_arg(q.type, a) for q, a in zip(v.params, s.args)]
+                return E.Call(sp, self.p.verbs[v.name], args)
             case n.End():
                 return E.End(sp, s.what)
             case n.Expire():

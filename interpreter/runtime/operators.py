@@ -26,6 +26,13 @@ def _seq(st, v):
     return s
 
 
+def _listed(st, v) -> list:
+    """A value the checker knows as a list that may be a zone given for it (a definition's or
+    verb's `list` parameter): a list, the zone's objects, or none as no objects. Nothing is
+    charged (a property of each item: `l.p`)."""
+    return v if isinstance(v, list) else st.zones[v] if isinstance(v, int) else []
+
+
 def _each(st, s):
     """`_seq` for what the compiler knows is a list or range (a zone's contents, `adjacent`,
     a `where`): the same charge, without the type tests."""
@@ -152,7 +159,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_seq": _seq, "_each": _each, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
