@@ -158,3 +158,55 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     assert mask("    move first(pile) to box") == bit
     g = new_game(str(tmp_path), {}, seed=1)  # a token in the box is moved out at once
     assert [len(g.st.zones[g.st.g.zone_base[z]]) for z in ("box", "pile", "heap")] == [0, 1, 1]
+
+
+DOMAIN = """\
+kind token:
+    power: number
+    marked: bool
+
+zone box: shared, public
+zone pile: shared, public
+
+counter removed = 0
+
+check weak for t in contents(box) if t.marked:
+    move t to pile
+    removed += 1
+
+flow:
+    create "T" in box
+    create "T" in pile
+    first(box).marked = false
+    create "T" in pile
+    first(box).marked = false
+    first(box).marked = true
+    create "T" in box
+    first(box).marked = true
+"""
+
+
+def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkeypatch):
+    # engine._kept_domain: `contents(box)` is found again when the check is due after a card
+    # was made in the box, not after one was made in the pile (each `marked` write makes the
+    # check due); the suite's verify_checks compares each kept domain with a fresh one
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: dom\ntitle: {en: Domain}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: T, type: token, power: 1, marked: false}\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(DOMAIN, encoding="utf-8")
+    prog = load_program(str(tmp_path))
+    (chk,) = prog.checks
+    assert chk.domain_zones == {"box"}
+    found = []
+    domain = E._check_domain
+    monkeypatch.setattr(E, "_check_domain", lambda st, c: found.append(1) or domain(st, c))
+    monkeypatch.setattr(type(prog), "verify_checks", False)  # (it would count its own finds)
+    g = new_game(prog, seed=1)
+    assert g.st.counters["removed"] == 2  # both marked tokens went to the pile
+    # due six times, found twice: after each card made in the box (kept until any zone
+    # changed, it was found four times)
+    assert len(found) == 2

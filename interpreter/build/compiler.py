@@ -129,6 +129,9 @@ class Compiler:
             )
             if self.deps is not None and chk.over is not None:
                 c.zoned = self.deps.reads(chk.over) <= {"lost"}  # (zones are not tokens)
+                zones = self.deps.zone_reads(chk.over) if c.zoned else None
+                if zones is not None and not zones & {"@any", "@objzone"}:
+                    c.domain_zones = frozenset(zones)  # kept while none of these changes
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit

@@ -212,11 +212,15 @@ def run_checks(st: State) -> None:
 
 def _check_plan(g) -> tuple:
     """Per game: each check with the reader of what it reads (runtime/inputs.py) and the bits
-    of the zones it reads, when it may be kept false; and the bits of the checks whose points
-    gather the changes of zones (`State.zdirty`)."""
-    rows, zoned = [], []
+    of the zones it reads, when it may be kept false; the keys of the points that gather the
+    changes of zones (`State.zdirty`); and by check, the bits of the zones of a kept domain
+    (`_kept_domain`)."""
+    rows, zoned, domains = [], [], {}
     for chk in g.prog.checks:
         read = zmask = None
+        if chk.zoned and chk.domain_zones is not None:
+            domains[chk.bit] = kept_inputs.zone_mask(g, chk.domain_zones)
+            zoned.append(("domain", chk.bit))
         if chk.reads is not None:
             zones = chk.zones
             read = kept_inputs.reader(g, chk.reads, cards=zones is None)
@@ -224,7 +228,7 @@ def _check_plan(g) -> tuple:
                 zmask = kept_inputs.zone_mask(g, zones)
                 zoned.append(chk.bit)
         rows.append((chk, chk.bit, read, zmask))
-    return rows, tuple(zoned)
+    return rows, tuple(zoned), domains
 
 
 def ask(
@@ -1569,10 +1573,36 @@ def _check_domain(st: State, chk) -> list:
     return items if isinstance(items, list) else st.zones[items][:]
 
 
+def _kept_domain(st: State, chk) -> list:
+    """A check's domain that reads only zones and the players still in: kept in the game's
+    points with this state while none of its zones changed (their bits, `State.zdirty`, as
+    run_checks gathers them) and the same players are in; without its zones by name, until
+    any zone changes (`State.zone_kept`)."""
+    kept = st.g.kept_points
+    plan = kept.get("plan")
+    if plan is None:
+        plan = kept["plan"] = _check_plan(st.g)
+    mask = plan[2].get(chk.bit)
+    if mask is None:
+        return st.zone_kept(("check domain", chk.id, tuple(st.lost)), _check_domain, chk)
+    key = ("domain", chk.bit)
+    pt = kept.get(key)
+    if pt is not None and pt[0] is st and not (pt[1] | st.zdirty) & mask and pt[2] == st.lost:
+        if st.g.prog.verify_checks and pt[3] != _check_domain(st, chk):
+            raise AssertionError(f"the kept domain of check {chk.name} is stale")
+        return pt[3]
+    items = _check_domain(st, chk)
+    kept[key] = [st, 0, list(st.lost), items]
+    return items
+
+
 class Check:
     """A state check: after every atomic action, run its body for each case where it holds."""
 
-    __slots__ = ("id", "var", "over", "cond", "body", "name", "bit", "reads", "zones", "zoned")
+    __slots__ = (
+        "id", "var", "over", "cond", "body", "name", "bit", "reads", "zones", "zoned",
+        "domain_zones",
+    )  # fmt: skip
     END_DIRTY = 0  # its end only counts the checks in progress
 
     def __init__(self, name, var, over, cond, body, bit=-1):
@@ -1586,15 +1616,16 @@ class Check:
         # state is equal in its zones when these hold the same objects. None: when no zone
         # changed at all (the state's memo of its zones, `State.zmemo`)
         self.zones = None
-        # its domain reads only zones (and the players still in): kept until a zone changes
+        # its domain reads only zones (and the players still in): kept until a zone changes,
+        # or, when these are its zones by name, until one of them changes (`_kept_domain`)
         self.zoned = False
+        self.domain_zones: frozenset | None = None
 
     def _envs(self, st: State) -> list[dict]:
         if self.var is None:
             return [{}]
         if self.zoned:
-            key = ("check domain", self.id, tuple(st.lost))
-            items = st.zone_kept(key, _check_domain, self)
+            items = _kept_domain(st, self)
         else:
             items = _check_domain(st, self)
         return [{self.var: x} for x in items]
