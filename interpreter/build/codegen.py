@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from contextlib import contextmanager
 from itertools import count
 
 from ..language import nodes as n
@@ -121,6 +122,10 @@ _READ = re.compile(
 )
 
 
+# built-ins whose value is always a new list (runtime/builtins.py)
+_NEW_LISTS = frozenset(rv.BuiltinRef(k) for k in ("objects", "opponents", "reversed"))
+
+
 class _Locals(dict):
     """The local names of the function being generated, each held in a Python variable
     (`_l0`, `_l1`, ...) allocated at its first use: read without a dictionary probe, written
@@ -190,6 +195,7 @@ class CodeGen:
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
         self._inlining_objs: list[str] = []  # definitions being looked into (_body_is)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
+        self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
         self.bound: dict[str, str] = {}
@@ -245,13 +251,52 @@ class CodeGen:
     def locals_start(self):
         """Hold the local names of the function about to be generated in Python variables;
         returns what `locals_end` restores (generation nests: a verb's function is written
-        while its caller's is)."""
-        saved, self.bound = self.bound, _Locals()
+        while its caller's is, and the caller's names known to hold objects are not its)."""
+        saved = self.bound, self.objs, self.zone_vars
+        self.bound, self.objs, self.zone_vars = _Locals(), set(), set()
         return saved
 
     def locals_end(self, saved) -> _Locals:
-        loc, self.bound = self.bound, saved
+        loc = self.bound
+        self.bound, self.objs, self.zone_vars = saved
         return loc
+
+    def loop_items(self, e, its=()) -> str | None:
+        """A new list of the items of `e` for a statement's loop to go through, where the
+        compiler knows `e` is a zone or a list (the loop then charges the budget by its length
+        itself, with no call of `_seq` and its type tests); None otherwise."""
+        if self._zone(e):
+            return f"list(st.zones[{self.src(e, its)}])"
+        if self._list(e):  # a new list, made for this loop alone
+            return self.src(e, its)
+        return None
+
+    @contextmanager
+    def loop_holds(self, s: n.For):
+        """While a loop's body is written: its name's variable known to hold an object (never
+        none: the loop goes through a zone's objects or a `where` over them) or a zone (a list
+        of zones: `[p.top, p.bottom]`), when the body never binds the name again."""
+        held, var = None, None
+        if isinstance(self.bound, _Locals) and not _binds(s.body, s.name):
+            if self.objects_only(s.items):
+                held = self.objs
+            elif self._zones(s.items):
+                held = self.zone_vars
+        if held is not None:
+            var = self.bound.get(s.name)
+            held.add(var)
+        try:
+            yield
+        finally:
+            if held is not None:
+                held.discard(var)
+
+    def charge_lines(self, var: str) -> list[str]:
+        """What `_seq` does to the budget for the list in `var`, written out."""
+        return [
+            f"st.work += len({var})",
+            "if st.work > st.work_limit: _charge(st, 0, 'a list')",
+        ]
 
     def store(self, name: str) -> str:
         """The target of an assignment to the local `name` (the env, and its variable)."""
@@ -523,12 +568,17 @@ class CodeGen:
                         return f"list({args[0]})"
                     if res.name == "contents":  # builtins._contents, none an error as there
                         return f"list(st.zones[{args[0]}])"
+                    if res.name == "reversed" and (self._list(e.args[0]) or self._zone(e.args[0])):
+                        items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
+                        return f"{items}[::-1]"  # a new list, as builtins._reversed gives
                     if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
-                    if res.name == "first" and (self._list(e.args[0]) or self._zone(e.args[0])):
+                    if res.name in ("first", "last") and (
+                        self._list(e.args[0]) or self._zone(e.args[0])
+                    ):  # no call: an empty list gives the none of `(None,)`
                         items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
-                        return f"next(iter({items}), None)"
+                        return f"({items} or (None,))[{0 if res.name == 'first' else -1}]"
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
@@ -582,6 +632,8 @@ class CodeGen:
                 c = self.src(e.container, its)
                 if self._list(e.container):  # a list: Python's `in`
                     return f"({x} in {c})"
+                if x in self.objs and self._zone(e.container):  # an object: never none
+                    return f"(st.obj_zone[{x}] == {c})"
                 if _plain(x) and self._zone(e.container):  # an object in a zone: its zone read
                     return f"({x} is not None and st.obj_zone[{x}] == {c})"
                 return f"_contains(st, {x}, {c})"
@@ -681,12 +733,14 @@ class CodeGen:
         res = None
         if isinstance(e, n.Call):
             res = self.r.call_of(e)
-            if res == rv.BuiltinRef("objects") or (
+            if res in _NEW_LISTS or (
                 res == rv.BuiltinRef("flatten") and len(e.args) == 1 and self._zones(e.args[0])
             ):
                 return True
         elif isinstance(e, n.Name):
             res = self.r.name_of(e)
+            if res == rv.BuiltinRef("players"):  # operators._players: a new list
+                return True
         return isinstance(res, rv.DefineRef) and self._body_is(res.name, self._list)
 
     def _zones(self, e) -> bool:
@@ -714,7 +768,10 @@ class CodeGen:
                 self.r.attr_of(e), rv.PlayerZone | rv.AreaZone
             ) and not self.r.maps_list(e)
         if isinstance(e, n.Name):
-            return isinstance(self.r.name_of(e), rv.ZoneRef)
+            res = self.r.name_of(e)
+            if isinstance(res, rv.LocalRef) and self.zone_vars:  # a loop's, over zones
+                return dict.get(self.bound, e.name) in self.zone_vars
+            return isinstance(res, rv.ZoneRef)
         return False
 
     def objects_only(self, e) -> bool:
@@ -728,9 +785,9 @@ class CodeGen:
                 return self._body_is(res.name, self.objects_only)
             if res == rv.BuiltinRef("flatten") and len(e.args) == 1:
                 return self._zones(e.args[0])
-            # objects(ZONE): a copy of its contents
+            # objects(ZONE), reversed(ZONE): a copy of its contents
             return (
-                res == rv.BuiltinRef("objects")
+                res in (rv.BuiltinRef("objects"), rv.BuiltinRef("reversed"))
                 and len(e.args) == 1
                 and self.objects_only(e.args[0])
             )
@@ -742,7 +799,7 @@ class CodeGen:
             res = self.r.name_of(e)
             if isinstance(res, rv.DefineRef):
                 return self._body_is(res.name, self.objects_only)
-            return isinstance(res, rv.ZoneRef)
+            return isinstance(res, rv.ZoneRef) or self._zone(e)  # a loop's name over zones
         return False
 
     def _body_is(self, name: str, test) -> bool:
@@ -751,10 +808,12 @@ class CodeGen:
         if name in self._inlining_objs:
             return False
         self._inlining_objs.append(name)
+        held, self.zone_vars = self.zone_vars, set()  # its names are not the caller's
         try:
             return test(self.s.defines[name].decl.body)
         finally:
             self._inlining_objs.pop()
+            self.zone_vars = held
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
@@ -1087,6 +1146,17 @@ def _once(e, name: str, res) -> int:
     return min(k, 2)
 
 
+def _binds(b: n.Block, name: str) -> bool:
+    """Whether a statement in `b` (nested blocks too) binds the local `name`."""
+    for x in b.walk():
+        if isinstance(x, n.Assign):
+            if isinstance(x.target, n.Name) and x.target.name == name:
+                return True
+        elif isinstance(x, n.Stmt) and getattr(x, "name", None) == name:
+            return True
+    return False
+
+
 def _names_read(e, res) -> set[str]:
     """The local names (parameters, `let`s) an expression reads."""
     out: set[str] = set()
@@ -1309,9 +1379,17 @@ class StmtGen:
                     self.body(s.orelse, out, depth + 1)
             case n.For():
                 v = f"{s.name}_" if py_name(s.name) else tmp()  # no helper's name ends in _
-                out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
+                listed = cg.loop_items(s.items)
+                if listed is None:
+                    out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
+                else:  # a zone or a list: charged here, no call
+                    items = tmp()
+                    out.append(f"{pad}{items} = {listed}")
+                    out.extend(pad + line for line in cg.charge_lines(items))
+                    out.append(f"{pad}for {v} in {items}:")
                 out.append(f"{pad}    {cg.store(s.name)} = {v}")
-                self.body(s.body, out, depth + 1)
+                with cg.loop_holds(s):
+                    self.body(s.body, out, depth + 1)
             case n.Repeat():
                 out.append(f"{pad}for _ in _times(st, {x(s.times)}, {str(s.span) + ': repeat'!r}):")
                 self.body(s.body, out, depth + 1)
@@ -1377,7 +1455,8 @@ class StmtGen:
             out.append(f"{pad}_E.set_owner(st, {o}, {value})")
         elif isinstance(ref, rv.ObjProp):
             d = tmp()
-            out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
+            if x(t.obj) not in cg.objs:  # an object held by a name: never none
+                out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
             out.append(f"{pad}{d} = st.props.get({name!r})")
             out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
             slot = cg.p.prop_slots.get(name)

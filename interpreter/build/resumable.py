@@ -284,7 +284,13 @@ class _Emitter:
         head, body, exit_ = self.sym(), self.sym(), self.sym()
         where = repr(f"{s.span}: {type(s).__name__.lower()}")
         if isinstance(s, n.For):
-            self.line(f"env[{key_items}] = list(_seq(st, {x(s.items)}))")
+            listed = self.g.cg.loop_items(s.items)
+            if listed is None:
+                self.line(f"env[{key_items}] = list(_seq(st, {x(s.items)}))")
+            else:  # a zone or a list: charged here, no call
+                self.line(f"env[{key_items}] = _items = {listed}")
+                for line in self.g.cg.charge_lines("_items"):
+                    self.line(line)
             self.line(f"env[{key_i}] = 0")
         elif isinstance(s, n.Repeat):
             self.line(f"env[{key_i}] = len(_times(st, {x(s.times)}, {where}))")
@@ -310,7 +316,11 @@ class _Emitter:
                 self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
         self.open(body)
-        self.seq(s.body.body, loops + [exit_])
+        if isinstance(s, n.For):
+            with self.g.cg.loop_holds(s):
+                self.seq(s.body.body, loops + [exit_])
+        else:
+            self.seq(s.body.body, loops + [exit_])
         if not self.closed:
             self.jump(head)
         self.open(exit_)

@@ -45,14 +45,14 @@ def _numbers(st, a) -> list:
 
 
 def _first(st, v, k=None):
-    v = _items(st, v)
+    v = v if isinstance(v, list) else st.zones[v]  # _items, written out: a hot built-in
     if k is not None:
         return v[:k]
     return v[0] if v else None
 
 
 def _last(st, v, k=None):
-    v = _items(st, v)
+    v = v if isinstance(v, list) else st.zones[v]  # _items, written out
     if k is not None:
         return v[-k:] if k > 0 else []
     return v[-1] if v else None

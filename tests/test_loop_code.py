@@ -1,0 +1,121 @@
+"""#34: a statement's loop over a zone or a list charges the budget itself (no `_seq` call),
+and its name is known to hold an object (a zone's objects) or a zone (`[p.top, p.bottom]`)
+in its body, so reads, writes and `x in zone` there skip their none tests and helpers;
+`first`, `last` and `reversed` of a list or zone are written out. The fast code must play
+the same games, charging the same work, as the general code it replaces."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+
+import pytest
+from madang.build.codegen import CodeGen
+from madang.game import api
+from madang.game.api import load_program, new_game
+
+
+def _ruleset(tmp_path, flow: str):
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: lp\ntitle: {en: Lp}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards: [{name: A, type: unit, hp: 1}, {name: B, type: unit, hp: 2}]\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(
+        "kind unit:\n    hp: number\n"
+        "zone top: per player, ordered, owner sees\nzone low: per player, ordered, owner sees\n"
+        "counter n = 0\ncounter m = 0\ncounter k = 0\n"
+        "define lanes(p: player) = [p.top, p.low]\n\n" + flow,
+        encoding="utf-8",
+    )
+    return str(tmp_path)
+
+
+FLOW = (
+    "flow:\n"
+    '    create "A" in first(players).top\n'
+    '    create "B" in first(players).top\n'
+    '    create "B" in first(players).low\n'
+    "    for u in first(players).top:\n"
+    "        u.hp = u.hp + 10\n"
+    "    for lane in lanes(first(players)):\n"
+    "        for u in reversed(lane):\n"
+    "            if u in lane:\n"
+    "                n = n + u.hp\n"
+    "    m = first(reversed(first(players).top)).hp\n"
+    "    if first(last(players).top) == none and last(last(players).low) == none:\n"
+    "        k = last(first(players).top).hp\n"
+)
+
+
+def test_a_loop_over_a_zone_charges_inline_and_its_name_holds_an_object(tmp_path):
+    g = new_game(_ruleset(tmp_path, FLOW), seed=1)
+    c = g.st.counters
+    # 11 + 12 over the top lane, 2 over the low one; the top reversed starts with B (12)
+    assert (c["n"], c["m"], c["k"]) == (25, 12, 12)
+    prog = g.st.g.prog
+    code = prog.blocks[prog.flow_block][0].fn.generated
+    assert "_seq(" not in code and "_contains(" not in code
+    assert "_first_" not in code and "_last_" not in code and "_reversed_" not in code
+    assert re.search(r"st\.work \+= len\(_t\d+\)\n\s+if st\.work > st\.work_limit: _charge", code)
+    assert "_none_target" not in code  # `u.hp = ...`: `u` is one of the zone's objects
+    assert re.search(r"\(st\.obj_zone\[\w+\] == \w+\)", code)  # `u in lane`, no none test
+    assert "[::-1]" in code and "or (None,))[0]" in code and "or (None,))[-1]" in code
+
+
+def test_a_loop_whose_body_binds_its_name_again_keeps_the_none_tests(tmp_path):
+    flow = (
+        "flow:\n"
+        '    create "A" in first(players).top\n'
+        "    for u in first(players).top:\n"
+        "        u.hp = 5\n"
+        "        let u = none\n"
+        "        n = n + 1\n"
+    )
+    g = new_game(_ruleset(tmp_path, flow), seed=1)
+    assert g.st.counters["n"] == 1
+    prog = g.st.g.prog
+    assert "_none_target" in prog.blocks[prog.flow_block][0].fn.generated
+
+
+def test_a_loop_charges_the_work_of_its_list(tmp_path):
+    """The inline charge ends a game that goes through too long a zone, as `_seq` did."""
+    flow = (
+        "flow:\n"
+        "    repeat 4000 times:\n"
+        '        create "A" in first(players).top\n'
+        "    repeat 1000 times:\n"
+        "        for u in first(players).top:\n"
+        "            n = n + 1\n"
+    )
+    with pytest.raises(Exception, match="a list: more than .* steps of work"):
+        new_game(_ruleset(tmp_path, flow), seed=1)
+
+
+def _play(prog, seed: int) -> list:
+    """The state's digest and the work charged at each decision of a seeded random game."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng, seen = random.Random(seed), []
+    while not g.st.over and len(seen) < 400:
+        seen.append((g.digest(), g.st.work))
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    return seen
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
+)
+def test_the_fast_loops_play_the_bundled_games_as_the_general_code(ruleset, monkeypatch):
+    fast = load_program(ruleset)
+    monkeypatch.setattr(CodeGen, "loop_items", lambda self, e, its=(): None)
+    monkeypatch.setattr(CodeGen, "loop_holds", lambda self, s: contextlib.nullcontext())
+    general = api._load_cached.__wrapped__(str(fast.folder), ())
+    code = "\n".join(
+        s.fn.generated for b in general.blocks for s in b if getattr(s.fn, "generated", None)
+    )
+    assert "st.work += len(_items)" not in code  # the general code, really
+    for seed in range(3):
+        assert _play(fast, seed) == _play(general, seed)
