@@ -1,8 +1,9 @@
 """#34: a statement's loop over a zone or a list charges the budget itself (no `_seq` call),
 and its name is known to hold an object (a zone's objects) or a zone (`[p.top, p.bottom]`)
 in its body, so reads, writes and `x in zone` there skip their none tests and helpers;
-`first`, `last` and `reversed` of a list or zone are written out. The fast code must play
-the same games, charging the same work, as the general code it replaces."""
+`first`, `last` (also of k items) and `reversed` of a list or zone are written out. The fast code must play
+the same games, charging the same work, as the general code it replaces. A condition compiled
+as a function of its own reads its local names from the env once."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 import re
 
 import pytest
+from madang.build import codegen
 from madang.build.codegen import CodeGen
 from madang.game import api
 from madang.game.api import load_program, new_game
@@ -27,7 +29,7 @@ def _ruleset(tmp_path, flow: str):
     (tmp_path / "r.madang").write_text(
         "kind unit:\n    hp: number\n"
         "zone top: per player, ordered, owner sees\nzone low: per player, ordered, owner sees\n"
-        "counter n = 0\ncounter m = 0\ncounter k = 0\n"
+        "counter n = 0\ncounter m = 0\ncounter k = 0\ncounter j = 0\n"
         "define lanes(p: player) = [p.top, p.low]\n\n" + flow,
         encoding="utf-8",
     )
@@ -48,6 +50,8 @@ FLOW = (
     "    m = first(reversed(first(players).top)).hp\n"
     "    if first(last(players).top) == none and last(last(players).low) == none:\n"
     "        k = last(first(players).top).hp\n"
+    "    j = first(last(first(players).top, 1)).hp * 10 + count(first(first(players).top, 5))"
+    " + count(last(first(players).low, 0))\n"
 )
 
 
@@ -56,6 +60,7 @@ def test_a_loop_over_a_zone_charges_inline_and_its_name_holds_an_object(tmp_path
     c = g.st.counters
     # 11 + 12 over the top lane, 2 over the low one; the top reversed starts with B (12)
     assert (c["n"], c["m"], c["k"]) == (25, 12, 12)
+    assert c["j"] == 122  # the last one of the top (B, 12), both of the top, none of the low
     prog = g.st.g.prog
     code = prog.blocks[prog.flow_block][0].fn.generated
     assert "_seq(" not in code and "_contains(" not in code
@@ -64,6 +69,7 @@ def test_a_loop_over_a_zone_charges_inline_and_its_name_holds_an_object(tmp_path
     assert "_none_target" not in code  # `u.hp = ...`: `u` is one of the zone's objects
     assert re.search(r"\(st\.obj_zone\[\w+\] == \w+\)", code)  # `u in lane`, no none test
     assert "[::-1]" in code and "or (None,))[0]" in code and "or (None,))[-1]" in code
+    assert "[-1:]" in code and "[:5]" in code  # first/last(L, k): slices
 
 
 def test_a_loop_whose_body_binds_its_name_again_keeps_the_none_tests(tmp_path):
@@ -119,3 +125,35 @@ def test_the_fast_loops_play_the_bundled_games_as_the_general_code(ruleset, monk
     assert "st.work += len(_items)" not in code  # the general code, really
     for seed in range(3):
         assert _play(fast, seed) == _play(general, seed)
+
+
+def test_a_condition_reads_its_names_from_the_env_once():
+    """A `require`'s condition (a function of its own) loads `c` once into a variable, so that
+    `c.fresh` and `c has K` are read inline rather than through `_bslot` and `_has`."""
+    prog = load_program("clash_of_decks")
+    (req,) = [s for s in prog.blocks[prog.verbs["attack"].body][0].fn.delegated]
+    code = req.cond.generated
+    assert code.count("env.get('c')") == 1 and "_n0 = env.get('c')" in code
+    assert "_bslot(" not in code and "_has(" not in code
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
+)
+def test_conditions_reading_names_once_play_the_bundled_games_as_before(ruleset, monkeypatch):
+    """The same states at every decision (a definition written inline where its argument is
+    now a variable's read charges a step less than its call: the work is not compared)."""
+    fast = load_program(ruleset)
+    monkeypatch.setattr(codegen, "_names_read_here", lambda e, res: {})
+    general = api._load_cached.__wrapped__(str(fast.folder), ())
+
+    def conds(prog) -> list[str]:
+        """The generated expression functions (`_e...`) of the program's namespace."""
+        fn = next(s.fn for b in prog.blocks for s in b if hasattr(s.fn, "__globals__"))
+        found = [getattr(v, "generated", None) for v in list(fn.__globals__.values())]
+        return [c for c in found if isinstance(c, str) and c.startswith("def _e")]
+
+    assert any("_n0 = env.get(" in c for c in conds(fast))  # the fast code, really
+    assert not any("_n0 = env.get(" in c for c in conds(general))  # and the general
+    for seed in range(3):
+        assert [d for d, _ in _play(fast, seed)] == [d for d, _ in _play(general, seed)]

@@ -329,14 +329,20 @@ class CodeGen:
         whether the value is true counts (a condition), so `and`/`or` are Python's own.
         `empty`: (parameter, value): the definition's value when that parameter is an empty
         list, returned without the body (build/fold.py)."""
-        saved, self.bound = self.bound, {}  # a function of its own: nothing is bound in it
+        # a function of its own: nothing is bound in it, but an expression that is not a
+        # definition's body reads its local names from the env once, into Python variables,
+        # so that the reads of their properties, zones and keywords are written out
+        loads = {} if charged is not None else _names_read_here(e, self.r)
+        saved, self.bound = self.bound, dict(loads)
+        saved_objs, self.objs = self.objs, set()
         try:
             src = self.test(e, ()) if truth else self.src(e, ())
         finally:
-            self.bound = saved
+            self.bound, self.objs = saved, saved_objs
         name = f"_e{next(_ids)}"
         if charged is None:
-            code = f"def {name}(st, env):\n    return {src}\n"
+            head = "".join(f"    {v} = env.get({k!r})\n" for k, v in loads.items())
+            code = f"def {name}(st, env):\n{head}    return {src}\n"
         else:  # Python's own depth limit, met inside a definition, is the rules' error too
             code = (
                 f"def {name}(st, env):\n"
@@ -547,6 +553,17 @@ class CodeGen:
                     items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
                     items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
                     return f"{fn}[0](st, {{{', '.join(items)}}})"
+                if (
+                    len(e.args) == 2
+                    and res.name in ("first", "last")
+                    and isinstance(e.args[1], n.Num)
+                    and (self._list(e.args[0]) or self._zone(e.args[0]))
+                ):  # the first or last k items: a slice, a new list (builtins._first, _last)
+                    items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
+                    k = e.args[1].value
+                    if res.name == "first":
+                        return f"{items}[:{k}]"
+                    return f"{items}[-{k}:]" if k > 0 else "[]"
                 if len(e.args) == 1:
                     if res.name == "exists":
                         return f"({args[0]} is not None)"
@@ -737,6 +754,8 @@ class CodeGen:
                 res == rv.BuiltinRef("flatten") and len(e.args) == 1 and self._zones(e.args[0])
             ):
                 return True
+            if res in (rv.BuiltinRef("first"), rv.BuiltinRef("last")) and len(e.args) == 2:
+                return isinstance(e.args[1], n.Num)  # k items: a list (a slice)
         elif isinstance(e, n.Name):
             res = self.r.name_of(e)
             if res == rv.BuiltinRef("players"):  # operators._players: a new list
@@ -1144,6 +1163,18 @@ def _once(e, name: str, res) -> int:
     else:
         k = sum(_once(c, name, res) for c in e.iter_child_nodes())
     return min(k, 2)
+
+
+def _names_read_here(e, res) -> dict[str, str]:
+    """The local names `e` itself reads (not the bodies of the definitions it calls), `you`
+    and `this` among them, each with the Python variable that holds it."""
+    names = []
+    for x in e.walk():
+        if isinstance(x, n.Name) and isinstance(res.name_of(x), rv.LocalRef):
+            names.append(x.name)
+        elif isinstance(x, n.Special) and x.which in ("you", "this"):
+            names.append(x.which)
+    return {k: f"_n{i}" for i, k in enumerate(dict.fromkeys(names))}
 
 
 def _binds(b: n.Block, name: str) -> bool:

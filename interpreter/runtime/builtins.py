@@ -59,7 +59,7 @@ def _last(st, v, k=None):
 
 
 def _at(st, v, i):
-    v = _items(st, v)
+    v = v if isinstance(v, list) else st.zones[v]  # _items, written out: a hot built-in
     return v[i] if 0 <= i < len(v) else None
 
 
@@ -127,7 +127,7 @@ def _range(st, a, b=None):
 
 
 def _index_of(st, v, x):
-    v = _items(st, v)
+    v = v if isinstance(v, list) else st.zones[v]  # _items, written out
     return v.index(x) if x in v else -1
 
 
