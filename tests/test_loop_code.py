@@ -141,10 +141,13 @@ def test_a_condition_reads_its_names_from_the_env_once():
     "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
 )
 def test_conditions_reading_names_once_play_the_bundled_games_as_before(ruleset, monkeypatch):
-    """The same states at every decision (a definition written inline where its argument is
-    now a variable's read charges a step less than its call: the work is not compared)."""
+    """The same states at every decision, with conditions reading their names once and
+    comparisons with a literal as `(x or 0) > c`, or without (a definition written inline
+    where its argument is now a variable's read charges a step less than its call: the work
+    is not compared)."""
     fast = load_program(ruleset)
     monkeypatch.setattr(codegen, "_names_read_here", lambda e, res: {})
+    monkeypatch.setattr(codegen, "_or_zero", lambda e, a, b, op: None)
     general = api._load_cached.__wrapped__(str(fast.folder), ())
 
     def conds(prog) -> list[str]:
@@ -157,3 +160,28 @@ def test_conditions_reading_names_once_play_the_bundled_games_as_before(ruleset,
     assert not any("_n0 = env.get(" in c for c in conds(general))  # and the general
     for seed in range(3):
         assert [d for d, _ in _play(fast, seed)] == [d for d, _ in _play(general, seed)]
+
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
+@pytest.mark.parametrize("literal_left", [False, True])
+def test_a_comparison_with_a_literal_as_or_zero_agrees_with_the_helper(op, literal_left):
+    """`(x or 0) op c` is written only where none and 0 compare alike; where it is, it gives
+    what `_gt` and the others give for none and for every number around c."""
+    from madang.language import nodes as n
+    from madang.runtime.operators import HELPERS
+
+    helper = HELPERS[{"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}[op]]
+    written = 0
+    for c in range(-3, 4):
+        lit, name = n.Num(span=None, value=c), n.Name(span=None, name="x")
+        sides = (lit, name) if literal_left else (name, lit)
+        e = n.BinOp(op=op, left=sides[0], right=sides[1], span=None)
+        src = codegen._or_zero(e, "x", "x", op)
+        if src is None:
+            continue
+        written += 1
+        for x in (None, -4, -3, -2, -1, 0, 1, 2, 3, 4):
+            got = eval(src, {"x": x})  # noqa: S307 - the generated source under test
+            want = helper(c, x) if literal_left else helper(x, c)
+            assert got == want, (src, x, c)
+    assert written >= 3

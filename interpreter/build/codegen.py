@@ -630,6 +630,9 @@ class CodeGen:
                     # read twice without a cost: the none tests written out, no call
                     tests = [f"{x} is not None" for x, k in zip((a, b), sure) if not k]
                     return f"({' and '.join(tests)} and {a} {op} {b})"
+                held = _or_zero(e, a, b, op) if numeric else None
+                if held is not None:
+                    return held
                 return f"{CMP[op]}({a}, {b})"
             case n.BoolOp():  # a value: true or false, whatever the items are
                 if all(self._boolean(i) for i in e.items):  # Python's and/or give one of them
@@ -1163,6 +1166,25 @@ def _once(e, name: str, res) -> int:
     else:
         k = sum(_once(c, name, res) for c in e.iter_child_nodes())
     return min(k, 2)
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _or_zero(e: n.BinOp, a: str, b: str, op: str) -> str | None:
+    """`x > 0` of a number `x` that may be none (false then) as `(x or 0) > 0`: none and 0
+    compare alike against a literal `c` for `> c` with c >= 0, `>= c` with c >= 1, `< c`
+    with c <= 0 and `<= c` with c <= -1, so `x` is computed once without a helper's call."""
+    if isinstance(e.right, n.Num) and isinstance(e.right.value, int):
+        x, c = a, e.right.value
+    elif isinstance(e.left, n.Num) and isinstance(e.left.value, int):
+        x, c, op = b, e.left.value, _FLIP[op]
+    else:
+        return None
+    if isinstance(c, bool):
+        return None
+    ok = {">": c >= 0, ">=": c >= 1, "<": c <= 0, "<=": c <= -1}[op]
+    return f"(({x} or 0) {op} {c})" if ok else None
 
 
 def _names_read_here(e, res) -> dict[str, str]:
