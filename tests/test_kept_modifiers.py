@@ -8,6 +8,7 @@ import random
 
 import pytest
 from madang.game.api import load_program, new_game
+from madang.runtime.effects import _MISSING, _NONE
 
 
 def test_the_properties_whose_modifiers_are_kept():
@@ -127,3 +128,45 @@ def test_moves_forget_the_kept_totals_only_where_they_read():
     assert kept_totals(st) is st.kt
     E.move_object(st, plain, lane, "back")
     assert st.kt is None
+
+
+def _sums_are_each_objects(prog, st, op) -> int:
+    """The totals added up card by card (`_sum_by_card`) against each object's own
+    `_statics_on`, for every property modified only by cards' continuous modifiers; how many
+    objects a value set (`op` "set") or an amount added (else) was found for."""
+    n = 0
+    for name in sorted(prog.kept_props):
+        if prog.statics_shared[name]:
+            continue
+        sums = prog._sum_by_card(st, name, {})
+        for o in range(len(st.obj_card)):
+            if st.obj_zone[o] >= 0:
+                got = sums.get(o, _NONE)
+                assert got == prog._statics_on(st, o, name), (name, o)
+                n += got[0] is not _MISSING if op == "set" else got[1]
+    return n
+
+
+@pytest.mark.parametrize(("op", "first"), [("add", 0), ("set", 0), ("set", 1)])
+def test_totals_added_up_by_card_are_each_objects(op, first):
+    """What the continuous modifiers give each object, added up as the effects are met (no
+    map of hits), is what each object's own read finds: sums, and the latest `to` value
+    winning over the adds, met before or after it (the bundled rulesets have no `to` effect:
+    every other one of power's is made one here)."""
+    prog = load_program("nivel_arena")
+    flipped = [sa for sas in prog.statics_by_card["파워"].values() for sa in sas][first::2]
+    before = [sa.op for sa in flipped]
+    try:
+        for sa in flipped:
+            sa.op = op
+        hits = 0
+        for seed in range(3):
+            g = new_game(prog, seed=seed, memory=False)
+            rng = random.Random(seed)
+            while not g.st.over:
+                hits += _sums_are_each_objects(prog, g.st, op)
+                g.apply_action(rng.randrange(len(g.st.pending.values)))
+        assert hits > 0
+    finally:
+        for sa, was in zip(flipped, before):
+            sa.op = was

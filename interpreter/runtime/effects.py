@@ -604,6 +604,8 @@ class ContinuousEffects:
         sums = cache.get(key)
         if sums is not None or ("summing", name) in cache:
             return sums
+        if not self.statics_shared[name] and ("statics", name) not in cache:
+            return self._sum_by_card(st, name, cache)
         found = self._statics_map(st, name, cache)
         if found is None:
             return None
@@ -612,6 +614,48 @@ class ContinuousEffects:
             sums = cache[key] = {o: _add_up(st, hits, cache) for o, hits in found.items()}
         finally:
             del cache[("summing", name)]
+        return sums
+
+    def _sum_by_card(self, st, name, cache) -> dict | None:
+        """`_statics_totals` when every continuous modifier of `name` is a card's (no rules'
+        or keywords' own): the totals added up as the effects are met, in `_statics_on`'s
+        order, without the map of hits; each target and amount found once."""
+        if ("building", name) in cache:
+            return None
+        present = self._present(st, self.static_cards[name])
+        by_card = self.statics_by_card[name]
+        sums: dict = {}
+        cache[("building", name)] = cache[("summing", name)] = True
+        try:
+            for c, srcs in present.items():
+                for sa in by_card.get(c, ()):
+                    cond, target = sa.cond, sa.target
+                    for src in srcs:
+                        env = sa.env_for(st, src)
+                        if cond is not None and not cond(st, env):
+                            continue
+                        t = target(st, env)
+                        if t is False:
+                            continue
+                        objs = dict.fromkeys(t) if isinstance(t, list) else (t,)
+                        if not objs:
+                            continue
+                        v = sa.value(st, env)
+                        if sa.op == "set":
+                            for o in objs:
+                                got = sums.get(o)
+                                sums[o] = (v, False, 0) if got is None else (v, got[1], got[2])
+                        else:
+                            for o in objs:
+                                got = sums.get(o)
+                                sums[o] = (
+                                    (_MISSING, True, v)
+                                    if got is None
+                                    else (got[0], True, got[2] + v)
+                                )
+        finally:
+            del cache[("building", name)], cache[("summing", name)]
+        cache[("totals", name)] = sums
         return sums
 
     def _statics_map(self, st, name, cache) -> dict | None:
