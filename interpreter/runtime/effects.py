@@ -164,6 +164,20 @@ class StaticRT:
         return o in t if isinstance(t, list) else o == t
 
 
+def _with_mods(st, o, name, v, added: bool, total):
+    """Value `v` of property `name` of object `o` with what continuous modifiers added
+    (`added`, `total`) and then the statements' modifiers on top, in timestamp order (a "set"
+    one replaces the value, an "add" one adds)."""
+    for m in st.mods:
+        if m[0] == o and m[1] == name:
+            if len(m) > 5 and m[5] == "set":
+                v = m[2]
+            else:
+                added = True
+                total += m[2]
+    return v + total if added else v
+
+
 class ContinuousEffects:
     """The lookups of continuous effects, for `Program`."""
 
@@ -423,16 +437,6 @@ class ContinuousEffects:
             d = st.props.get(name)
             return d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
 
-        def with_mods(st, o, v, added, total):  # the statements' modifiers, on top
-            for m in st.mods:
-                if m[0] == o and m[1] == name:
-                    if len(m) > 5 and m[5] == "set":
-                        v = m[2]
-                    else:
-                        added = True
-                        total += m[2]
-            return v + total if added else v
-
         def kept_read(st, o):
             kt = st.kt
             if kt is None:
@@ -467,7 +471,7 @@ class ContinuousEffects:
                 d = st.props.get(name)
                 v = d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
             if st.mods:
-                return with_mods(st, o, v, added, total)
+                return _with_mods(st, o, name, v, added, total)
             return v + total if added else v
 
         def read(st, o):
@@ -489,7 +493,7 @@ class ContinuousEffects:
                 if present:
                     return general(st, o, name)
             v = base(st, o)
-            return with_mods(st, o, v, False, 0) if st.mods else v
+            return _with_mods(st, o, name, v, False, 0) if st.mods else v
 
         fast = kept_read if name in self.kept_props else read
         if not self.verify_checks:
@@ -528,14 +532,7 @@ class ContinuousEffects:
                     raise AssertionError(f"the continuous modifiers of {name} found once differ")
             if setv is not _MISSING:
                 v = setv
-        for m in st.mods:
-            if m[0] == o and m[1] == name:
-                if len(m) > 5 and m[5] == "set":
-                    v = m[2]
-                else:
-                    added = True
-                    total += m[2]
-        return v + total if added else v
+        return _with_mods(st, o, name, v, added, total)
 
     def _statics_on(self, st, o, name) -> tuple:
         """The continuous modifiers of property `name` in force on `o`: (the latest set value
