@@ -103,6 +103,19 @@ def test_no_check_that_was_not_due_would_have_fired(name):
             g.apply_action(rng.randrange(len(g.legal_actions())))
 
 
+def write_ruleset(folder, rules: str, token: str) -> str:
+    """A two-player ruleset of `rules` with one card, a token `T` of fields `token`."""
+    (folder / "ruleset.yaml").write_text(
+        "name: t\ntitle: {en: T}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (folder / "cards.yaml").write_text(
+        f"cards:\n  - {{name: T, type: token, {token}}}\n", encoding="utf-8"
+    )
+    (folder / "r.madang").write_text(rules, encoding="utf-8")
+    return str(folder)
+
+
 ZONED = """\
 kind token:
     power: number
@@ -130,18 +143,11 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     # zones named that it does not read
     from madang.build import compiler as C
 
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: zoned\ntitle: {en: Zoned}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards:\n  - {name: T, type: token, power: 0}\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(ZONED, encoding="utf-8")
+    folder = write_ruleset(tmp_path, ZONED, "power: 0")
     seen = []
     compile_ = C.Compiler.compile
     monkeypatch.setattr(C.Compiler, "compile", lambda self: seen.append(self) or compile_(self))
-    load_program(str(tmp_path))
+    load_program(folder)
     (comp,) = seen
     (bit,) = [c.bit for c in comp.p.checks]
     flow = {s.span.line: s for b in comp.s.flow for s in b.body}
@@ -156,7 +162,7 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     assert mask("    shuffle box") == bit
     assert mask("    move first(pile) to heap") == 0
     assert mask("    move first(pile) to box") == bit
-    g = new_game(str(tmp_path), {}, seed=1)  # a token in the box is moved out at once
+    g = new_game(folder, {}, seed=1)  # a token in the box is moved out at once
     assert [len(g.st.zones[g.st.g.zone_base[z]]) for z in ("box", "pile", "heap")] == [0, 1, 1]
 
 
@@ -190,15 +196,7 @@ def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkey
     # engine._kept_domain: `contents(box)` is found again when the check is due after a card
     # was made in the box, not after one was made in the pile (each `marked` write makes the
     # check due); the suite's verify_checks compares each kept domain with a fresh one
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: dom\ntitle: {en: Domain}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards:\n  - {name: T, type: token, power: 1, marked: false}\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(DOMAIN, encoding="utf-8")
-    prog = load_program(str(tmp_path))
+    prog = load_program(write_ruleset(tmp_path, DOMAIN, "power: 1, marked: false"))
     (chk,) = prog.checks
     assert chk.domain_zones == {"box"}
     found = []
