@@ -20,6 +20,7 @@ from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
+from .hoist import level_of
 
 _ids = count()
 
@@ -91,6 +92,10 @@ CMP = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 # is measured in docs/engine.md).
 MARK_WRITES = False
 INLINE_MAX = 800  # characters of a definition's body written at its uses
+# a longer body written inline in an enumerator's test when parts of it are kept at an outer
+# loop (build/hoist.py), so that they are
+INLINE_HOIST_MAX = 2400
+KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests compare)
 INLINE_DEPTH = 4  # definitions inlined inside one another
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
@@ -194,6 +199,10 @@ class CodeGen:
         self._const_ids: dict[int, str] = {}
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
         self._inlining_objs: list[str] = []  # definitions being looked into (_body_is)
+        # while an enumerator's `require` part tested at level `_hoist_at` is written: the
+        # holders of values kept at an outer level (build/hoist.py), by source: (name, level)
+        self._hoist: dict[str, tuple[str, int]] | None = None
+        self._hoist_at = 0
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
         # Local names held in Python variables of the function being generated (an action's
@@ -335,10 +344,11 @@ class CodeGen:
         loads = {} if charged is not None else _names_read_here(e, self.r)
         saved, self.bound = self.bound, dict(loads)
         saved_objs, self.objs = self.objs, set()
+        saved_hoist, self._hoist = self._hoist, None
         try:
             src = self.test(e, ()) if truth else self.src(e, ())
         finally:
-            self.bound, self.objs = saved, saved_objs
+            self.bound, self.objs, self._hoist = saved, saved_objs, saved_hoist
         name = f"_e{next(_ids)}"
         if charged is None:
             head = "".join(f"    {v} = env.get({k!r})\n" for k, v in loads.items())
@@ -369,10 +379,15 @@ class CodeGen:
         self.bound = {"you": "you_"} | {q.name: f"v{i}" for i, q in enumerate(params)}
         levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
         tests: list[list[str]] = [[] for _ in req_exprs]
-        for level, exprs in enumerate(req_exprs):
-            for e in exprs:
-                for src, at in self.require_parts(e, levels_of, level):
-                    tests[min(at, level)].append(src)
+        self._hoist = {} if KEEP_OUTER else None
+        try:
+            for level, exprs in enumerate(req_exprs):
+                for e in exprs:
+                    for src, at in self.require_parts(e, levels_of, level):
+                        tests[min(at, level)].append(src)
+            holders = list(self._hoist.values()) if self._hoist is not None else []
+        finally:
+            self._hoist = None
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
@@ -394,6 +409,9 @@ class CodeGen:
             for i in range(level + 1, len(params)):
                 if levels[i] == level:
                     lines.append(f"{pad}h{i} = None")
+            for k, at in holders:  # values kept at this level, computed when first needed
+                if at == level:
+                    lines.append(f"{pad}{k} = None")
 
         reset(0)
         for i, q in enumerate(params):
@@ -487,7 +505,65 @@ class CodeGen:
                         self.bound = saved
                         self._inlining.pop()
         at = max((levels_of.get(x, level) for x in _names_read(e, self.r)), default=0)
-        return [(self.test(e, ()), at)]
+        return [(self._hoisting_test(e, min(at, level)), at)]
+
+    def _hoisting_test(self, e, at: int) -> str:
+        """`test(e)` for a part tested at enumerator level `at`, its values that read only
+        names bound at an outer level kept there (`hoisted`); without them where Python
+        refuses the result (an assignment expression in a comprehension's items)."""
+        if self._hoist is None:
+            return self.test(e, ())
+        before, saved_at = dict(self._hoist), self._hoist_at
+        self._hoist_at = at
+        try:
+            src = self.test(e, ())
+            compile(src, "<test>", "eval")
+        except SyntaxError:
+            self._hoist.clear()
+            self._hoist.update(before)
+            saved, self._hoist = self._hoist, None
+            try:
+                src = self.test(e, ())
+            finally:
+                self._hoist = saved
+        finally:
+            self._hoist_at = saved_at
+        return src
+
+    def _define_call(self, d, args: list[str]) -> str:
+        """A call of definition `d`'s compiled body with the arguments' sources `args`."""
+        fn = self.const(self.c.define_body(d), d.name)
+        items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
+        items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
+        return f"{fn}[0](st, {{{', '.join(items)}}})"
+
+    def hoisted_define(self, e, d, args: list[str]) -> str:
+        """A definition call `e` in an enumerator's test, its arguments' sources `args`: a
+        value kept at the outer level where what it reads is bound (build/hoist.py), when that
+        is outside the loop it is tested in and computing it fewer times changes nothing but
+        the work charged (`_skippable`); else written inline (also a body longer than
+        `INLINE_MAX`, when that keeps some of its parts at an outer level), or called."""
+        h = self._hoist
+        known = {k: lv for k, lv in h.values()}
+        read = args + [self._special("you"), self._special("this")]
+        levels = [level_of(a, self.ns, known) for a in read]
+        if None not in levels and max(levels) < self._hoist_at and self._skippable(e, set()):
+            self._hoist = None  # the value whole, nothing inside it kept apart
+            try:
+                inlined = self.inline_define(d, args, (), e.args)
+            finally:
+                self._hoist = h
+            src = inlined if inlined is not None else self._define_call(d, args)
+            k, _ = h.setdefault(src, (f"k{len(h)}", max(levels)))
+            return f"({k} if {k} is not None else ({k} := {src}))"
+        before = dict(h)
+        for limit in (INLINE_MAX, INLINE_HOIST_MAX):
+            inlined = self.inline_define(d, args, (), e.args, limit)
+            if inlined is not None and (limit == INLINE_MAX or len(h) > len(before)):
+                return inlined
+            h.clear()
+            h.update(before)
+        return self._define_call(d, args)
 
     def domain_key(self, act, i: int, names: set) -> str | None:
         """The key under which parameter i's domain is kept per game (`Game.domains`) when it
@@ -545,6 +621,8 @@ class CodeGen:
                 if isinstance(res, rv.DefineRef):
                     d = self.s.defines[res.name]
                     args = [self.listed(q.type, x, a) for q, a, x in zip(d.params, args, e.args)]
+                    if self._hoist is not None and not its:  # in an enumerator's test
+                        return self.hoisted_define(e, d, args)
                     inlined = self.inline_define(d, args, its, e.args)
                     if inlined is not None:
                         return inlined
@@ -841,7 +919,7 @@ class CodeGen:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
         return self.bound.get(which) or f"env.get({which!r})"
 
-    def inline_define(self, d, args: list[str], its, nodes=()) -> str | None:
+    def inline_define(self, d, args: list[str], its, nodes=(), limit=INLINE_MAX) -> str | None:
         """A definition's body written at its use, its parameters replaced by the arguments'
         source (a call and an environment fewer per use); None for one that refers to itself,
         a long body, or an argument that is neither a plain name, a constant or a read of a
@@ -878,7 +956,7 @@ class CodeGen:
         if any(src.count(a) > k for a, k in lazy.items()):
             return None
         size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
-        return f"({src})" if size <= INLINE_MAX else None
+        return f"({src})" if size <= limit else None
 
     _UNSKIPPABLE = frozenset(("random", "roll", "shuffled", "behind", "ahead", "neighbours"))
     _UNSKIPPABLE |= frozenset(("fail", "area", "ceil_div"))

@@ -1,0 +1,51 @@
+"""Values kept at an outer loop of an action's enumerator (CodeGen.enumerator): a definition's
+value in a `require` part tested in an inner loop, whose generated Python reads only names bound
+at an outer level, is computed once per binding of those names, when first needed (a holder
+`k0 = None` reset at that level, `(k0 if k0 is not None else (k0 := ...))` at its uses), not once
+per option tried. Here: at what level the generated Python of a value may be computed."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+
+# the enumerator's Python variables: `you_` (level 0) and the parameters' `v0`, `v1`, ...
+_PARAM = re.compile(r"v(\d+)")
+_ENV_KEPT = re.compile(r"env\.get\('(?:this|you)'\)")  # the same through a whole listing
+
+
+def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
+    """The enumerator level at which the Python expression `src` may be computed: the deepest
+    parameter it reads (`v{i}`: level i + 1; `you_`, `this`, the state, constants: 0; a holder:
+    its own level), or None when it reads anything else (a comprehension's variable of an
+    enclosing `where`, a local of a function of its own, the env's other names)."""
+    if re.search(r"\benv\b", _ENV_KEPT.sub("", src)):
+        return None
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        return None
+    bound: set[str] = set()
+    for x in ast.walk(tree):
+        if isinstance(x, ast.comprehension):
+            bound |= {t.id for t in ast.walk(x.target) if isinstance(t, ast.Name)}
+        elif isinstance(x, ast.Lambda):
+            return None
+        elif isinstance(x, ast.NamedExpr) and x.target.id not in holders:
+            return None
+    level = 0
+    for x in ast.walk(tree):
+        if not isinstance(x, ast.Name) or x.id in bound:
+            continue
+        name = x.id
+        m = _PARAM.fullmatch(name)
+        if m:
+            level = max(level, int(m.group(1)) + 1)
+        elif name in holders:
+            level = max(level, holders[name])
+        elif name in ("st", "you_", "env") or name in ns or hasattr(builtins, name):
+            continue
+        else:
+            return None
+    return level
