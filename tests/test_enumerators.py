@@ -67,9 +67,11 @@ def test_a_definition_s_parts_are_tested_where_their_names_are_bound(tmp_path):
     code = {a.name: a.fast_enum.generated for a in prog.actions}
     # `mine(p, a)` and `turns < 40` of `meets` read no `q`: tested in the loop over the areas,
     # before the loop over the players; the whole test (`not not`) is in the inner loop
-    outer, inner = code["fight"].split("for v1 in d1:")
+    outer, inner = code["fight"].rsplit("for v1 in d1:", 1)
     assert "st.obj_owner[it0] == you_" in outer and "st.counters['turns'] < 40" in outer
-    assert "v1 != you_" in inner and "st.obj_owner[it0] == v1" in inner
+    assert "st.obj_owner[it0] == v1" in inner
+    # `q != p` reads only q: the players, kept for the loops over the areas, filtered once
+    assert "if (v1 != you_): h1.append(v1)" in outer and "v1 != you_" not in inner
     assert "turns" not in inner and "_meets_" not in code["fight"]
     outer, inner = code["fight_whole"].split("for v1 in d1:")
     assert "turns" not in outer and "st.counters['turns'] < 40" in inner

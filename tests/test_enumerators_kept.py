@@ -23,7 +23,7 @@ def _unkept(name: str, monkeypatch):
 def test_a_value_reading_only_you_is_kept_per_listing():
     code = next(a for a in load_program("nivel_arena").actions if a.name == "배치")
     code = code.fast_enum.generated
-    head, inner = code.split("for v1 in d1:")
+    head, inner = code.rsplit("for v1 in d1:", 1)
     # the holders are reset before the loops and filled in the inner loop when first needed
     assert "k0 = None" in head and "k1 = None" in head
     assert "(k0 if k0 is not None else (k0 := " in inner

@@ -20,7 +20,7 @@ from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
-from .hoist import level_of
+from .hoist import level_of, params_read
 
 _ids = count()
 
@@ -203,6 +203,7 @@ class CodeGen:
         # holders of values kept at an outer level (build/hoist.py), by source: (name, level)
         self._hoist: dict[str, tuple[str, int]] | None = None
         self._hoist_at = 0
+        self._skippable_parts: set[str] = set()  # parts of the tests (`_skippable`)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
         # Local names held in Python variables of the function being generated (an action's
@@ -380,6 +381,7 @@ class CodeGen:
         levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
         tests: list[list[str]] = [[] for _ in req_exprs]
         self._hoist = {} if KEEP_OUTER else None
+        self._skippable_parts = set()
         try:
             for level, exprs in enumerate(req_exprs):
                 for e in exprs:
@@ -414,6 +416,9 @@ class CodeGen:
                     lines.append(f"{pad}{k} = None")
 
         reset(0)
+        filters = [
+            self._filters(i, levels[i], tests[i + 1], len(params)) for i in range(len(params))
+        ]
         for i, q in enumerate(params):
             # the domain's own source, reading the names bound so far as Python locals
             dom = self.src(q.domain, ()) if q.domain is not None else "[]"
@@ -443,10 +448,20 @@ class CodeGen:
                     f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
                     f"if isinstance(d{i}, int) else ()"
                 )
-            if hoisted:
+            if hoisted and filters[i]:
+                cond = " and ".join(_grouped(src) for src in filters[i])
+                lines.append(f"{pad}    n{i} = len(d{i})")
+                lines.append(f"{pad}    h{i} = []")
+                lines.append(f"{pad}    for v{i} in d{i}:")
+                lines.append(f"{pad}        if {cond}: h{i}.append(v{i})")
+                lines.append(f"{pad}d{i} = h{i}")
+                lines.append(f"{pad}st.work += n{i}")
+            elif hoisted:
                 lines.append(f"{pad}    h{i} = d{i}")
                 lines.append(f"{pad}d{i} = h{i}")
-            lines.append(f"{pad}st.work += len(d{i})")
+                lines.append(f"{pad}st.work += len(d{i})")
+            else:
+                lines.append(f"{pad}st.work += len(d{i})")
             lines.append(
                 f"{pad}if st.work > st.work_limit: _charge(st, 0, {'action ' + act.name!r})"
             )
@@ -505,7 +520,29 @@ class CodeGen:
                         self.bound = saved
                         self._inlining.pop()
         at = max((levels_of.get(x, level) for x in _names_read(e, self.r)), default=0)
-        return [(self._hoisting_test(e, min(at, level)), at)]
+        src = self._hoisting_test(e, min(at, level))
+        if self._hoist is not None and self._skippable(e, set()):
+            self._skippable_parts.add(src)
+        return [(src, at)]
+
+    def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int) -> list[str]:
+        """The parts of the tests in loop `i` (taken out of `parts`) that filter its domain
+        once where it is kept (`h{i}`, computed at level `kept_at` < i), in their order: each
+        reads of the parameters only the one bound by the loop (`not placed_in(z)` once per
+        lane, not per card and lane), and may be left uncomputed (`_skippable`), or is the
+        loop's first test while nothing tested between two of its evaluations may raise (the
+        innermost loop, its other tests skippable): the same first error, if any. The work
+        charged stays the whole domain's."""
+        if kept_at >= i or not parts:
+            return []
+        pure = self._skippable_parts
+        own = [src for src in parts if (params_read(src, self.ns, {}) or {0}) - {0} == {i + 1}]
+        take = {src for src in own if src in pure}
+        if i == n_params - 1 and parts[0] in own and all(x in pure for x in parts[1:]):
+            take.add(parts[0])
+        taken = [src for src in parts if src in take]
+        parts[:] = [src for src in parts if src not in take]
+        return taken
 
     def _hoisting_test(self, e, at: int) -> str:
         """`test(e)` for a part tested at enumerator level `at`, its values that read only

@@ -20,6 +20,13 @@ def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
     parameter it reads (`v{i}`: level i + 1; `you_`, `this`, the state, constants: 0; a holder:
     its own level), or None when it reads anything else (a comprehension's variable of an
     enclosing `where`, a local of a function of its own, the env's other names)."""
+    read = params_read(src, ns, holders)
+    return None if read is None else max(read, default=0)
+
+
+def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
+    """The levels of the enumerator's names that `src` reads (`v{i}`: i + 1, a holder: its
+    level; `you_`, `this`, the state and constants none), or None when it reads another name."""
     if re.search(r"\benv\b", _ENV_KEPT.sub("", src)):
         return None
     try:
@@ -34,18 +41,18 @@ def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
             return None
         elif isinstance(x, ast.NamedExpr) and x.target.id not in holders:
             return None
-    level = 0
+    read: set[int] = set()
     for x in ast.walk(tree):
         if not isinstance(x, ast.Name) or x.id in bound:
             continue
         name = x.id
         m = _PARAM.fullmatch(name)
         if m:
-            level = max(level, int(m.group(1)) + 1)
+            read.add(int(m.group(1)) + 1)
         elif name in holders:
-            level = max(level, holders[name])
+            read.add(holders[name])
         elif name in ("st", "you_", "env") or name in ns or hasattr(builtins, name):
             continue
         else:
             return None
-    return level
+    return read
