@@ -46,3 +46,60 @@ def test_kept_values_list_the_options_listed_without_them(name, monkeypatch):
             decisions += 1
         assert b.st.over
     assert decisions > 100
+
+
+FILTERS = """\
+zone hand: per player, ordered, owner sees
+counter turns = 0
+
+kind piece:
+    size: number
+
+action first_may_raise(c: card from you.hand, q: player from players) in act:
+    require c is piece and 12 % (index_of(players, q) + 1) == 0 and q != you
+    turns += 1
+
+action later_may_raise(c: card from you.hand, q: player from players) in act:
+    require c is piece and c.size + index_of(players, q) > 0 and 12 % (index_of(players, q) + 1) == 0
+    turns += 1
+
+setup:
+    for p in players:
+        create "Piece" in p.hand
+        create "Piece" in p.hand
+
+flow:
+    repeat 3 times:
+        for p in players:
+            turn p:
+                window act by p once
+"""
+
+
+def test_a_kept_domain_is_filtered_by_the_tests_of_its_parameter_alone(tmp_path):
+    """The players, kept for the loop over the hand, are filtered once by the tests that read
+    only `q`: `q != you` (no error possible) wherever it is, a test that may raise (`%`) only
+    when it is the loop's first and the loop's other tests cannot raise, so that the first
+    error, if any, is the same."""
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: filters\ntitle: {en: Filters}\nplayers: 3\nfiles: [r.madang]\ncards: [cards.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards.yaml").write_text(
+        "cards:\n  - {name: Piece, type: piece, size: 2}\n", encoding="utf-8"
+    )
+    (tmp_path / "r.madang").write_text(FILTERS, encoding="utf-8")
+    prog = load_program(str(tmp_path))
+    code = {a.name: a.fast_enum.generated for a in prog.actions}
+    kept, inner = code["first_may_raise"].rsplit("for v1 in d1:", 1)
+    assert "12 % " not in code["first_may_raise"]  # `_mod`, the error's place
+    assert "_mod(12" in kept and "v1 != you_" in kept and "h1.append(v1)" in kept
+    assert "_mod" not in inner and "v1 != you_" not in inner
+    kept, inner = code["later_may_raise"].rsplit("for v1 in d1:", 1)
+    assert "h1.append" not in kept and "_mod(12" in inner
+    g = new_game(prog, seed=0, memory=False)
+    opts = g.st.pending.values
+    # 12 % 1, 12 % 2, 12 % 3 are 0: every other player, for each of the two pieces
+    assert sorted(v[1] for v in opts if v[0] == 0) == sorted(
+        [c, q] for c in g.st.zones[g.st.g.zone_base["hand"]] for q in (1, 2)
+    )

@@ -528,8 +528,8 @@ class CodeGen:
     def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int) -> list[str]:
         """The parts of the tests in loop `i` (taken out of `parts`) that filter its domain
         once where it is kept (`h{i}`, computed at level `kept_at` < i), in their order: each
-        reads of the parameters only the one bound by the loop (`not placed_in(z)` once per
-        lane, not per card and lane), and may be left uncomputed (`_skippable`), or is the
+        reads of the parameters only the one bound by the loop (`q != p` once per player, not
+        per area and player), and may be left uncomputed (`_skippable`), or is the
         loop's first test while nothing tested between two of its evaluations may raise (the
         innermost loop, its other tests skippable): the same first error, if any. The work
         charged stays the whole domain's."""
