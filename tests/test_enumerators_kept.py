@@ -6,6 +6,7 @@ once per listing, not per card and lane. The options, in their order, are those 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from madang.build import codegen
@@ -24,16 +25,23 @@ def test_a_value_reading_only_you_is_kept_per_listing():
     code = next(a for a in load_program("nivel_arena").actions if a.name == "배치")
     code = code.fast_enum.generated
     head, inner = code.rsplit("for v1 in d1:", 1)
-    # the holders are reset before the loops and filled in the inner loop when first needed
-    assert "k0 = None" in head and "k1 = None" in head
-    assert "(k0 if k0 is not None else (k0 := " in inner
+    # `field_cost(you)`, `size_of(you)`: holders reset before the loops, filled in the inner
+    # loop when first needed; `unit_in(z)`: a value per lane, kept for the loop over the hand
+    kept = re.findall(r"^ +(k\d+) = None$", head, re.M)
+    per_lane = re.findall(r"^ +(km\d+) = \{\}$", head, re.M)
+    assert len(kept) == 2 and per_lane
+    for k in kept:
+        assert f"({k} if {k} is not None else ({k} := " in inner
+    for k in per_lane:
+        assert f"({k}[v1] if v1 in {k} else {k}.setdefault(v1, " in code
     assert "_fits_cost_" not in code and "_field_cost_" not in code
 
 
 @pytest.mark.parametrize("name", ["nivel_arena", "cthulhu_wars"])
 def test_kept_values_list_the_options_listed_without_them(name, monkeypatch):
     kept, unkept = load_program(name), _unkept(name, monkeypatch)
-    assert "k0 = None" not in "".join(a.fast_enum.generated for a in unkept.actions)
+    unkept_code = "".join(a.fast_enum.generated for a in unkept.actions)
+    assert " := " not in unkept_code and "km0" not in unkept_code
     decisions = 0
     for seed in range(4):
         a, b = new_game(kept, seed=seed, memory=False), new_game(unkept, seed=seed, memory=False)

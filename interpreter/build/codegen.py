@@ -20,7 +20,7 @@ from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
-from .hoist import level_of, params_read
+from .hoist import params_read
 
 _ids = count()
 
@@ -95,6 +95,7 @@ INLINE_MAX = 800  # characters of a definition's body written at its uses
 # a longer body written inline in an enumerator's test when parts of it are kept at an outer
 # loop (build/hoist.py), so that they are
 INLINE_HOIST_MAX = 2400
+_SCALARS = frozenset(("object", "card", "zone", "area", "player", "number", "text"))
 KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests compare)
 INLINE_DEPTH = 4  # definitions inlined inside one another
 # what a test may call and still be run for every item instead of up to the first match:
@@ -380,6 +381,16 @@ class CodeGen:
         self.bound = {"you": "you_"} | {q.name: f"v{i}" for i, q in enumerate(params)}
         levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
         tests: list[list[str]] = [[] for _ in req_exprs]
+        # A domain that reads none of the parameters bound just before it (`c: card from
+        # near(a)` after `b`) is computed once per binding of the last one it reads, when first
+        # needed, not once per binding of those in between.
+        names = [q.name for q in params]
+        levels = [
+            max((names.index(x) + 1 for x in dom_names[i] if x in names[:i]), default=0)
+            for i in range(len(params))
+        ]
+        self._kept_levels = levels
+        self._keyed = [q.type in _SCALARS for q in params]  # values that key a dict
         self._hoist = {} if KEEP_OUTER else None
         self._skippable_parts = set()
         try:
@@ -398,26 +409,23 @@ class CodeGen:
                 lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
 
         test(0, "return")
+
         # A domain that reads none of the parameters bound just before it (`c: card from
         # near(a)` after `b`) is computed once per binding of the last one it reads, when first
         # needed, not once per binding of those in between.
-        names = [q.name for q in params]
-        levels = [
-            max((names.index(x) + 1 for x in dom_names[i] if x in names[:i]), default=0)
-            for i in range(len(params))
-        ]
-
         def reset(level: int) -> None:
             for i in range(level + 1, len(params)):
                 if levels[i] == level:
                     lines.append(f"{pad}h{i} = None")
             for k, at in holders:  # values kept at this level, computed when first needed
                 if at == level:
-                    lines.append(f"{pad}{k} = None")
+                    lines.append(f"{pad}{k} = {{}}" if k[:2] == "km" else f"{pad}{k} = None")
 
         reset(0)
+        known = dict(holders)
         filters = [
-            self._filters(i, levels[i], tests[i + 1], len(params)) for i in range(len(params))
+            self._filters(i, levels[i], tests[i + 1], len(params), known)
+            for i in range(len(params))
         ]
         for i, q in enumerate(params):
             # the domain's own source, reading the names bound so far as Python locals
@@ -525,7 +533,7 @@ class CodeGen:
             self._skippable_parts.add(src)
         return [(src, at)]
 
-    def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int) -> list[str]:
+    def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int, known) -> list[str]:
         """The parts of the tests in loop `i` (taken out of `parts`) that filter its domain
         once where it is kept (`h{i}`, computed at level `kept_at` < i), in their order: each
         reads of the parameters only the one bound by the loop (`q != p` once per player, not
@@ -533,10 +541,10 @@ class CodeGen:
         loop's first test while nothing tested between two of its evaluations may raise (the
         innermost loop, its other tests skippable): the same first error, if any. The work
         charged stays the whole domain's."""
-        if kept_at >= i or not parts:
+        if kept_at >= i or not parts or not KEEP_OUTER:
             return []
         pure = self._skippable_parts
-        own = [src for src in parts if (params_read(src, self.ns, {}) or {0}) - {0} == {i + 1}]
+        own = [src for src in parts if (params_read(src, self.ns, known) or {0}) - {0} == {i + 1}]
         take = {src for src in own if src in pure}
         if i == n_params - 1 and parts[0] in own and all(x in pure for x in parts[1:]):
             take.add(parts[0])
@@ -580,19 +588,31 @@ class CodeGen:
         is outside the loop it is tested in and computing it fewer times changes nothing but
         the work charged (`_skippable`); else written inline (also a body longer than
         `INLINE_MAX`, when that keeps some of its parts at an outer level), or called."""
-        h = self._hoist
+        h, at = self._hoist, self._hoist_at
         known = {k: lv for k, lv in h.values()}
-        read = args + [self._special("you"), self._special("this")]
-        levels = [level_of(a, self.ns, known) for a in read]
-        if None not in levels and max(levels) < self._hoist_at and self._skippable(e, set()):
-            self._hoist = None  # the value whole, nothing inside it kept apart
-            try:
-                inlined = self.inline_define(d, args, (), e.args)
-            finally:
-                self._hoist = h
-            src = inlined if inlined is not None else self._define_call(d, args)
-            k, _ = h.setdefault(src, (f"k{len(h)}", max(levels)))
-            return f"({k} if {k} is not None else ({k} := {src}))"
+        read: set | None = set()
+        for a in args + [self._special("you"), self._special("this")]:
+            got = params_read(a, self.ns, known)
+            read = None if got is None or read is None else read | got
+        kept = self._kept_levels
+        if read is not None and self._skippable(e, set()):
+            lv = max(read, default=0)
+            # kept at an outer loop, or per value of the loop's parameter when the loop's
+            # domain is kept (the same values go through it again in each outer loop)
+            memo = lv == at and read - {0} == {at} and kept[at - 1] < at - 1 and self._keyed[at - 1]
+            if lv < at or memo:
+                self._hoist = None  # the value whole, nothing inside it kept apart
+                try:
+                    inlined = self.inline_define(d, args, (), e.args)
+                finally:
+                    self._hoist = h
+                src = inlined if inlined is not None else self._define_call(d, args)
+                if not memo:
+                    k, _ = h.setdefault(src, (f"k{len(h)}", lv))
+                    return f"({k} if {k} is not None else ({k} := {src}))"
+                m, _ = h.setdefault("@" + src, (f"km{len(h)}", kept[at - 1]))
+                v = f"v{at - 1}"
+                return f"({m}[{v}] if {v} in {m} else {m}.setdefault({v}, {src}))"
         before = dict(h)
         for limit in (INLINE_MAX, INLINE_HOIST_MAX):
             inlined = self.inline_define(d, args, (), e.args, limit)
