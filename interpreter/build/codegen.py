@@ -588,31 +588,19 @@ class CodeGen:
         is outside the loop it is tested in and computing it fewer times changes nothing but
         the work charged (`_skippable`); else written inline (also a body longer than
         `INLINE_MAX`, when that keeps some of its parts at an outer level), or called."""
-        h, at = self._hoist, self._hoist_at
-        known = {k: lv for k, lv in h.values()}
-        read: set | None = set()
-        for a in args + [self._special("you"), self._special("this")]:
-            got = params_read(a, self.ns, known)
-            read = None if got is None or read is None else read | got
-        kept = self._kept_levels
-        if read is not None and self._skippable(e, set()):
-            lv = max(read, default=0)
-            # kept at an outer loop, or per value of the loop's parameter when the loop's
-            # domain is kept (the same values go through it again in each outer loop)
-            memo = lv == at and read - {0} == {at} and kept[at - 1] < at - 1 and self._keyed[at - 1]
-            if lv < at or memo:
-                self._hoist = None  # the value whole, nothing inside it kept apart
-                try:
-                    inlined = self.inline_define(d, args, (), e.args)
-                finally:
-                    self._hoist = h
-                src = inlined if inlined is not None else self._define_call(d, args)
-                if not memo:
-                    k, _ = h.setdefault(src, (f"k{len(h)}", lv))
-                    return f"({k} if {k} is not None else ({k} := {src}))"
-                m, _ = h.setdefault("@" + src, (f"km{len(h)}", kept[at - 1]))
-                v = f"v{at - 1}"
-                return f"({m}[{v}] if {v} in {m} else {m}.setdefault({v}, {src}))"
+        h = self._hoist
+
+        def whole() -> str:  # the value whole, nothing inside it kept apart
+            self._hoist = None
+            try:
+                inlined = self.inline_define(d, args, (), e.args)
+            finally:
+                self._hoist = h
+            return inlined if inlined is not None else self._define_call(d, args)
+
+        kept = self._keep(e, args + [self._special("you"), self._special("this")], whole)
+        if kept is not None:
+            return kept
         before = dict(h)
         for limit in (INLINE_MAX, INLINE_HOIST_MAX):
             inlined = self.inline_define(d, args, (), e.args, limit)
@@ -621,6 +609,33 @@ class CodeGen:
             h.clear()
             h.update(before)
         return self._define_call(d, args)
+
+    def _keep(self, e, read_src: list[str], whole) -> str | None:
+        """`e`, whose value is a function of the Python `read_src` (and the state), kept in an
+        enumerator's test: at the outer level where what it reads is bound, or per value of
+        the loop's parameter when the loop's domain is kept (the same values go through it
+        again in each outer loop), computed by `whole()` where first needed; None when it
+        reads the loop's parameter otherwise, another name, or may not be computed fewer times
+        (`_skippable`)."""
+        h, at, kept = self._hoist, self._hoist_at, self._kept_levels
+        known = {k: lv for k, lv in h.values()}
+        read: set | None = set()
+        for a in read_src:
+            got = params_read(a, self.ns, known)
+            read = None if got is None or read is None else read | got
+        if read is None:
+            return None
+        lv = max(read, default=0)
+        memo = lv == at and read - {0} == {at} and kept[at - 1] < at - 1 and self._keyed[at - 1]
+        if not (lv < at or memo) or not self._skippable(e, set()):
+            return None
+        src = whole()
+        if not memo:
+            k, _ = h.setdefault(src, (f"k{len(h)}", lv))
+            return f"({k} if {k} is not None else ({k} := {src}))"
+        m, _ = h.setdefault("@" + src, (f"km{len(h)}", kept[at - 1]))
+        v = f"v{at - 1}"
+        return f"({m}[{v}] if {v} in {m} else {m}.setdefault({v}, {src}))"
 
     def domain_key(self, act, i: int, names: set) -> str | None:
         """The key under which parameter i's domain is kept per game (`Game.domains`) when it
