@@ -37,7 +37,7 @@ def test_a_value_reading_only_you_is_kept_per_listing():
     assert "_fits_cost_" not in code and "_field_cost_" not in code
 
 
-@pytest.mark.parametrize("name", ["nivel_arena", "cthulhu_wars"])
+@pytest.mark.parametrize("name", ["nivel_arena", "cthulhu_wars", "game_of_thrones_2p"])
 def test_kept_values_list_the_options_listed_without_them(name, monkeypatch):
     kept, unkept = load_program(name), _unkept(name, monkeypatch)
     unkept_code = "".join(a.fast_enum.generated for a in unkept.actions)
