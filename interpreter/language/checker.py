@@ -371,11 +371,14 @@ class Checker:
         method(st, sc)
 
     def stmt_Let(self, st: n.Let, sc: Scope) -> None:
-        sc.names[st.name] = self.expr(st.value, sc)
+        sc.names[st.name] = t = self.expr(st.value, sc)
+        self.r.set_binding(st, t)
 
     def stmt_Assign(self, st: n.Assign, sc: Scope) -> None:
         t = self.target(st.target, sc)
         vt = self.expr(st.value, sc)
+        if isinstance(st.target, n.Name) and st.target.name in sc.names:
+            self.r.set_binding(st, vt if st.op == "=" else NUMBER)
         if st.op != "=":
             self.compat(t, NUMBER, st.target, f"'{st.op}' target")
             self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
@@ -520,6 +523,7 @@ class Checker:
                 code="type",
             )
         sc.names[st.name] = elem_type(t)
+        self.r.set_binding(st, elem_type(t))
         self.block(st.body, sc)
 
     def stmt_Repeat(self, st: n.Repeat, sc: Scope) -> None:
