@@ -270,17 +270,18 @@ class CodeGen:
     def held_names(self, stmts) -> dict[str, str]:
         """The local names of `stmts` that hold a zone, a list or a number (never none)
         wherever they are read, by the checker's type of their first `let`
-        (`Resolved.binding_type`) and a proof of each value bound: the `let` runs first (it is
+        (`Resolved.binding_type`) and a proof of each value bound: the `let` (or a `choose` of
+        min..max items, an `order`: each binds a list once it is done) runs first (it is
         a statement of a block written in this function, and every other read or binding of
         the name is inside the statements after it in that block), and every binding of the
-        name is a `let`, an `order` (a list) or an assignment whose value is always such (`_zone`, `_list`,
+        name is a `let`, an `order`, a `choose` of min..max or an assignment whose value is such (`_zone`, `_list`,
         `_plain_number`: with the name assumed held, as the first binding is proved without
         it). A name bound otherwise (a loop, a choice) holds nothing known."""
-        lets: list[tuple[n.Let, tuple]] = []  # each `let` with the statements after it
+        lets: list[tuple[n.Stmt, tuple]] = []  # each `let` with the statements after it
 
         def visit(body: tuple) -> None:
             for i, s in enumerate(body):
-                if isinstance(s, n.Let):
+                if isinstance(s, n.Let | n.Order) or isinstance(s, n.Choose) and s.min is not None:
                     lets.append((s, body[i + 1 :]))
                 for b in _inline_blocks(s):
                     visit(b.body)
@@ -307,7 +308,9 @@ class CodeGen:
                 if id(x) not in later:
                     ok = False
                     break
-            if not ok or any(not isinstance(b, n.Let | n.Assign | n.Order) for b in binds):
+            if not ok or any(
+                not isinstance(b, n.Let | n.Assign | n.Order | n.Choose) for b in binds
+            ):
                 kinds[name] = ""
                 continue
             self.let_kinds = {name: kind}
@@ -322,6 +325,8 @@ class CodeGen:
         """Whether the binding `b` (a `let` or an assignment) gives its name a `kind`."""
         if isinstance(b, n.Order):  # engine.Order: a new list of the items, reordered
             return kind == "list"
+        if isinstance(b, n.Choose):  # engine.Choose: of min..max items, the list picked
+            return kind == "list" and b.min is not None
         if isinstance(b, n.Assign) and b.op != "=":
             return kind == "number" and self._plain_number(b.value)
         if kind == "zone":

@@ -421,6 +421,7 @@ class Checker:
                 self.expect(e, sc, NUMBER)
         sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
         self.r.set_type(st, elem_type(t))
+        self.r.set_binding(st, sc.names[st.name])
 
     def stmt_Order(self, st: n.Order, sc: Scope) -> None:
         t = self.expr(st.items, sc)
@@ -428,6 +429,7 @@ class Checker:
             self.expect(st.by, sc, PLAYER)
         sc.names[st.name] = list_of(elem_type(t))
         self.r.set_type(st, elem_type(t))
+        self.r.set_binding(st, sc.names[st.name])
 
     def stmt_Emit(self, st: n.Emit, sc: Scope) -> None:
         ev = self.s.events.get(st.event)

@@ -206,7 +206,7 @@ class Resolved:
 
     def set_binding(self, node: Node, t) -> None:
         """The type of the value a statement binds to a local name (`let`, `x = ...` of a
-        local, a `for`'s name): the build stage picks by it which proof that the name always
+        local, a `for`'s name, a `choose`'s or an `order`'s): the build stage picks by it which proof that the name always
         holds such a value (never none) to attempt (codegen.CodeGen.held_names)."""
         self._bindings[id(node)] = (node, t)
 
