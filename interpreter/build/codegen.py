@@ -123,7 +123,13 @@ _READ = re.compile(
 
 
 # built-ins whose value is always a new list (runtime/builtins.py)
-_NEW_LISTS = frozenset(rv.BuiltinRef(k) for k in ("objects", "opponents", "reversed", "contents"))
+_NEW_LISTS = frozenset(
+    rv.BuiltinRef(k)
+    for k in (
+        "objects", "opponents", "reversed", "contents", "roll", "shuffled", "range", "take",
+        "drop", "flatten", "adjacent", "sorted_by", "unique",
+    )
+)  # fmt: skip
 
 
 class _Locals(dict):
