@@ -142,3 +142,45 @@ def test_held_names_play_the_bundled_games_as_the_general_code(ruleset, monkeypa
     assert _all_code(general) != _all_code(fast)  # the general code, really
     for seed in range(3):
         assert _play(fast, seed) == _play(general, seed)
+
+
+GRANTS = (
+    "keyword swift for unit\n"
+    "keyword sure for unit\n"
+    "grant sure to flatten([first(players).low])\n\n"
+    "flow:\n"
+    '    create "A" in first(players).top\n'
+    '    create "B" in first(players).low\n'
+    "    for u in first(players).top:\n"
+    "        if u has swift:\n"
+    "            n = n + 1\n"
+    "        grant swift to u\n"
+    "        if u has swift:\n"
+    "            m = m + 1\n"
+    "    for u in first(players).low:\n"
+    "        if u has sure:\n"
+    "            j = j + 1\n"
+    "        if u has swift:\n"
+    "            k = k + 1\n"
+)
+
+
+def test_has_asks_the_grants_only_when_some_may_give_the_keyword(tmp_path):
+    """A keyword granted by a statement, or by a continuous ability, is still seen when the
+    generated `has` skips asking for grants where none may give the keyword (`_mg`)."""
+    g = new_game(_ruleset(tmp_path, GRANTS), seed=1)
+    c = g.st.counters
+    assert (c["n"], c["m"], c["j"], c["k"]) == (0, 1, 1, 0)
+    assert "(st.grants or _mg(st, " in _code(g)
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
+)
+def test_has_without_asking_plays_the_bundled_games_as_before(ruleset):
+    fast = load_program(ruleset)
+    general = api._load_cached.__wrapped__(str(fast.folder), ())
+    fns = [s.fn for b in general.blocks for s in b if getattr(s.fn, "generated", None)]
+    fns[0].__globals__["_mg"] = lambda st, kw: True  # the grants always asked, as before
+    for seed in range(3):
+        assert _play(fast, seed) == _play(general, seed)

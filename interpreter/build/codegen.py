@@ -212,9 +212,19 @@ class CodeGen:
 
         granted = prog.granted_args
 
+        def _mg(st, kw):
+            """Whether `granted_args(st, o, kw)` may be other than None when no statement
+            granted anything now: a continuous grant of `kw` in this game (the lists
+            `ContinuousEffects._granted` keeps per game, not made yet: maybe), or a keyword
+            that implies it."""
+            lists = st.g.grant_cards.get(kw)
+            return lists is None or bool(lists[0] or lists[1]) or kw in prog.implied_by
+
         def _has(st, o, kw):  # ContinuousEffects.has, with the printed keywords looked at here
             return o is not None and (
-                kw in cards[st.obj_card[o]].keywords or granted(st, o, kw) is not None
+                kw in cards[st.obj_card[o]].keywords
+                or (st.grants or _mg(st, kw))
+                and granted(st, o, kw) is not None
             )
 
         def _is(st, o, kind):
@@ -242,6 +252,7 @@ class CodeGen:
             return None if o is None else st.pv[k][o]
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
+        self.ns["_mg"] = _mg
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -753,15 +764,17 @@ class CodeGen:
                     if isinstance(r.name_of(e), rv.LocalRef)
                     else repr(self.s.canonical[e.keyword])
                 )
+                # the grants asked only when a statement granted something now or a continuous
+                # ability of this game may grant the keyword (`_mg`)
+                granted = (
+                    f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
+                )
                 if o in self.objs:  # an object, never none: the printed keywords first
-                    return (
-                        f"({kw} in CARDS[st.obj_card[{o}]].keywords"
-                        f" or PROG.granted_args(st, {o}, {kw}) is not None)"
-                    )
+                    return f"({kw} in CARDS[st.obj_card[{o}]].keywords or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
                     return (
                         f"({o} is not None and ({kw} in CARDS[st.obj_card[{o}]].keywords"
-                        f" or PROG.granted_args(st, {o}, {kw}) is not None))"
+                        f" or {granted}))"
                     )
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
