@@ -15,7 +15,7 @@ from itertools import count
 
 from ..language import nodes as n
 from ..language import resolved as rv
-from ..language.symbols import NUMBER
+from ..language.symbols import NUMBER, ZONE
 from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
@@ -129,7 +129,13 @@ _READ = re.compile(
 
 
 # built-ins whose value is always a new list (runtime/builtins.py)
-_NEW_LISTS = frozenset(rv.BuiltinRef(k) for k in ("objects", "opponents", "reversed"))
+_NEW_LISTS = frozenset(
+    rv.BuiltinRef(k)
+    for k in (
+        "objects", "opponents", "reversed", "contents", "roll", "shuffled", "range", "take",
+        "drop", "flatten", "adjacent", "sorted_by", "unique",
+    )
+)  # fmt: skip
 
 
 class _Locals(dict):
@@ -207,6 +213,9 @@ class CodeGen:
         self._skippable_parts: set[str] = set()  # parts of the tests (`_skippable`)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
+        # local names of the function being generated that always hold a zone, a list or a
+        # number (never none) where they are read (held_names)
+        self.let_kinds: dict[str, str] = {}
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
         self.bound: dict[str, str] = {}
@@ -214,9 +223,19 @@ class CodeGen:
 
         granted = prog.granted_args
 
+        def _mg(st, kw):
+            """Whether `granted_args(st, o, kw)` may be other than None when no statement
+            granted anything now: a continuous grant of `kw` in this game (the lists
+            `ContinuousEffects._granted` keeps per game, not made yet: maybe), or a keyword
+            that implies it."""
+            lists = st.g.grant_cards.get(kw)
+            return lists is None or bool(lists[0] or lists[1]) or kw in prog.implied_by
+
         def _has(st, o, kw):  # ContinuousEffects.has, with the printed keywords looked at here
             return o is not None and (
-                kw in cards[st.obj_card[o]].keywords or granted(st, o, kw) is not None
+                kw in cards[st.obj_card[o]].keywords
+                or (st.grants or _mg(st, kw))
+                and granted(st, o, kw) is not None
             )
 
         def _is(st, o, kind):
@@ -244,6 +263,7 @@ class CodeGen:
             return None if o is None else st.pv[k][o]
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
+        self.ns["_mg"] = _mg
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -259,18 +279,97 @@ class CodeGen:
             self.ns[name] = value
         return name
 
-    def locals_start(self):
-        """Hold the local names of the function about to be generated in Python variables;
-        returns what `locals_end` restores (generation nests: a verb's function is written
-        while its caller's is, and the caller's names known to hold objects are not its)."""
-        saved = self.bound, self.objs, self.zone_vars
+    def locals_start(self, stmts=()):
+        """Hold the local names of the function about to be generated (the statements
+        `stmts`) in Python variables; returns what `locals_end` restores (generation nests: a
+        verb's function is written while its caller's is, and the caller's names known to hold
+        objects are not its)."""
+        saved = self.bound, self.objs, self.zone_vars, self.let_kinds
         self.bound, self.objs, self.zone_vars = _Locals(), set(), set()
+        self.let_kinds = {}
+        self.let_kinds = self.held_names(stmts)
         return saved
 
     def locals_end(self, saved) -> _Locals:
         loc = self.bound
-        self.bound, self.objs, self.zone_vars = saved
+        self.bound, self.objs, self.zone_vars, self.let_kinds = saved
         return loc
+
+    def held_names(self, stmts) -> dict[str, str]:
+        """The local names of `stmts` that hold a zone, a list or a number (never none)
+        wherever they are read, by the checker's type of their first `let`
+        (`Resolved.binding_type`) and a proof of each value bound: the `let` (or a `choose` of
+        min..max items, an `order`: each binds a list once it is done) runs first (it is
+        a statement of a block written in this function, and every other read or binding of
+        the name is inside the statements after it in that block), and every binding of the
+        name is a `let`, an `order`, a `choose` of min..max or an assignment whose value is such (`_zone`, `_list`,
+        `_plain_number`: with the name assumed held, as the first binding is proved without
+        it). A name bound otherwise (a loop, a choice) holds nothing known."""
+        lets: list[tuple[n.Stmt, tuple]] = []  # each `let` with the statements after it
+
+        def visit(body: tuple) -> None:
+            for i, s in enumerate(body):
+                if isinstance(s, n.Let | n.Order) or isinstance(s, n.Choose) and s.min is not None:
+                    lets.append((s, body[i + 1 :]))
+                for b in _inline_blocks(s):
+                    visit(b.body)
+
+        visit(tuple(stmts))
+        nodes = [x for s in stmts for x in s.walk()]
+        kinds: dict[str, str] = {}
+        for let, after in lets:
+            name = let.name
+            t = self.r.binding_type(let)
+            kind = "list" if isinstance(t, tuple) else _KIND_OF_TYPE.get(t)
+            if kind is None or name in kinds:
+                continue
+            later = {id(x) for s in after for x in s.walk()}
+            binds = []
+            ok = True
+            for x in nodes:
+                if x is let:
+                    continue
+                if _binds_node(x, name):
+                    binds.append(x)
+                elif not _reads_node(x, name, self.r):
+                    continue
+                if id(x) not in later:
+                    ok = False
+                    break
+            if not ok or any(
+                not isinstance(b, n.Let | n.Assign | n.Order | n.Choose) for b in binds
+            ):
+                kinds[name] = ""
+                continue
+            self.let_kinds = {name: kind}
+            try:
+                ok = all(self._holds(b, kind) for b in [let, *binds])
+            finally:
+                self.let_kinds = {}
+            kinds[name] = kind if ok else ""
+        return {k: v for k, v in kinds.items() if v}
+
+    def _holds(self, b, kind: str) -> bool:
+        """Whether the binding `b` (a `let` or an assignment) gives its name a `kind`."""
+        if isinstance(b, n.Order):  # engine.Order: a new list of the items, reordered
+            return kind == "list"
+        if isinstance(b, n.Choose):  # engine.Choose: of min..max items, the list picked
+            return kind == "list" and b.min is not None
+        if isinstance(b, n.Assign) and b.op != "=":
+            return kind == "number" and self._plain_number(b.value)
+        if kind == "zone":
+            return self._zone(b.value)
+        if kind == "list":
+            return self._list(b.value)
+        return self._plain_number(b.value)
+
+    def _held(self, e: n.Name, kind: str) -> bool:
+        """Whether the local name `e` of the function being generated holds a `kind`."""
+        return (
+            bool(self.let_kinds)
+            and isinstance(self.bound, _Locals)
+            and self.let_kinds.get(e.name) == kind
+        )
 
     def loop_items(self, e, its=()) -> str | None:
         """A new list of the items of `e` for a statement's loop to go through, where the
@@ -278,8 +377,9 @@ class CodeGen:
         itself, with no call of `_seq` and its type tests); None otherwise."""
         if self._zone(e):
             return f"list(st.zones[{self.src(e, its)}])"
-        if self._list(e):  # a new list, made for this loop alone
-            return self.src(e, its)
+        if self._list(e):  # a new list, made for this loop alone (a name's list: a copy)
+            fresh = not isinstance(e, n.Name | n.IfExpr)
+            return self.src(e, its) if fresh else f"list({self.src(e, its)})"
         return None
 
     @contextmanager
@@ -814,15 +914,17 @@ class CodeGen:
                     if isinstance(r.name_of(e), rv.LocalRef)
                     else repr(self.s.canonical[e.keyword])
                 )
+                # the grants asked only when a statement granted something now or a continuous
+                # ability of this game may grant the keyword (`_mg`)
+                granted = (
+                    f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
+                )
                 if o in self.objs:  # an object, never none: the printed keywords first
-                    return (
-                        f"({kw} in CARDS[st.obj_card[{o}]].keywords"
-                        f" or PROG.granted_args(st, {o}, {kw}) is not None)"
-                    )
+                    return f"({kw} in CARDS[st.obj_card[{o}]].keywords or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
                     return (
                         f"({o} is not None and ({kw} in CARDS[st.obj_card[{o}]].keywords"
-                        f" or PROG.granted_args(st, {o}, {kw}) is not None))"
+                        f" or {granted}))"
                     )
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
@@ -913,6 +1015,12 @@ class CodeGen:
             res = self.r.name_of(e)
             if res == rv.BuiltinRef("players"):  # operators._players: a new list
                 return True
+            if isinstance(res, rv.LocalRef):
+                return self._held(e, "list")
+        elif isinstance(e, n.BinOp):  # operators._plus: a new list when either side is one
+            return e.op == "+" and (self._list(e.left) or self._list(e.right))
+        elif isinstance(e, n.IfExpr):
+            return self._list(e.then) and self._list(e.orelse)
         return isinstance(res, rv.DefineRef) and self._body_is(res.name, self._list)
 
     def _zones(self, e) -> bool:
@@ -941,9 +1049,17 @@ class CodeGen:
             ) and not self.r.maps_list(e)
         if isinstance(e, n.Name):
             res = self.r.name_of(e)
-            if isinstance(res, rv.LocalRef) and self.zone_vars:  # a loop's, over zones
-                return dict.get(self.bound, e.name) in self.zone_vars
+            if isinstance(res, rv.LocalRef):  # a loop's, over zones, or a `let`'s
+                if self.zone_vars and dict.get(self.bound, e.name) in self.zone_vars:
+                    return True
+                return self._held(e, "zone")
+            if isinstance(res, rv.DefineRef):
+                return self._body_is(res.name, self._zone)
             return isinstance(res, rv.ZoneRef)
+        if isinstance(e, n.IfExpr):
+            return self._zone(e.then) and self._zone(e.orelse)
+        if isinstance(e, n.Call) and isinstance(self.r.call_of(e), rv.DefineRef):
+            return self._body_is(self.r.call_of(e).name, self._zone)  # whatever the args
         return False
 
     def objects_only(self, e) -> bool:
@@ -981,11 +1097,12 @@ class CodeGen:
             return False
         self._inlining_objs.append(name)
         held, self.zone_vars = self.zone_vars, set()  # its names are not the caller's
+        kinds, self.let_kinds = self.let_kinds, {}
         try:
             return test(self.s.defines[name].decl.body)
         finally:
             self._inlining_objs.pop()
-            self.zone_vars = held
+            self.zone_vars, self.let_kinds = held, kinds
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
@@ -1084,7 +1201,10 @@ class CodeGen:
         if isinstance(x, n.Num):
             return True
         if isinstance(x, n.Name):
-            return isinstance(self.r.name_of(x), rv.CounterRef)
+            res = self.r.name_of(x)
+            return isinstance(res, rv.CounterRef) or (
+                isinstance(res, rv.LocalRef) and self._held(x, "number")
+            )
         if isinstance(x, n.BinOp) and x.op in ("+", "-", "*"):
             return self._plain_number(x.left) and self._plain_number(x.right)
         if isinstance(x, n.Attr):
@@ -1349,6 +1469,35 @@ def _names_read_here(e, res) -> dict[str, str]:
     return {k: f"_n{i}" for i, k in enumerate(dict.fromkeys(names))}
 
 
+_KIND_OF_TYPE = {ZONE: "zone", NUMBER: "number"}
+
+
+def _inline_blocks(s) -> list:
+    """The blocks of statement `s` written into the function that holds `s` (an `if`'s
+    branches, a loop's body), where a `let` runs in that function's own env."""
+    if isinstance(s, n.If):
+        return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+    if isinstance(s, n.While | n.For | n.Repeat):
+        return [s.body]
+    return []
+
+
+def _binds_node(x, name: str) -> bool:
+    """Whether node `x` binds the local `name` (a statement with that name, an assignment)."""
+    if isinstance(x, n.Assign):
+        return isinstance(x.target, n.Name) and x.target.name == name
+    return isinstance(x, n.Stmt) and getattr(x, "name", None) == name
+
+
+def _reads_node(x, name: str, res) -> bool:
+    """Whether node `x` reads the local `name` (or a keyword held in it)."""
+    if isinstance(x, n.Name | n.Has):
+        ref = res.name_of(x)
+        key = x.name if isinstance(x, n.Name) else x.keyword
+        return key == name and (ref is None or isinstance(ref, rv.LocalRef))
+    return False
+
+
 def _binds(b: n.Block, name: str) -> bool:
     """Whether a statement in `b` (nested blocks too) binds the local `name`."""
     for x in b.walk():
@@ -1472,7 +1621,7 @@ class StmtGen:
     def compile_run(self, stmts: list, word: str = "") -> object:
         """One function `fn(st, env)` running statements that never wait (a verb's body)."""
         lines: list[str] = []
-        saved = self.cg.locals_start()
+        saved = self.cg.locals_start(stmts)
         try:
             for s in stmts:
                 self.emit(s, lines, 1)

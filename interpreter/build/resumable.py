@@ -105,7 +105,7 @@ class ResumableGen:
         if not heads and not b.body:
             return []
         m = _Emitter(self)
-        saved = self.cg.locals_start()
+        saved = self.cg.locals_start(b.body)
         try:
             m.open(m.sym())
             for rt in heads:

@@ -371,11 +371,14 @@ class Checker:
         method(st, sc)
 
     def stmt_Let(self, st: n.Let, sc: Scope) -> None:
-        sc.names[st.name] = self.expr(st.value, sc)
+        sc.names[st.name] = t = self.expr(st.value, sc)
+        self.r.set_binding(st, t)
 
     def stmt_Assign(self, st: n.Assign, sc: Scope) -> None:
         t = self.target(st.target, sc)
         vt = self.expr(st.value, sc)
+        if isinstance(st.target, n.Name) and st.target.name in sc.names:
+            self.r.set_binding(st, vt if st.op == "=" else NUMBER)
         if st.op != "=":
             self.compat(t, NUMBER, st.target, f"'{st.op}' target")
             self.compat(vt, NUMBER, st.value, f"'{st.op}' amount")
@@ -418,6 +421,7 @@ class Checker:
                 self.expect(e, sc, NUMBER)
         sc.names[st.name] = list_of(elem_type(t)) if st.min is not None else elem_type(t)
         self.r.set_type(st, elem_type(t))
+        self.r.set_binding(st, sc.names[st.name])
 
     def stmt_Order(self, st: n.Order, sc: Scope) -> None:
         t = self.expr(st.items, sc)
@@ -425,6 +429,7 @@ class Checker:
             self.expect(st.by, sc, PLAYER)
         sc.names[st.name] = list_of(elem_type(t))
         self.r.set_type(st, elem_type(t))
+        self.r.set_binding(st, sc.names[st.name])
 
     def stmt_Emit(self, st: n.Emit, sc: Scope) -> None:
         ev = self.s.events.get(st.event)
@@ -520,6 +525,7 @@ class Checker:
                 code="type",
             )
         sc.names[st.name] = elem_type(t)
+        self.r.set_binding(st, elem_type(t))
         self.block(st.body, sc)
 
     def stmt_Repeat(self, st: n.Repeat, sc: Scope) -> None:

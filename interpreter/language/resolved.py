@@ -187,6 +187,7 @@ class Resolved:
     _types: dict[int, tuple[Node, object]] = field(default_factory=dict, repr=False)
     _operands: dict[int, tuple[Node, tuple]] = field(default_factory=dict, repr=False)
     _maps: dict[int, Node] = field(default_factory=dict, repr=False)
+    _bindings: dict[int, tuple[Node, object]] = field(default_factory=dict, repr=False)
     phase_names: dict[str, str] = field(default_factory=dict)  # a phase's spelling -> its name
 
     # ------------------------------------------------------------ the checker writes
@@ -202,6 +203,12 @@ class Resolved:
     def set_type(self, node: Node, t) -> None:
         """The option type of `choose`/`order`, the value type of `log`."""
         self._types[id(node)] = (node, t)
+
+    def set_binding(self, node: Node, t) -> None:
+        """The type of the value a statement binds to a local name (`let`, `x = ...` of a
+        local, a `for`'s name, a `choose`'s or an `order`'s): the build stage picks by it which proof that the name always
+        holds such a value (never none) to attempt (codegen.CodeGen.held_names)."""
+        self._bindings[id(node)] = (node, t)
 
     def set_operands(self, node: Node, left, right) -> None:
         self._operands[id(node)] = (node, (left, right))
@@ -224,6 +231,10 @@ class Resolved:
 
     def type_of(self, node: Node, default=ANY):
         return _get(self._types, node, default)
+
+    def binding_type(self, node: Node, default=ANY):
+        """The type of the value `node` (a `let`, an assignment, a `for`) binds."""
+        return _get(self._bindings, node, default)
 
     def operand_types(self, node: Node) -> tuple | None:
         """The types of a `BinOp`'s two sides."""
