@@ -7,8 +7,6 @@ must play the same games, charging the same work, as the general code."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from madang.build.codegen import CodeGen
 from madang.build.loader import load_ruleset
@@ -16,6 +14,7 @@ from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.language import nodes as n
 from madang.language.diagnostics import Diagnostics
+from playthrough import decisions
 
 
 def _ruleset(tmp_path, flow: str):
@@ -122,16 +121,6 @@ def _all_code(prog) -> str:
     )
 
 
-def _play(prog, seed: int) -> list:
-    """The state's digest and the work charged at each decision of a seeded random game."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < 400:
-        seen.append((g.digest(), g.st.work))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
-
-
 @pytest.mark.parametrize(
     "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
 )
@@ -141,7 +130,7 @@ def test_held_names_play_the_bundled_games_as_the_general_code(ruleset, monkeypa
     general = api._load_cached.__wrapped__(str(fast.folder), ())
     assert _all_code(general) != _all_code(fast)  # the general code, really
     for seed in range(3):
-        assert _play(fast, seed) == _play(general, seed)
+        assert decisions(fast, seed) == decisions(general, seed)
 
 
 GRANTS = (
@@ -183,4 +172,4 @@ def test_has_without_asking_plays_the_bundled_games_as_before(ruleset):
     fns = [s.fn for b in general.blocks for s in b if getattr(s.fn, "generated", None)]
     fns[0].__globals__["_mg"] = lambda st, kw: True  # the grants always asked, as before
     for seed in range(3):
-        assert _play(fast, seed) == _play(general, seed)
+        assert decisions(fast, seed) == decisions(general, seed)

@@ -8,7 +8,6 @@ as a function of its own reads its local names from the env once."""
 from __future__ import annotations
 
 import contextlib
-import random
 import re
 
 import pytest
@@ -16,6 +15,7 @@ from madang.build import codegen
 from madang.build.codegen import CodeGen
 from madang.game import api
 from madang.game.api import load_program, new_game
+from playthrough import decisions
 
 
 def _ruleset(tmp_path, flow: str):
@@ -101,16 +101,6 @@ def test_a_loop_charges_the_work_of_its_list(tmp_path):
         new_game(_ruleset(tmp_path, flow), seed=1)
 
 
-def _play(prog, seed: int) -> list:
-    """The state's digest and the work charged at each decision of a seeded random game."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < 400:
-        seen.append((g.digest(), g.st.work))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
-
-
 @pytest.mark.parametrize(
     "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
 )
@@ -124,7 +114,7 @@ def test_the_fast_loops_play_the_bundled_games_as_the_general_code(ruleset, monk
     )
     assert "st.work += len(_items)" not in code  # the general code, really
     for seed in range(3):
-        assert _play(fast, seed) == _play(general, seed)
+        assert decisions(fast, seed) == decisions(general, seed)
 
 
 def test_a_condition_reads_its_names_from_the_env_once():
@@ -159,7 +149,7 @@ def test_conditions_reading_names_once_play_the_bundled_games_as_before(ruleset,
     assert any("_n0 = env.get(" in c for c in conds(fast))  # the fast code, really
     assert not any("_n0 = env.get(" in c for c in conds(general))  # and the general
     for seed in range(3):
-        assert [d for d, _ in _play(fast, seed)] == [d for d, _ in _play(general, seed)]
+        assert [d for d, _ in decisions(fast, seed)] == [d for d, _ in decisions(general, seed)]
 
 
 @pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
