@@ -49,21 +49,25 @@ def ruleset(tmp_path):
     return str(tmp_path)
 
 
-def test_a_statement_marks_only_the_checks_whose_reads_it_may_change(ruleset, monkeypatch):
+def flow_masks(monkeypatch, folder: str, rules: str):
+    """The ruleset's one check's bit, and a function giving the part of it in the mask of the
+    flow's statement written as a line of `rules`: the ruleset is compiled here (a folder of
+    its own is not taken from the cache) and its compiler kept."""
     from madang.build import compiler as C
 
     seen = []
     compile_ = C.Compiler.compile
     monkeypatch.setattr(C.Compiler, "compile", lambda self: seen.append(self) or compile_(self))
-    load_program(ruleset)  # a folder of its own: compiled here, not taken from the cache
+    load_program(folder)
     (comp,) = seen
     (bit,) = [c.bit for c in comp.p.checks]
     flow = {s.span.line: s for b in comp.s.flow for s in b.body}
-    lines = RULES.splitlines()
+    lines = rules.splitlines()
+    return (lambda text: comp.dirty_mask(flow[lines.index(text) + 1]) & bit), bit
 
-    def mask(text):
-        return comp.dirty_mask(flow[lines.index(text) + 1]) & bit
 
+def test_a_statement_marks_only_the_checks_whose_reads_it_may_change(ruleset, monkeypatch):
+    mask, bit = flow_masks(monkeypatch, ruleset, RULES)
     assert mask("    unrelated += 1") == 0  # a counter the check does not read
     assert mask("    first(box).shine = 3") == 0  # a field neither it nor the effect reads
     # the check reads power, which the continuous effect changes according to `tapped`
@@ -141,21 +145,8 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     # depends.mark_reads: a check whose zones are known by name (`box`) is not due after a card
     # is made in, or the order changed of, another zone (`pile`), nor after a move between two
     # zones named that it does not read
-    from madang.build import compiler as C
-
     folder = write_ruleset(tmp_path, ZONED, "power: 0")
-    seen = []
-    compile_ = C.Compiler.compile
-    monkeypatch.setattr(C.Compiler, "compile", lambda self: seen.append(self) or compile_(self))
-    load_program(folder)
-    (comp,) = seen
-    (bit,) = [c.bit for c in comp.p.checks]
-    flow = {s.span.line: s for b in comp.s.flow for s in b.body}
-    lines = ZONED.splitlines()
-
-    def mask(text):
-        return comp.dirty_mask(flow[lines.index(text) + 1]) & bit
-
+    mask, bit = flow_masks(monkeypatch, folder, ZONED)
     assert mask('    create "T" in pile') == 0
     assert mask("    shuffle pile") == 0
     assert mask('    create "T" in box') == bit
