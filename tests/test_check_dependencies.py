@@ -6,6 +6,7 @@ import random
 import pytest
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
+from minirules import write_ruleset
 
 RULES = """\
 kind token:
@@ -37,16 +38,7 @@ flow:
 
 @pytest.fixture
 def ruleset(tmp_path):
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: deps\ntitle: {en: Deps}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards:\n  - {name: T, type: token, power: 2, tapped: false, shine: 0}\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "r.madang").write_text(RULES, encoding="utf-8")
-    return str(tmp_path)
+    return token_ruleset(tmp_path, RULES, "power: 2, tapped: false, shine: 0")
 
 
 def flow_masks(monkeypatch, folder: str, rules: str):
@@ -107,17 +99,9 @@ def test_no_check_that_was_not_due_would_have_fired(name):
             g.apply_action(rng.randrange(len(g.legal_actions())))
 
 
-def write_ruleset(folder, rules: str, token: str) -> str:
+def token_ruleset(folder, rules: str, token: str) -> str:
     """A two-player ruleset of `rules` with one card, a token `T` of fields `token`."""
-    (folder / "ruleset.yaml").write_text(
-        "name: t\ntitle: {en: T}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (folder / "cards.yaml").write_text(
-        f"cards:\n  - {{name: T, type: token, {token}}}\n", encoding="utf-8"
-    )
-    (folder / "r.madang").write_text(rules, encoding="utf-8")
-    return str(folder)
+    return write_ruleset(folder, rules, f"cards:\n  - {{name: T, type: token, {token}}}\n")
 
 
 ZONED = """\
@@ -145,7 +129,7 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     # depends.mark_reads: a check whose zones are known by name (`box`) is not due after a card
     # is made in, or the order changed of, another zone (`pile`), nor after a move between two
     # zones named that it does not read
-    folder = write_ruleset(tmp_path, ZONED, "power: 0")
+    folder = token_ruleset(tmp_path, ZONED, "power: 0")
     mask, bit = flow_masks(monkeypatch, folder, ZONED)
     assert mask('    create "T" in pile') == 0
     assert mask("    shuffle pile") == 0
@@ -187,7 +171,7 @@ def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkey
     # engine._kept_domain: `contents(box)` is found again when the check is due after a card
     # was made in the box, not after one was made in the pile (each `marked` write makes the
     # check due); the suite's verify_checks compares each kept domain with a fresh one
-    prog = load_program(write_ruleset(tmp_path, DOMAIN, "power: 1, marked: false"))
+    prog = load_program(token_ruleset(tmp_path, DOMAIN, "power: 1, marked: false"))
     (chk,) = prog.checks
     assert chk.domain_zones == {"box"}
     found = []

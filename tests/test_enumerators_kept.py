@@ -12,6 +12,7 @@ import pytest
 from madang.build import codegen
 from madang.game import api
 from madang.game.api import load_program, new_game
+from minirules import write_ruleset
 
 
 def _unkept(name: str, monkeypatch):
@@ -89,15 +90,8 @@ def test_a_kept_domain_is_filtered_by_the_tests_of_its_parameter_alone(tmp_path)
     only `q`: `q != you` (no error possible) wherever it is, a test that may raise (`%`) only
     when it is the loop's first and the loop's other tests cannot raise, so that the first
     error, if any, is the same."""
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: filters\ntitle: {en: Filters}\nplayers: 3\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards:\n  - {name: Piece, type: piece, size: 2}\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(FILTERS, encoding="utf-8")
-    prog = load_program(str(tmp_path))
+    cards = "cards:\n  - {name: Piece, type: piece, size: 2}\n"
+    prog = load_program(write_ruleset(tmp_path, FILTERS, cards, players=3, name="filters"))
     code = {a.name: a.fast_enum.generated for a in prog.actions}
     kept, inner = code["first_may_raise"].rsplit("for v1 in d1:", 1)
     assert "12 % " not in code["first_may_raise"]  # `_mod`, the error's place

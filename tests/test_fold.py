@@ -12,6 +12,7 @@ import pytest
 from madang.build import compiler as C
 from madang.game import api
 from madang.game.api import new_game
+from minirules import write_ruleset
 
 RULES = """\
 zone hand: per player, hidden
@@ -53,16 +54,11 @@ flow:
 """
 
 
+PIECE = "cards:\n  - {name: Piece, type: piece, size: 2}\n"
+
+
 def _ruleset(tmp_path: Path) -> str:
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: folds\ntitle: {en: Folds}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards:\n  - {name: Piece, type: piece, size: 2}\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(RULES, encoding="utf-8")
-    return str(tmp_path)
+    return write_ruleset(tmp_path, RULES, PIECE, name="folds")
 
 
 def _folds_found(monkeypatch, ref: str) -> dict:

@@ -14,25 +14,13 @@ from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.language import nodes as n
 from madang.language.diagnostics import Diagnostics
+from minirules import UNIT_CARDS, UNITS, write_ruleset
 from playthrough import decisions
 
 
 def _ruleset(tmp_path, flow: str):
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: hn\ntitle: {en: Hn}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards: [{name: A, type: unit, hp: 1}, {name: B, type: unit, hp: 2}]\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(
-        "kind unit:\n    hp: number\n"
-        "zone top: per player, ordered, owner sees\nzone low: per player, ordered, owner sees\n"
-        "counter n = 0\ncounter m = 0\ncounter k = 0\ncounter j = 0\n"
-        "define side(p: player) = if n == 0 then p.top else p.low\n\n" + flow,
-        encoding="utf-8",
-    )
-    return str(tmp_path)
+    rules = UNITS + "define side(p: player) = if n == 0 then p.top else p.low\n\n" + flow
+    return write_ruleset(tmp_path, rules, UNIT_CARDS, name="hn")
 
 
 def _code(g) -> str:

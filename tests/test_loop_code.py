@@ -15,25 +15,13 @@ from madang.build import codegen
 from madang.build.codegen import CodeGen
 from madang.game import api
 from madang.game.api import load_program, new_game
+from minirules import UNIT_CARDS, UNITS, write_ruleset
 from playthrough import decisions
 
 
 def _ruleset(tmp_path, flow: str):
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: lp\ntitle: {en: Lp}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
-        "cards: [{name: A, type: unit, hp: 1}, {name: B, type: unit, hp: 2}]\n", encoding="utf-8"
-    )
-    (tmp_path / "r.madang").write_text(
-        "kind unit:\n    hp: number\n"
-        "zone top: per player, ordered, owner sees\nzone low: per player, ordered, owner sees\n"
-        "counter n = 0\ncounter m = 0\ncounter k = 0\ncounter j = 0\n"
-        "define lanes(p: player) = [p.top, p.low]\n\n" + flow,
-        encoding="utf-8",
-    )
-    return str(tmp_path)
+    rules = UNITS + "define lanes(p: player) = [p.top, p.low]\n\n" + flow
+    return write_ruleset(tmp_path, rules, UNIT_CARDS, name="lp")
 
 
 FLOW = (

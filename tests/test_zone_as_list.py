@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from madang.build import codegen
 from madang.game.api import new_game
+from minirules import write_ruleset
 
 RULES = """\
 zone hand: per player, public
@@ -48,18 +49,11 @@ flow:
 def test_a_zone_given_for_a_list_parameter_is_read_as_its_objects(tmp_path, monkeypatch, inline):
     if not inline:  # every definition called, none written inline (a fresh folder: compiled)
         monkeypatch.setattr(codegen, "INLINE_MAX", 0)
-    (tmp_path / "ruleset.yaml").write_text(
-        "name: zl\ntitle: {en: Zones as lists}\nplayers: 2\nfiles: [r.madang]\n"
-        "cards: [cards.yaml]\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cards.yaml").write_text(
+    cards = (
         "cards:\n  - {name: A, type: piece, size: 1}\n  - {name: B, type: piece, size: 2}\n"
-        "  - {name: C, type: piece, size: 5}\n",
-        encoding="utf-8",
+        "  - {name: C, type: piece, size: 5}\n"
     )
-    (tmp_path / "r.madang").write_text(RULES, encoding="utf-8")
-    g = new_game(str(tmp_path), seed=1)
+    g = new_game(write_ruleset(tmp_path, RULES, cards, name="zl"), seed=1)
     # sizes 1, 2, 5 in each hand, 5 in the pile: 8 + 10*2 + 100*1 + 1000*4 + 10000*5
     # + 100000*5 + 1000000*1
     assert g.st.pcounters["got"] == [1554128, 1554128]
