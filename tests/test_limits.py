@@ -282,3 +282,23 @@ def test_replay_shows_escape_codes_from_a_log_as_text(tmp_path):
     )
     r = madang("replay", str(log))
     assert "\x1b" not in r.stdout + r.stderr
+
+
+def test_brackets_and_operators_in_strings_and_comments_do_not_count():
+    """The depth guard and the unclosed-bracket hint read one scan of the text: brackets and
+    operators inside a string or after `#` are not nesting (a string may hold any text)."""
+    from madang.language.diagnostics import Diagnostics
+    from madang.language.parser import MAX_DEPTH, Origin, parse_module
+    from madang.language.syntax_errors import code_chars
+
+    deep = "(" * (MAX_DEPTH + 5)
+    text = f'define s = "{deep} \\" {"+" * 300}" # {deep}\ndefine t = [1, 2]\n'
+    diags = Diagnostics()
+    assert parse_module(text, Origin("strings.madang"), diags) is not None, diags.errors
+    chars = "".join(ch for ch, _, _ in code_chars(text))
+    assert chars == 'define s = " #\ndefine t = [1, 2]\n'
+    unclosed = 'define u = ("(" + 1\n'
+    diags = Diagnostics()
+    assert parse_module(unclosed, Origin("u.madang"), diags) is None
+    (error,) = diags.errors
+    assert error.message == "'(' is never closed" and str(error.span) == "u.madang:1:12", error

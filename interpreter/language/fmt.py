@@ -450,6 +450,15 @@ class _Printer:
             text += "(" + ", ".join(shown) + ")"
         return text, (_without_self_test(cond) if n.SELF in binds else cond)
 
+    def optional(self, d) -> str:
+        """` optional [by WHO] ["prompt"]` of a timing or a trigger that may be declined."""
+        if d.optional is None:
+            return ""
+        text = f" {self.kw('OPTIONAL')}"
+        if d.optional_by is not None:
+            text += f" {self.kw('BY')} {self.expr(d.optional_by)}"
+        return text + (" " + quote(d.optional) if d.optional else "")
+
     def prefix_head(self, c: n.Conditioned) -> str:
         """`K[args]` of a condition keyword, or a timing word with its event and clauses."""
         k, x = self.kw, self.expr
@@ -575,12 +584,7 @@ class _Printer:
                     text += pattern
                 if cond is not None:
                     text += f" {k('IF')} {x(cond)}"
-                if d.optional is not None:
-                    text += f" {k('OPTIONAL')}"
-                    if d.optional_by is not None:
-                        text += f" {k('BY')} {x(d.optional_by)}"
-                    if d.optional:
-                        text += " " + quote(d.optional)
+                text += self.optional(d)
                 self.emit(level, text, d, sep=sep)
             case n.RuleDecl(label=label, var=var, over=over, cond=cond):
                 text = k("RULE") + " " + quote(label)
@@ -617,12 +621,7 @@ class _Printer:
                     text += f" {k('IF')} {x(cond)}"
                 if limit is not None:
                     text += f" {k('ONCE', 'PER')} {self.scope_word(limit)}"
-                if d.optional is not None:
-                    text += f" {k('OPTIONAL')}"
-                    if d.optional_by is not None:
-                        text += f" {k('BY')} {x(d.optional_by)}"
-                    if d.optional:
-                        text += " " + quote(d.optional)
+                text += self.optional(d)
                 self.emit(level, text + ":", d, header=True, sep=sep)
                 self.block(body, level + 1)
             case n.Static(effect=e):

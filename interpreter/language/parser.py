@@ -306,27 +306,13 @@ def _parse_text(text: str, origin: Origin, diags: Diagnostics, start: str):
 
 def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
     """Refuse texts nested deeper than MAX_DEPTH before the parser recurses into them."""
-    depth, line, col = 0, 1, 0
-    in_str = comment = escaped = False
+    depth = 0
     ops, prev = 0, ""  # operators in the statement so far: each one nests the tree deeper
-    for ch in text:
-        col += 1
+    for ch, line, col in syntax_errors.code_chars(text):
         if ch == "\n":
-            line, col = line + 1, 0
-            in_str = comment = False
             if depth <= 0:
                 ops = 0
             prev = ch
-            continue
-        if comment:
-            continue
-        if in_str:  # brackets inside a string do not nest
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_str = False
             continue
         if ch in "+-*/%<>" or (ch == "=" and prev in "=!"):
             ops += 1
@@ -339,11 +325,7 @@ def _depth_ok(text: str, origin: Origin, diags: Diagnostics) -> bool:
                 )
                 return False
         prev = ch
-        if ch == '"':
-            in_str = True
-        elif ch == "#":
-            comment = True
-        elif ch in "([":
+        if ch in "([":
             depth += 1
             if depth > MAX_DEPTH:
                 diags.error(

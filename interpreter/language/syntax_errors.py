@@ -303,32 +303,40 @@ def _distance(a: str, b: str) -> int:
 _CLOSE = {"(": ")", "[": "]"}
 
 
-def _unclosed_bracket(text: str, pos: int) -> tuple[str, int, int] | None:
-    """The innermost bracket still open at `pos` (its char, line, column), outside strings."""
-    stack: list[tuple[str, int, int]] = []
+def code_chars(text: str):
+    """The characters of `text` outside strings and comments, each with its line and column
+    (from 1), newlines and the opening `"` and `#` included: what brackets and operators are
+    counted over (the parser's depth guard, the hint at an unclosed bracket)."""
     line, col = 1, 0
     in_str = comment = escaped = False
-    for ch in text[:pos]:
+    for ch in text:
         col += 1
         if ch == "\n":
+            yield ch, line, col
             line, col = line + 1, 0
             in_str = comment = False
+        elif comment:
             continue
-        if comment:
-            continue
-        if in_str:
+        elif in_str:  # brackets inside a string do not nest
             if escaped:
                 escaped = False
             elif ch == "\\":
                 escaped = True
             elif ch == '"':
                 in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == "#":
-            comment = True
-        elif ch in "([":
+        else:
+            if ch == '"':
+                in_str = True
+            elif ch == "#":
+                comment = True
+            yield ch, line, col
+
+
+def _unclosed_bracket(text: str, pos: int) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at `pos` (its char, line, column), outside strings."""
+    stack: list[tuple[str, int, int]] = []
+    for ch, line, col in code_chars(text[:pos]):
+        if ch in "([":
             stack.append((ch, line, col))
         elif ch in ")]" and stack:
             stack.pop()
