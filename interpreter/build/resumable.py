@@ -71,6 +71,7 @@ class ResumableGen:
         ns = self.cg.ns
         ns["_run_checks"] = E.run_checks
         ns["_call_from"] = E.call_from
+        compiler.p.note_error = note_rules_place
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:

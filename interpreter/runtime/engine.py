@@ -49,7 +49,6 @@ def run(st: State) -> None:
     g = st.g
     prog = g.prog
     blocks, stmts, frames = prog.blocks, prog.stmts, st.frames
-    checks = prog.checks
     limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
     st.dirty = -1  # a decision, or a tool, may have changed anything: every check is due
@@ -63,13 +62,10 @@ def run(st: State) -> None:
             blk = blocks[fr.block]
             pc = fr.pc
             if pc < len(blk):
-                s = blk[pc]
+                # a generated block's section (build/resumable.py), called without its
+                # `exec`: it marks the checks it makes due and runs them itself
                 fr.pc = pc + 1
-                s.exec(st, fr)
-                if checks:
-                    st.dirty |= s.dirty
-                    if s.mutates and not st.checking and not st.over:
-                        run_checks(st)
+                blk[pc].fn(st, fr, pc)
             elif fr.ctl < 0:
                 if frames and frames[-1] is fr:
                     frames.pop()
@@ -91,6 +87,12 @@ def run(st: State) -> None:
         raise RulesError(
             "rules nested too deeply (a definition or verb that refers to itself without end?)"
         ) from None
+    except RulesError:
+        raise  # located already
+    except Exception as exc:  # a Python error inside generated code: where in the rules
+        if prog.note_error is not None:
+            prog.note_error(exc)
+        raise
     finally:
         st.steps = steps
 
@@ -110,13 +112,8 @@ def enter(st: State, f: Frame) -> None:
     if not blk:
         frames.pop()
         return
-    s = blk[0]
     f.pc = 1
-    s.exec(st, f)
-    if st.g.prog.checks:
-        st.dirty |= s.dirty
-        if s.mutates and not st.checking and not st.over:
-            run_checks(st)
+    blk[0].fn(st, f, 0)  # a section: it runs the checks it makes due itself
     if f.pc >= len(blk) and frames and frames[-1] is f and st.pending is None:
         frames.pop()
 

@@ -269,6 +269,9 @@ class Program(ContinuousEffects):
         self.blocks: list[tuple] = []
         self.stmts: list = []
         self.empty_block = self.add_block(())
+        # adds the place in the rules to a Python error raised inside generated code (the
+        # compiler's; the run loop calls the blocks' sections without a layer that would)
+        self.note_error = None
         self.verbs: dict[str, VerbRT] = {}
         self.actions: list[ActionRT] = []
         self.window_actions: dict[str, list[ActionRT]] = {}
