@@ -114,6 +114,36 @@ def test_a_python_error_in_generated_code_names_the_place_in_the_rules(monkeypat
     assert text[int(k) - 1].strip().startswith("move ")  # the statement that moved
 
 
+def test_a_python_error_in_a_section_the_run_loop_resumes_names_its_place(monkeypatch):
+    # the run loop calls a block's sections itself (no `Section.exec` around each): an error
+    # raised inside generated code during play is located by the run loop, once
+    import random
+
+    from madang.game.api import new_game
+    from madang.runtime import engine
+
+    prog = load_program("clash_of_decks")
+    g = new_game(prog, seed=3, memory=False)
+
+    def fail(*args):
+        raise ValueError("a helper failed")
+
+    monkeypatch.setattr(engine, "move_objects", fail)
+    rng = random.Random(3)
+    try:
+        while not g.st.over:
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+    except ValueError as e:
+        notes = e.__notes__
+    else:  # pragma: no cover - a game of Clash of Decks moves cards
+        raise AssertionError("no error")
+    (note,) = notes
+    file, _, k = note.removeprefix("while running the rules at ").rpartition(":")
+    text = (prog.folder / file.rpartition("/")[2]).read_text(encoding="utf-8").splitlines()
+    assert "clash_of_decks/" in file
+    assert text[int(k) - 1].strip().startswith("move ")  # the statement that moved
+
+
 def action_code(ruleset: str, action: str) -> str:
     prog = load_program(ruleset)
     act = next(a for a in prog.actions if a.name == action)
