@@ -37,7 +37,9 @@ _LOOPS = (n.For, n.Repeat, n.While)
 
 
 class Section(E.Stmt):
-    """One section of a resumable block: the run loop steps here to start or resume it."""
+    """One section of a resumable block: the run loop steps here to start or resume it,
+    calling `fn(st, fr, label)` itself (engine.run; `exec` is that call for a caller that
+    runs statement objects alike, with the error located as the run loop locates it)."""
 
     __slots__ = ("fn", "label")
 
