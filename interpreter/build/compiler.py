@@ -170,10 +170,17 @@ class Compiler:
             f = call_define(self.define_body(s.defines[chooser]), [], [])
             p.trigger_chooser = lambda st: f(st, {})
         p.order_triggers = p.add_stmt(E.OrderTriggers(None))
+        if self.deps is not None:  # its end starts triggers' blocks, or asks
+            from .depends import STARTS_BLOCKS, check_mask
+
+            p.lki_checks = check_mask({"lki"}, self.check_marks)
+            p.expire_checks = check_mask({"mods:*", "grants"}, self.check_marks)
+            p.order_triggers.END_DIRTY = check_mask(STARTS_BLOCKS, self.check_marks)
         # `new_triggers_wait`: the triggers met while several owners' triggers resolve wait in a
         # frame owned by this `hold:` until all of those have resolved (resolve_found)
         if p.settings.get("new_triggers_wait"):
             p.batch_hold = p.add_stmt(E.Hold(None, ()))
+            p.batch_hold.END_DIRTY = p.order_triggers.END_DIRTY
             p.holds = True
         for a in p.actions:
             a.costs = p.costs.get(a.name, [])
@@ -447,6 +454,11 @@ class Compiler:
         """A statement's object, numbered, with the state checks it may change."""
         rt = self.stmt(s)
         rt.dirty = self.dirty_mask(s)
+        ends = self.deps.end_writes(s) if self.deps is not None else None
+        if ends is not None:  # a frame's owner: what its end writes (run loop, Call.exec)
+            from .depends import check_mask
+
+            rt.END_DIRTY = check_mask(ends, self.check_marks)
         return self.p.add_stmt(rt)
 
     def dirty_mask(self, s) -> int:

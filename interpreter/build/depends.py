@@ -21,6 +21,10 @@ from ..language.symbols import AREA, BOOL, CONDITION, KEYWORD, KIND, NUMBER, PLA
 
 ANY = "*"
 ALL_CHECKS = -1  # every bit set: the mask of a statement that may change anything
+# What the end of a frame that starts blocks may write (`Depends.end_writes`): the `once per`
+# records of what it starts (a question there forgets the last known information: `ask` marks
+# those checks, `Program.lki_checks`)
+STARTS_BLOCKS = frozenset({"used"})
 
 # Builtins whose value depends only on their arguments (a zone argument is read as its contents:
 # zones are part of every check's reads, see `check_reads`).
@@ -441,6 +445,22 @@ class Depends:
             case n.Require() | n.Return() | n.Break() | n.End():
                 return {"used", "lost"}  # frames left; triggers held there start; end game
         return {ANY}
+
+    def end_writes(self, s) -> set | None:
+        """The tokens the end of the frame a statement owns may change (`Stmt.END_DIRTY`: the
+        run loop's step that calls its `at_end`), None when it owns no frame. A scope's end
+        drops the `once per` records of its period, and the modifiers and grants (marked there
+        when it drops one: `Program.expire_checks`), and restores the phase, which no
+        expression reads; the ends of an event's stages, a window's turn and a `hold:` block start blocks
+        (triggers, the body, an action: `once per` records, frames) or ask. What a question
+        forgets (`lki`) and an effect's start (`resolving`) are marked where they happen
+        (engine.ask, the pushes of effects' frames)."""
+        match s:
+            case n.Scope():
+                return {"used"}
+            case n.Hold() | n.Window() | n.CallStmt() | n.Emit():
+                return set(STARTS_BLOCKS)
+        return None
 
     def assign_writes(self, s: n.Assign) -> set:
         t = s.target

@@ -242,6 +242,7 @@ def ask(
     if st.lki:
         st.lki = []  # an arrival's events are over by the next decision
         forget_kept(st, "lki")
+        st.dirty |= st.g.prog.lki_checks
     if rewind:
         fr.pc -= 1
 
@@ -743,12 +744,13 @@ class Hold(Stmt):
     """`hold: BLOCK`: abilities triggered inside the block wait in the frame and resolve after
     it, all together in the ruleset's trigger order (a TCG's "after the damage is processed")."""
 
-    __slots__ = ("body",)
+    __slots__ = ("body", "END_DIRTY")
 
     def __init__(self, span, body):
         super().__init__(span)
         self.body = body
         self.mutates = True
+        self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
 
     def exec(self, st, fr):
         st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, [], 0))
@@ -771,11 +773,12 @@ def release_held(st: State, items: list) -> None:
 class ScopeStmt(Stmt):
     """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
 
-    __slots__ = ("kind", "name", "player", "body", "names")
+    __slots__ = ("kind", "name", "player", "body", "names", "END_DIRTY")
 
     def __init__(self, span, kind, name, player, body):
         super().__init__(span)
         self.kind, self.name, self.player, self.body = kind, name, player, body
+        self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
         self.names = {name}  # a phase's spellings (`phase gather/모으기:`)
         self.mutates = True
 
@@ -803,11 +806,14 @@ class ScopeStmt(Stmt):
         names = self.names
         # a turn also ends the modifiers `until end of turn of` its player
         other = turn_of(st.active) if self.kind == "turn" else self.name
-        if st.mods:
-            st.mods = [m for m in st.mods if m[3] not in names and m[3] != other]
-        if st.grants:
-            st.grants = [m for m in st.grants if m[2] not in names and m[2] != other]
+        mods, grants = st.mods, st.grants
+        if mods:
+            st.mods = [m for m in mods if m[3] not in names and m[3] != other]
+        if grants:
+            st.grants = [m for m in grants if m[2] not in names and m[2] != other]
             forget_kept(st, "grants")
+        if len(st.mods) != len(mods) or len(st.grants) != len(grants):
+            st.dirty |= st.g.prog.expire_checks  # (what an `expire` may change)
         if st.used:
             st.used = [u for u in st.used if u[2] not in names]
         if self.kind == "phase":
@@ -938,10 +944,11 @@ class Window(Stmt):
     """Offer a window's actions: to one player until they pass (or once), or to a list of
     players in turn until all of them pass one after another."""
 
-    __slots__ = ("name", "by", "once", "actions", "pass_if")
+    __slots__ = ("name", "by", "once", "actions", "pass_if", "END_DIRTY")
 
     def __init__(self, span, name, by, once, actions, pass_if=None):
         super().__init__(span)
+        self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
         self.name, self.by, self.once, self.actions = name, by, once, actions
         self.pass_if = pass_if  # `pass if COND`: pass is offered only while COND holds
 
@@ -1110,6 +1117,7 @@ def start_action(st: State, value, player: int) -> None:
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     if value[2] is not None:
         env[EFFECT] = 1  # an object's action: an effect
+        st.dirty |= st.g.prog.effect_checks  # (`resolving` is true from now on)
     st.frames.append(Frame(act.body, env, -1, FUNC))
     if act.costs:  # additional costs are paid first, in the order they were written
         for lst, cenv in reversed(act.costs_on(st, value[1], player)):
@@ -1122,11 +1130,12 @@ def start_action(st: State, value, player: int) -> None:
 class Call(Stmt):
     """Call a verb or emit an event: before-triggers, the body (or a replacement), after-triggers."""
 
-    __slots__ = ("verb", "args")
+    __slots__ = ("verb", "args", "END_DIRTY")
 
     def __init__(self, span, verb, args):
         super().__init__(span)
         self.verb, self.args = verb, args
+        self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
 
     def exec(self, st, fr):
         verb = self.verb
@@ -1148,7 +1157,7 @@ class Call(Stmt):
         ev = Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
         st.frames.append(ev)
         # its stages start now, as the run loop would start them at its next step
-        st.dirty = -1
+        st.dirty |= self.END_DIRTY
         if not self.at_end(st, ev) and st.frames and st.frames[-1] is ev:
             st.frames.pop()
 
@@ -1210,6 +1219,7 @@ class Call(Stmt):
                 ex["rep"] = [lst.id, src]
                 if src is not None:
                     env[EFFECT] = 1
+                    st.dirty |= st.g.prog.effect_checks  # (`resolving` from now on)
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
                 body = Frame(verb.body, dict(fr.env), -1, FUNC)
@@ -1347,7 +1357,8 @@ def resolve_found(st: State, found: list) -> None:
             }
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
         if src is not None:
-            env[EFFECT] = 1  # an object's ability: an effect (`resolving`)
+            env[EFFECT] = 1  # an object's ability: an effect (`resolving` from now on)
+            st.dirty |= st.g.prog.effect_checks
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1426,7 +1437,11 @@ class OrderTriggers(Stmt):
     the chooser picks which one resolves next: the frame's `i` (the owner, under `by_owner`), or
     with `i` = -1 `settings.trigger_chooser`, else `first_player`."""
 
-    __slots__ = ()
+    __slots__ = ("END_DIRTY",)
+
+    def __init__(self, span):
+        super().__init__(span)
+        self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
 
     def exec(self, st, fr):  # pragma: no cover - owns frames only
         pass
@@ -1454,6 +1469,7 @@ class OrderTriggers(Stmt):
             entry = {"trigger": lst.rule, "source": label(st, src, "object")}
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
         st.frames.append(Frame(lst.body, dict(env, **{EFFECT: 1}), -1, FUNC))
+        st.dirty |= st.g.prog.effect_checks  # (`resolving` from now on)
         return True
 
 

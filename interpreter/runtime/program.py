@@ -320,6 +320,8 @@ class Program(ContinuousEffects):
         self.effect_waits = frozenset(i for i, t in enumerate(self.tiers) if t in waits)
         self.implied_by: dict[str, list] = {}  # keyword -> [(keyword implying it, its args)]
         self.effect_checks = 0  # the state checks that read `resolving` (engine.effect_ended)
+        self.lki_checks = -1  # those a question may change: it forgets last known information
+        self.expire_checks = -1  # those the end of modifiers and grants may change (ScopeStmt)
         self.acts: dict = {}  # event name -> acts.EventActs, for `doable(EVENT(...))`
         # `trigger_order: chosen`: who orders simultaneous triggers (f(st) -> player)
         self.trigger_chooser = lambda st: st.first
