@@ -183,3 +183,40 @@ def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkey
     # due six times, found twice: after each card made in the box (kept until any zone
     # changed, it was found four times)
     assert len(found) == 2
+
+
+EMPTY = """\
+kind token:
+    power: number
+    marked: bool
+
+zone box: shared, public
+zone pile: shared, public
+
+counter removed = 0
+
+check weak for t in contents(box) if t.marked:
+    move t to pile
+    removed += 1
+
+flow:
+    create "T" in pile
+    first(pile).marked = true
+    first(pile).marked = false
+    first(pile).marked = true
+    move first(pile) to box
+"""
+
+
+def test_a_check_over_an_empty_kept_domain_tests_no_condition(tmp_path, monkeypatch):
+    # engine.run_checks finds a domain kept by its zones itself (`_domain_at`): due after each
+    # `marked` write while the box is empty, the check tests its condition only for the token
+    # moved into the box, and fires for it
+    prog = load_program(token_ruleset(tmp_path, EMPTY, "power: 1, marked: false"))
+    (chk,) = prog.checks
+    tested = []
+    cond = chk.cond
+    monkeypatch.setattr(chk, "cond", lambda st, env: tested.append(env["t"]) or cond(st, env))
+    g = new_game(prog, seed=1)
+    assert g.st.counters["removed"] == 1
+    assert len(tested) == 1

@@ -186,8 +186,12 @@ def run_checks(st: State) -> None:
     if outer is None:
         g.read_cache = {}
     try:
-        for chk, bit, read, zmask in plan[0]:
+        for chk, bit, read, zmask, dkey, dmask in plan[0]:
             if dirty & bit:
+                if dkey is not None:  # a domain kept by its zones: its items found here
+                    if not chk.fire_over(st, _domain_at(st, chk, kept, dkey, dmask)):
+                        dirty &= ~bit
+                    continue
                 if read is not None:
                     inputs = read(st)
                     pt = kept.get(bit)
@@ -214,17 +218,20 @@ def _check_plan(g) -> tuple:
     (`_kept_domain`)."""
     rows, zoned, domains = [], [], {}
     for chk in g.prog.checks:
-        read = zmask = None
+        read = zmask = dkey = None
         if chk.zoned and chk.domain_zones is not None:
             domains[chk.bit] = kept_inputs.zone_mask(g, chk.domain_zones)
-            zoned.append(("domain", chk.bit))
+            dkey = ("domain", chk.bit)
+            zoned.append(dkey)
         if chk.reads is not None:
             zones = chk.zones
             read = kept_inputs.reader(g, chk.reads, cards=zones is None)
             if read is not None and zones is not None:
                 zmask = kept_inputs.zone_mask(g, zones)
                 zoned.append(chk.bit)
-        rows.append((chk, chk.bit, read, zmask))
+        if read is not None:  # (kept false by what it reads: `fire` finds the domain)
+            dkey = None
+        rows.append((chk, chk.bit, read, zmask, dkey, domains.get(chk.bit)))
     return rows, tuple(zoned), domains
 
 
@@ -1598,7 +1605,12 @@ def _kept_domain(st: State, chk) -> list:
     mask = plan[2].get(chk.bit)
     if mask is None:
         return st.zone_kept(("check domain", chk.id, tuple(st.lost)), _check_domain, chk)
-    key = ("domain", chk.bit)
+    return _domain_at(st, chk, kept, ("domain", chk.bit), mask)
+
+
+def _domain_at(st: State, chk, kept: dict, key: tuple, mask: int) -> list:
+    """A check's domain kept in point `key` of `kept` while none of its zones (bits `mask`)
+    changed and the same players are in."""
     pt = kept.get(key)
     if pt is not None and pt[0] is st and not (pt[1] | st.zdirty) & mask and pt[2] == st.lost:
         if st.g.prog.verify_checks and pt[3] != _check_domain(st, chk):
@@ -1645,15 +1657,32 @@ class Check:
 
     def fire(self, st: State) -> bool:
         """Start the check's block for each case where it holds; whether any did."""
+        if self.var is not None:
+            return self.fire_over(
+                st, _kept_domain(st, self) if self.zoned else _check_domain(st, self)
+            )
+        env: dict = {}
+        if not self.cond(st, env):
+            return False
+        self._start(st, env)
+        return True
+
+    def fire_over(self, st: State, items: list) -> bool:
+        """`fire` over the items of its domain (run_checks finds a domain kept by its zones)."""
         fired = False
-        for env in [{}] if self.var is None else self._envs(st):
-            if self.cond(st, env):
+        var, cond = self.var, self.cond
+        for x in items:
+            env = {var: x}
+            if cond(st, env):
                 fired = True
-                st.checking += 1
-                if st.log is not None:
-                    note(st, {"check": self.name})
-                st.frames.append(Frame(self.body, env, self.id, CHECK))
+                self._start(st, env)
         return fired
+
+    def _start(self, st: State, env: dict) -> None:
+        st.checking += 1
+        if st.log is not None:
+            note(st, {"check": self.name})
+        st.frames.append(Frame(self.body, env, self.id, CHECK))
 
     def verify_quiet(self, st: State) -> None:
         """For tests (`Program.verify_checks`): a check that was not due must be false."""
