@@ -7,6 +7,7 @@ node into the closure or runtime statement that does its job, and folds constant
 from __future__ import annotations
 
 from ..language import nodes as n
+from ..language.desugar import has_self_test
 from ..language.limits import limit_group
 from ..language.resolved import KeywordRef, LocalRef, Resolved
 from ..language.symbols import CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
@@ -302,6 +303,11 @@ class Compiler:
             lst.binds = list(d.binds)
             lst.param_names = verb.param_names
             lst.cond = self.cond(d.cond) if d.cond is not None else None
+            # `after E(this)`: its condition starts `SELF == this` (language/desugar.py), so
+            # only the object the event names can be its source (engine.collect)
+            lst.self_arg = None
+            if ab.origin != "global" and n.SELF in d.binds and has_self_test(d.cond):
+                lst.self_arg = dict(zip(d.binds, verb.param_names)).get(n.SELF)
             lst.limit = d.limit
             lst.kw_params = kw_params
             lst.tier = p.tiers.index(d.tier) if d.tier in p.tiers else len(p.tiers)
@@ -425,6 +431,7 @@ class Compiler:
         lst.binds = list(d.binds)
         lst.param_names = [q.name for q in sym.params]
         lst.cond = self.cond(d.cond) if d.cond is not None else None
+        lst.self_arg = None
         lst.kw_params = kw_params
         lst.limit = lst.optional = lst.optional_by = None
         lst.tier = len(p.tiers)

@@ -57,6 +57,27 @@ def keyword_holders(st, kw: str) -> list | None:
     return out
 
 
+def holders_present(st, kw: str, present: dict) -> list | None:
+    """`keyword_holders` from the objects present by card (engine.objects_by_card), in zone
+    order for each card but not across cards: for a caller that orders them itself (the
+    triggers found for an event are sorted by their sources' places)."""
+    prog = st.g.prog
+    if st.grants or st.lki or prog.grant_any or kw in prog.grant_index:
+        return None
+    kept = st.g.grant_cards
+    key = ("printed", kw)
+    cards = kept.get(key)
+    if cards is None:
+        cards = kept[key] = frozenset(c.index for c in prog.cards if kw in c.keywords)
+    if len(cards) < len(present):
+        out = [o for c in cards if c in present for o in present[c]]
+    else:
+        out = [o for c, objs in present.items() if c in cards for o in objs]
+    if prog.verify_checks and sorted(out) != sorted(keyword_holders(st, kw)):
+        raise AssertionError(f"the holders of {kw} found from the objects present differ")
+    return out
+
+
 def in_force(st, o) -> bool:
     """Whether object `o`'s abilities are in force where it is now."""
     z = st.obj_zone[o]

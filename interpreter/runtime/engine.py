@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import budget, seen
 from . import inputs as kept_inputs
-from .effects import acting, keyword_holders
+from .effects import acting, holders_present
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1550,11 +1550,22 @@ def collect(st: State, lsts, args: dict) -> list:
             if present is None:
                 present = objects_by_card(st)
             sources = present.get(lst.card_index, ())
-        else:
-            sources = keyword_holders(st, lst.owner)
+        else:  # (in any order: `out` is sorted by the sources' places)
+            if present is None:
+                present = objects_by_card(st)
+            sources = holders_present(st, lst.owner, present)
             if sources is None:
                 sources = [o for o in acting(st) if lst.applies_to(st, o)]
+        if lst.self_arg is not None and sources:  # `after E(this)`: the object E names only
+            o = args.get(lst.self_arg)
+            sources = (o,) if o is not None and o in sources else ()
+        limit = lst.limit
         for src in sources:
+            if (
+                limit is not None
+                and (lst.id, src if src is not None else -1, scope_name(st, limit)) in st.used
+            ):
+                continue
             env = {}
             for bind, pname in zip(lst.binds, lst.param_names):
                 env[bind] = args.get(pname)
@@ -1566,11 +1577,6 @@ def collect(st: State, lsts, args: dict) -> list:
                     env["@at"] = [st.obj_zone[src], st.obj_moves[src]]
             else:
                 env["you"] = active
-            if (
-                lst.limit is not None
-                and (lst.id, src if src is not None else -1, scope_name(st, lst.limit)) in st.used
-            ):
-                continue
             if lst.cond is not None and not lst.cond(st, env):
                 continue
             owner = env["you"]

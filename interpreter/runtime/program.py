@@ -51,6 +51,7 @@ class ListenerRT:
         "short",
         "requires",
         "tier",
+        "self_arg",  # the event's parameter its source must be (`after E(this)`), or None
     )
 
     def applies_to(self, st, o):
