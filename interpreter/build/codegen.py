@@ -223,13 +223,10 @@ class CodeGen:
 
         granted = prog.granted_args
 
-        def _mg(st, kw):
-            """Whether `granted_args(st, o, kw)` may be other than None when no statement
-            granted anything now: a continuous grant of `kw` in this game (the lists
-            `ContinuousEffects._granted` keeps per game, not made yet: maybe), or a keyword
-            that implies it."""
-            lists = st.g.grant_cards.get(kw)
-            return lists is None or bool(lists[0] or lists[1]) or kw in prog.implied_by
+        # `_mg(st, kw)`: whether `granted_args(st, o, kw)` may be other than None when no
+        # statement granted anything now (ContinuousEffects.may_grant: a continuous grant of
+        # `kw` whose cards have objects in this state, or a keyword that implies it).
+        _mg = prog.may_grant
 
         def _has(st, o, kw):  # ContinuousEffects.has, with the printed keywords looked at here
             return o is not None and (

@@ -78,6 +78,40 @@ def holders_present(st, kw: str, present: dict) -> list | None:
     return out
 
 
+_NO_CARDS: frozenset = frozenset()
+
+
+def cards_objects(st, cards: frozenset) -> list:
+    """The objects of `cards`, in any zone (in order of creation), kept in `State.ko` until an
+    object is created or an object's card is changed (engine.create_object, a determinized
+    sample): a continuous grant's few possible sources, found without a pass over the zones."""
+    ko = st.ko
+    if ko is None:
+        ko = st.ko = {}
+    else:
+        got = ko.get(cards)
+        if got is not None:
+            if st.g.prog.verify_checks and got != [
+                o for o, c in enumerate(st.obj_card) if c in cards
+            ]:
+                raise AssertionError(
+                    "an object was made or its card changed without emptying State.ko"
+                )
+            return got
+    if not cards:
+        out: list = []
+    else:
+        out = [o for o, c in enumerate(st.obj_card) if c in cards]
+    ko[cards] = out
+    return out
+
+
+def _zone_order(st, o) -> tuple:
+    """Where object `o` of an active zone comes in `acting`'s order."""
+    z = st.obj_zone[o]
+    return st.g.active_zones.index(z), st.zones[z].index(o)
+
+
 def in_force(st, o) -> bool:
     """Whether object `o`'s abilities are in force where it is now."""
     z = st.obj_zone[o]
@@ -121,15 +155,21 @@ class StaticRT:
     def sources_for(self, st, kw):
         """The sources that may grant `kw`: for a keyword's grant whose keyword is read off the
         arguments printed on its cards (`kw_cards`, index_statics), the objects of the cards
-        whose arguments give `kw`, and those granted the keyword by a statement."""
+        whose arguments give `kw` that are in force, in zone order (found from the few objects
+        of those cards, `cards_objects`, not from the zones), and those granted the keyword by
+        a statement."""
         kw_cards = self.kw_cards
         if kw_cards is None:
             return self.sources(st)
-        out = st.zone_kept(("sources", self.id), _objects_of, self.card_set)
-        if out:
+        objs = cards_objects(st, kw_cards.get(kw, _NO_CARDS))
+        out = [o for o in objs if in_force(st, o)] if objs else []
+        if len(out) > 1:
+            out.sort(key=lambda o: _zone_order(st, o))
+        if st.g.prog.verify_checks:
             cards = kw_cards.get(kw, ())
-            obj_card = st.obj_card
-            out = [o for o in out if obj_card[o] in cards]
+            old = [o for o in _objects_of(st, self.card_set) if st.obj_card[o] in cards]
+            if out != old:
+                raise AssertionError(f"the sources of {kw} found by their cards differ")
         if st.grants:
             return out + self.prog.granted_holders(st, self.owner, self.card_set)
         return out
@@ -238,9 +278,50 @@ class ContinuousEffects:
                 return gr[4] if len(gr) > 4 else []
         return None
 
+    def may_grant(self, st, kw) -> bool:
+        """Whether a continuous grant may give `kw` to anything in this state, when no statement
+        granted anything now: one of the rules' own, or one of a card of which this state has an
+        object (in any zone), or a keyword that implies `kw` may be given. Kept per keyword in
+        `State.ko` (objects are few to be created, cards rarely change), so that `has` skips the
+        grants where a game holds none of the cards that grant the keyword."""
+        ko = st.ko
+        if ko is not None:
+            got = ko.get(kw)
+            if got is not None:
+                if self.verify_checks and got != self._may_grant(st, kw, 0):
+                    raise AssertionError(f"may_grant({kw}) kept without its cards' objects")
+                return got
+        got = self._may_grant(st, kw, 0)
+        if st.ko is None:
+            st.ko = {}
+        st.ko[kw] = got
+        return got
+
+    def _may_grant(self, st, kw, depth) -> bool:
+        lists = st.g.grant_cards.get(kw)
+        if lists is None:
+            lists = st.g.grant_cards[kw] = self._grants_of(st, kw)
+        for statics in lists:
+            for sa in statics:
+                if sa.origin == "global":
+                    return True
+                kw_cards = sa.kw_cards
+                cards = sa.card_set if kw_cards is None else kw_cards.get(kw, _NO_CARDS)
+                if cards_objects(st, cards):
+                    return True
+        if depth < 4:
+            for k, _args in self.implied_by.get(kw, ()):
+                if self._may_grant(st, k, depth + 1):
+                    return True
+        elif kw in self.implied_by:
+            return True
+        return False
+
     def granted_args(self, st, o, kw, depth=0):
         """The arguments with which `o` is granted `kw` (a list, maybe empty), or None. A
         keyword implied by a granted one (a line of its keyword block) is granted with it."""
+        if not st.grants and not self.may_grant(st, kw):
+            return None
         args = self._granted(st, o, kw)
         if args is None and depth < 4:
             for k, implied_args in self.implied_by.get(kw, ()):

@@ -437,6 +437,7 @@ def renew(st: State, o: int) -> None:
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     o = len(st.obj_card)
     st.obj_card.append(card_index)
+    st.ko = None  # (the objects of cards: effects.cards_objects)
     st.obj_zone.append(z)
     st.obj_owner.append(owner)
     st.obj_from.append(-1)

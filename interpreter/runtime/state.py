@@ -114,7 +114,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "chance", "kept",
+        "zmemo", "zdirty", "kt", "ko", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -181,6 +181,11 @@ class State:
         # zones they read, {key: totals}], forgotten (None) when one of those zones or anything
         # else they read changes (engine.forget_kept and the moves); never copied nor saved.
         self.kt = None
+        # The objects of sets of cards and whether a continuous grant may give a keyword
+        # (effects.cards_objects, may_grant), kept until an object is made or an object's card
+        # changed (engine.create_object, determinized samples set it to None). A clone shares
+        # it: its objects' cards are the same until one of those empties its own. Not saved.
+        self.ko: dict | None = None
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
@@ -252,7 +257,7 @@ class State:
                     if k is not None and not new_cards:
                         self._reset(k, o)
         if new_cards:
-            self.kt = None
+            self.kt = self.ko = None
             for k in range(len(self.pv)):
                 for o in objs:
                     self._reset(k, o)
@@ -357,6 +362,7 @@ class State:
         c.zmemo = None
         c.zdirty = -1
         c.kt = None
+        c.ko = self.ko  # (what is added to it holds for both until one's cards change)
         c.chance = None
         return c
 
