@@ -1,9 +1,9 @@
 """#34: `has` and `keyword_arg` skip the continuous grants of a keyword when this state holds no
-object of a card that could grant it (`ContinuousEffects.may_grant`, kept per state in
-`State.ko` until an object is made or a card changes), and a keyword's grant finds its sources
-from the few objects of its cards (`effects.cards_objects`), not from a pass over the zones. The
-answers must be those of the general lookup at every decision of the bundled games, and a made
-object, a grant of a statement and a move must be seen."""
+object of a card that could grant it (`ContinuousEffects.may_grant`, `grant_plan`, kept per
+state in `State.ko` until an object is made or a card changes), and a keyword's grant finds its
+sources from the few objects of its cards (`effects.cards_objects`, `_granted_by`), not from a
+pass over the zones. The answers must be those of the general lookup at every decision of the
+bundled games, and a made object, a grant of a statement and a move must be seen."""
 
 from __future__ import annotations
 
@@ -108,10 +108,13 @@ def test_the_fast_answers_are_the_general_ones_at_every_decision(ruleset, monkey
             fast = _answers(prog, st, kws)
             printed = prog.cards
             granted += sum(h and kw not in printed[st.obj_card[o]].keywords for o, kw, h, _ in fast)
+            kept, st.ko = st.ko, None
             with monkeypatch.context() as mp:
                 mp.setattr(prog, "may_grant", lambda st, kw: True, raising=False)
+                mp.setattr(prog, "grant_plan", lambda st, kw, depth=0: (True, None), raising=False)
                 mp.setattr(effects.StaticRT, "sources_for", _general_sources_for)
                 assert _answers(prog, st, kws) == fast
+            st.ko = kept
             g.apply_action(rng.randrange(len(st.pending.values)))
     if ruleset == "clash_of_decks":
         assert granted  # the aura's grants were asked and found

@@ -112,6 +112,27 @@ def _zone_order(st, o) -> tuple:
     return st.g.active_zones.index(z), st.zones[z].index(o)
 
 
+def _granted_by(st, o, kw, plan):
+    """`_granted` without statements' grants, by a kept plan (`grant_plan`): each keyword's
+    grant asked of its sources in force, in zone order, as `StaticRT.sources_for` finds them."""
+    for sa, objs in plan:
+        if len(objs) == 1:
+            if not in_force(st, objs[0]):
+                continue
+            srcs = objs
+        else:
+            srcs = [x for x in objs if in_force(st, x)]
+            if not srcs:
+                continue
+            if len(srcs) > 1:
+                srcs.sort(key=lambda x: _zone_order(st, x))
+        for src in srcs:
+            env = sa.env_for(st, src)
+            if sa.value(st, env) == kw and sa.hits(st, env, o):
+                return [a(st, env) for a in sa.args] if sa.args else []
+    return None
+
+
 def in_force(st, o) -> bool:
     """Whether object `o`'s abilities are in force where it is now."""
     z = st.obj_zone[o]
@@ -285,44 +306,76 @@ class ContinuousEffects:
         `State.ko` (objects are few to be created, cards rarely change), so that `has` skips the
         grants where a game holds none of the cards that grant the keyword."""
         ko = st.ko
+        got = None if ko is None else ko.get(kw)
+        if got is None or self.verify_checks:
+            got = self.grant_plan(st, kw)
+        return got[0]
+
+    def grant_plan(self, st, kw, depth=0) -> tuple:
+        """(may_grant, plan) for `kw`, kept in `State.ko`. The plan, when every continuous
+        grant that may give `kw` is a keyword's whose keyword is read off its cards' printed
+        arguments (`kw_cards`): its pairs (grant, the objects of the cards whose arguments give
+        `kw`), those with objects only, in `_granted`'s order; else None (the general lookup)."""
+        ko = st.ko
         if ko is not None:
             got = ko.get(kw)
             if got is not None:
-                if self.verify_checks and got != self._may_grant(st, kw, 0):
-                    raise AssertionError(f"may_grant({kw}) kept without its cards' objects")
+                if self.verify_checks and got != self._grant_plan(st, kw, depth):
+                    raise AssertionError(f"the grants of {kw} kept without their cards' objects")
                 return got
-        got = self._may_grant(st, kw, 0)
+        got = self._grant_plan(st, kw, depth)
         if st.ko is None:
             st.ko = {}
         st.ko[kw] = got
         return got
 
-    def _may_grant(self, st, kw, depth) -> bool:
+    def _grant_plan(self, st, kw, depth) -> tuple:
         lists = st.g.grant_cards.get(kw)
         if lists is None:
             lists = st.g.grant_cards[kw] = self._grants_of(st, kw)
+        plan: list | None = []
+        may = False
         for statics in lists:
+            if len(statics) > MANY:
+                plan = None
             for sa in statics:
-                if sa.origin == "global":
-                    return True
                 kw_cards = sa.kw_cards
-                cards = sa.card_set if kw_cards is None else kw_cards.get(kw, _NO_CARDS)
-                if cards_objects(st, cards):
-                    return True
-        if depth < 4:
-            for k, _args in self.implied_by.get(kw, ()):
-                if self._may_grant(st, k, depth + 1):
-                    return True
-        elif kw in self.implied_by:
-            return True
-        return False
+                if kw_cards is None:
+                    plan = None
+                    may = may or sa.origin == "global" or bool(cards_objects(st, sa.card_set))
+                    continue
+                objs = cards_objects(st, kw_cards.get(kw, _NO_CARDS))
+                if objs:
+                    may = True
+                    if plan is not None:
+                        plan.append((sa, objs))
+        if not may:
+            if depth < 4:
+                may = any(
+                    self.grant_plan(st, k, depth + 1)[0] for k, _ in self.implied_by.get(kw, ())
+                )
+            else:
+                may = kw in self.implied_by
+        return may, None if plan is None else tuple(plan)
 
     def granted_args(self, st, o, kw, depth=0):
         """The arguments with which `o` is granted `kw` (a list, maybe empty), or None. A
-        keyword implied by a granted one (a line of its keyword block) is granted with it."""
-        if not st.grants and not self.may_grant(st, kw):
-            return None
-        args = self._granted(st, o, kw)
+        keyword implied by a granted one (a line of its keyword block) is granted with it.
+        With no statement's grant in force, the kept plan (`grant_plan`) answers at once when
+        nothing may grant `kw`, and asks a keyword's grants of the sources in force directly."""
+        if st.grants:
+            args = self._granted(st, o, kw)
+        else:
+            ko = st.ko
+            got = None if ko is None else ko.get(kw)
+            if got is None or self.verify_checks:
+                got = self.grant_plan(st, kw)
+            if not got[0]:
+                return None
+            plan = got[1]
+            args = self._granted(st, o, kw) if plan is None else _granted_by(st, o, kw, plan)
+            if self.verify_checks and plan is not None and args != self._granted(st, o, kw):
+                raise AssertionError(f"the grants of {kw} to {o} differ by the kept plan")
         if args is None and depth < 4:
             for k, implied_args in self.implied_by.get(kw, ()):
                 if not st.grants and k not in self.grant_index and not self.grant_any:
