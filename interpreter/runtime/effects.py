@@ -112,11 +112,17 @@ def _zone_order(st, o) -> tuple:
     return st.g.active_zones.index(z), st.zones[z].index(o)
 
 
+_RULES = (None,)  # the source of a continuous effect of the rules' own
+
+
 def _granted_by(st, o, kw, plan):
-    """`_granted` without statements' grants, by a kept plan (`grant_plan`): each keyword's
-    grant asked of its sources in force, in zone order, as `StaticRT.sources_for` finds them."""
+    """`_granted` without statements' grants, by a kept plan (`grant_plan`): each continuous
+    grant asked of its sources in force (those of its cards' objects that are in force, in zone
+    order, as `StaticRT.sources` and `sources_for` find them; none for the rules' own)."""
     for sa, objs in plan:
-        if len(objs) == 1:
+        if objs is None:
+            srcs = _RULES
+        elif len(objs) == 1:
             if not in_force(st, objs[0]):
                 continue
             srcs = objs
@@ -312,10 +318,11 @@ class ContinuousEffects:
         return got[0]
 
     def grant_plan(self, st, kw, depth=0) -> tuple:
-        """(may_grant, plan) for `kw`, kept in `State.ko`. The plan, when every continuous
-        grant that may give `kw` is a keyword's whose keyword is read off its cards' printed
-        arguments (`kw_cards`): its pairs (grant, the objects of the cards whose arguments give
-        `kw`), those with objects only, in `_granted`'s order; else None (the general lookup)."""
+        """(may_grant, plan) for `kw`, kept in `State.ko`. The plan: the continuous grants that
+        may give `kw` with their possible sources, in `_granted`'s order, as pairs (grant, the
+        objects, in any zone, of its cards: those whose printed arguments give `kw` for a
+        keyword's grant that reads its keyword off them, `kw_cards`; None for the rules' own),
+        the grants of no object left out; None (the general lookup) past `MANY` grants."""
         ko = st.ko
         if ko is not None:
             got = ko.get(kw)
@@ -339,16 +346,18 @@ class ContinuousEffects:
             if len(statics) > MANY:
                 plan = None
             for sa in statics:
-                kw_cards = sa.kw_cards
-                if kw_cards is None:
-                    plan = None
-                    may = may or sa.origin == "global" or bool(cards_objects(st, sa.card_set))
-                    continue
-                objs = cards_objects(st, kw_cards.get(kw, _NO_CARDS))
-                if objs:
-                    may = True
-                    if plan is not None:
-                        plan.append((sa, objs))
+                if sa.origin == "global":  # the rules' own: no source
+                    objs = None
+                else:
+                    kw_cards = sa.kw_cards
+                    objs = cards_objects(
+                        st, sa.card_set if kw_cards is None else kw_cards.get(kw, _NO_CARDS)
+                    )
+                    if not objs:
+                        continue
+                may = True
+                if plan is not None:
+                    plan.append((sa, objs))
         if not may:
             if depth < 4:
                 may = any(
