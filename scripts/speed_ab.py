@@ -1,6 +1,6 @@
 """Compare the speed of two versions of madang on the same seeded random games.
 
-    python scripts/speed_ab.py A B [RULESET ...] [--repeats R] [--games N] [--memory]
+    python scripts/speed_ab.py A B [RULESET ...] [--repeats R] [--games N] [--memory] [--cycle]
 
 A and B are git revisions (`45ea169`, `HEAD`) or folders holding `interpreter/`, `grammar/` and
 `rulesets/` (`.` is the working tree). Both versions are imported side by side in one process;
@@ -8,7 +8,9 @@ the games are cut into chunks and each chunk is played R times by each version, 
 its least CPU time kept. So a busy machine slows both alike and a burst of load is dropped:
 ratios hold to a few percent where wall-clock runs a minute apart differ by more. Each move is
 `Random(seed).randrange(len(options))`, as in `madang bench`, without the seats' memory of
-hidden cards unless --memory (bench and search samples play without it).
+hidden cards unless --memory (bench and search samples play without it). The games play the
+ruleset's default options unless --cycle: then game i gets the i-th assignment of the per-seat
+options (decks) to the seats, as `madang bench` and `simulate` cycle them.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=5, help="plays of each chunk per version")
     ap.add_argument("--games", type=int, help="games per ruleset (default 100 Clash, 12 others)")
     ap.add_argument("--memory", action="store_true", help="keep the seats' memory of hidden cards")
+    ap.add_argument("--cycle", action="store_true", help="per-seat options cycled as bench does")
     args = ap.parse_intermixed_args()  # rulesets before or after the options
     with tempfile.TemporaryDirectory(prefix="speed_ab_") as tmp:
         root = Path(tmp)
@@ -71,6 +74,10 @@ def main() -> int:
             if args.games:
                 n, per = args.games, max(1, args.games // 6)
             progs = {t: api.load_program(str(rs / name)) for t, (api, rs) in versions.items()}
+            free, combos = [], [()]
+            if args.cycle:  # the first version's `simulate.pairings`, as tools/bench.py uses it
+                sim = importlib.import_module("version_a.tools.simulate")
+                free, combos = sim.pairings(progs["version_a"], {})
             total = dict.fromkeys(versions, 0.0)
             for start in range(0, n, per):
                 best = dict.fromkeys(versions, float("inf"))
@@ -79,7 +86,8 @@ def main() -> int:
                         api = versions[t][0]
                         began = time.process_time()
                         for seed in range(start, min(n, start + per)):
-                            g = api.new_game(progs[t], seed=seed, **kw)
+                            opts = {k: list(v) for k, v in zip(free, combos[seed % len(combos)])}
+                            g = api.new_game(progs[t], opts, seed=seed, **kw)
                             rng, st = random.Random(seed), g.st
                             while not st.over:
                                 g.apply_action(rng.randrange(len(st.pending.values)))
@@ -87,7 +95,8 @@ def main() -> int:
                 for t in versions:
                     total[t] += best[t]
             a, b = n / total["version_a"], n / total["version_b"]
-            print(f"{name}: A {a:.1f}/s  B {b:.1f}/s  B/A {b / a:.3f}", flush=True)
+            cycled = f" ({', '.join(free)} cycled: {len(combos)} ways)" if free else ""
+            print(f"{name}: A {a:.1f}/s  B {b:.1f}/s  B/A {b / a:.3f}{cycled}", flush=True)
     return 0
 
 

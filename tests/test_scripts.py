@@ -38,3 +38,16 @@ def test_speed_ab_compares_two_versions_on_the_same_games():
     # the rulesets may also follow the options
     out = run("scripts/speed_ab.py", ".", ".", "--games", "1", "--repeats", "1", "nivel_arena")
     assert out.startswith("nivel_arena: A ") and "clash" not in out
+    # --cycle: the per-seat options (decks) given to the seats in turn, as `madang bench` does
+    out = run(
+        "scripts/speed_ab.py",
+        ".",
+        ".",
+        "clash_of_decks",
+        "--games",
+        "2",
+        "--cycle",
+        "--repeats",
+        "1",
+    )
+    assert out.rstrip().endswith("(deck cycled: 12 ways)"), out
