@@ -170,3 +170,42 @@ def test_totals_added_up_by_card_are_each_objects(op, first):
     finally:
         for sa, was in zip(flipped, before):
             sa.op = was
+
+
+def test_the_objects_present_of_modifiers_cards_are_kept_across_other_moves():
+    """Nivel Arena (State.kp, effects._present): a unit without a modifier of a property moved
+    into a lane keeps the objects present of the modifiers' cards; a modifier card's object
+    moved into a lane, removed, a shuffled zone and a clone forget them; each time the kept
+    objects equal those found afresh (a move that did not forget them would show)."""
+    from madang.runtime import engine as E
+
+    prog = load_program("nivel_arena")
+    g = new_game(prog, seed=3, memory=False)
+    st = g.st
+    zi = st.g.zone_info
+    cards = prog.static_cards["파워"]
+    deck = next(z for z, (n, _) in enumerate(zi) if n == "deck" and st.zones[z])
+    lane = next(z for z, (n, p) in enumerate(zi) if n == "lane2" and p == zi[deck][1])
+    plain = next(o for o in st.zones[deck] if st.obj_card[o] not in prog.kp_cards)
+    sources = [o for o in st.zones[deck] if st.obj_card[o] in cards]
+
+    def present():
+        got = prog._present(st, cards)
+        assert got == prog._find_present(st, cards)
+        return got
+
+    before = present()
+    kp = st.kp
+    assert kp is not None and id(cards) in kp[1]
+    E.move_object(st, plain, lane, "back")
+    assert st.kp is kp and present() == before  # not a source: kept
+    E.move_object(st, sources[0], lane, "back")
+    assert st.kp is None
+    after = present()
+    assert sources[0] in after[st.obj_card[sources[0]]] and after != before
+    E.remove_objects(st, sources[0])
+    assert st.kp is None and sources[0] not in sum(present().values(), [])
+    E.shuffle_zone(st, deck)
+    assert st.kp is None
+    present()
+    assert g.clone().st.kp is None

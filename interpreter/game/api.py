@@ -140,7 +140,8 @@ class GameState:
             else:
                 self._run(st, answer)
         except NeedChance as e:
-            st.zmemo = st.kt = None  # the step stopped inside a statement, maybe mid-shuffle
+            # the step stopped inside a statement, maybe mid-shuffle
+            st.zmemo = st.kt = st.kp = None
             st.zdirty = -1
             self._base, self._answer, self._chance_n = base, answer, e.n
         else:

@@ -502,6 +502,9 @@ class ContinuousEffects:
             name: frozenset().union(*(sa.card_set for sa in lst))
             for name, lst in self.statics_prop.items()
         }
+        # their objects present are kept across other cards' moves (State.kp, `_present`)
+        self.kp_cards = frozenset().union(*self.static_cards.values())
+        self.kp_ids = frozenset(id(cs) for cs in self.static_cards.values())
         # A card's own modifiers are looked up from the cards present, so that cards loaded but
         # never played cost nothing when a property is read.
         self.statics_by_card = {}
@@ -547,9 +550,24 @@ class ContinuousEffects:
     @staticmethod
     def _present(st, cards: frozenset) -> dict:
         """The objects in active zones whose card is one of `cards`, by card: one pass over
-        the active zones serves every continuous modifier of a property (kept until a zone
-        changes, `State.zone_kept`)."""
-        return st.zone_kept(("present", id(cards)), ContinuousEffects._find_present, cards)
+        the active zones serves every continuous modifier of a property. For the cards of a
+        property's modifiers (`kp_ids`), kept until an object of one of them moves (or a
+        zone is shuffled, an object removed: `State.kp`, the engine's moves), so that an object
+        without such an ability entering or leaving a zone does not find them again; for
+        other cards, until a zone changes (`State.zone_kept`)."""
+        prog = st.g.prog
+        key = id(cards)
+        if key not in prog.kp_ids:
+            return st.zone_kept(("present", key), ContinuousEffects._find_present, cards)
+        kp = st.kp
+        if kp is None:
+            kp = st.kp = (prog.kp_cards, {})
+        v = kp[1].get(key)
+        if v is None:
+            v = kp[1][key] = ContinuousEffects._find_present(st, cards)
+        elif prog.verify_checks and v != ContinuousEffects._find_present(st, cards):
+            raise AssertionError("an object of a modifier's card moved without forgetting State.kp")
+        return v
 
     @staticmethod
     def _find_present(st, cards: frozenset) -> dict:
@@ -589,7 +607,7 @@ class ContinuousEffects:
         prog = self
         k = self.prop_slots.get(name) if self.prop_slots is not None else None
         cards = self.cards
-        find_present = ContinuousEffects._find_present
+        present_of = ContinuousEffects._present
         general = self._read_prop
         statics_on = self._statics_on
         totals_of = self._statics_totals
@@ -650,10 +668,10 @@ class ContinuousEffects:
                 if prog.statics_shared[name]:
                     return general(st, o, name)
                 cs = prog.static_cards[name]
-                m = st.zmemo
-                present = None if m is None else m.get(("present", id(cs)))
+                kp = st.kp
+                present = None if kp is None else kp[1].get(id(cs))
                 if present is None:
-                    present = st.zone_kept(("present", id(cs)), find_present, cs)
+                    present = present_of(st, cs)
                 if present:
                     return general(st, o, name)
             v = base(st, o)

@@ -376,6 +376,9 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
     if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
         st.kt = None
+    kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
+    if kp is not None and st.obj_card[o] in kp[0]:
+        st.kp = None
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
@@ -456,6 +459,9 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     kt = st.kt
     if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and card_index in kt[4]):
         st.kt = None
+    kp = st.kp
+    if kp is not None and card_index in kp[0]:
+        st.kp = None
     return o
 
 
@@ -479,7 +485,7 @@ def remove_objects(st, what) -> None:
         if z >= 0:
             if st.kept:
                 seen.track_removal(st, o, z)
-            st.zmemo = None
+            st.zmemo = st.kp = None
             st.zdirty |= 1 << z
             kt = st.kt
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
@@ -498,7 +504,7 @@ def shuffle_zone(st: State, z: int) -> None:
     if st.kept:
         seen.track_shuffle(st, z)
     st.shuffle(objs)
-    st.zmemo = None
+    st.zmemo = st.kp = None
     st.zdirty |= 1 << z
     kt = st.kt
     if kt is not None and (kt[0] | kt[3]) >> z & 1:

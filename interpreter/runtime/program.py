@@ -288,6 +288,8 @@ class Program(ContinuousEffects):
         self.batch_hold = None  # settings.new_triggers_wait: the Hold of a batch's waiting frame
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
+        self.kp_cards: frozenset = frozenset()  # all of those (State.kp, effects._present)
+        self.kp_ids: frozenset = frozenset()  # the ids of static_cards' sets
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
         # the compiled reads of modified properties, by (name, none-safe): codegen.reader

@@ -114,7 +114,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "ko", "chance", "kept",
+        "zmemo", "zdirty", "kt", "ko", "kp", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -186,6 +186,11 @@ class State:
         # changed (engine.create_object, determinized samples set it to None). A clone shares
         # it: its objects' cards are the same until one of those empties its own. Not saved.
         self.ko: dict | None = None
+        # The objects present in active zones by card, for the cards of continuous modifiers
+        # (effects.ContinuousEffects._present): (those cards, {id(cards): objects by card}),
+        # kept across moves of other cards' objects (the moves forget it only for one of those
+        # cards, a shuffle or a removal of any); never copied nor saved.
+        self.kp = None
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
@@ -361,7 +366,7 @@ class State:
         c.ts = self.ts
         c.zmemo = None
         c.zdirty = -1
-        c.kt = None
+        c.kt = c.kp = None
         c.ko = self.ko  # (what is added to it holds for both until one's cards change)
         c.chance = None
         return c
