@@ -141,8 +141,7 @@ class GameState:
                 self._run(st, answer)
         except NeedChance as e:
             # the step stopped inside a statement, maybe mid-shuffle
-            st.zmemo = st.kt = st.kp = None
-            st.zdirty = -1
+            st.forget_kept()
             self._base, self._answer, self._chance_n = base, answer, e.n
         else:
             self._base, self._answer, self._chance_n, self._tape = None, None, 0, []

@@ -323,7 +323,7 @@ def sample(st: State, p: Plan, rng: random.Random) -> State:
         changed = {o for grp in p.groups for o in grp.redeal}
         c.mods = [m for m in c.mods if m[0] not in changed]
         c.grants = [m for m in c.grants if m[0] not in changed]
-    c.zmemo = c.kt = c.ko = c.kp = None  # it placed objects itself (State.zone_kept)
+    c.forget_kept()  # it placed objects itself
     c.kept = None  # a sample is searched in, not remembered in
     c.rng = rng.getrandbits(64) & MASK64
     return c

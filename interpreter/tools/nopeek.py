@@ -45,7 +45,7 @@ def redeal(game: GameState, seat: int, rng: random.Random) -> GameState:
         for (z, i), o in zip(slots, objs):
             st.zones[z][i] = o
             st.obj_zone[o] = z
-    st.zmemo = st.kt = st.ko = st.kp = None
+    st.forget_kept()
     return g
 
 
@@ -69,7 +69,7 @@ def other_deck(game: GameState, seat: int, rng: random.Random) -> GameState | No
                 changed |= card != st.obj_card[o]
                 st.obj_card[o] = card
                 forget(st, o)
-    st.zmemo = st.kt = st.ko = st.kp = None
+    st.forget_kept()
     return g if changed else None
 
 
