@@ -1,6 +1,8 @@
 """`none` given to a built-in is a defined value, not an internal error (issue 19: `max`/`min`
 with `none`, `keyword_arg(none, K)` crashed games with `internal error: TypeError`)."""
 
+import pytest
+from madang.runtime.errors import RulesError
 from test_semantics import run
 
 RULES = """
@@ -56,3 +58,26 @@ def test_a_built_in_function_and_the_property_of_the_same_name_agree_on_none(tmp
     # libraries. Now the built-ins are the property readers (runtime/operators.py).
     g = run(tmp_path, ONE_LIBRARY)
     assert g.st.counters["mark"] == 11
+
+
+COUNT_OF_NOTHING = """
+setup:
+    let nobody = first(first(players).hand)
+    mark = count(first(players).hand where it == nobody)
+    mark += count(WHAT)
+flow:
+    lose first(players)
+"""
+
+
+def test_count_of_none_is_a_rules_error_naming_what_was_none(tmp_path):
+    # #34: `count(none)` ended in Python's "list indices must be integers": now the rules' error
+    # at the call, naming the argument that was none
+    for what in ("nobody", "nobody.zone"):
+        folder = tmp_path / what.replace(".", "_")
+        folder.mkdir()
+        with pytest.raises(RulesError) as err:
+            run(folder, COUNT_OF_NOTHING.replace("WHAT", what))
+        assert str(err.value).endswith(
+            f"tiny.madang:12:13: count({what}): {what} is none, not a list nor a zone"
+        )

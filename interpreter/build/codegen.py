@@ -15,6 +15,7 @@ from itertools import count
 
 from ..language import nodes as n
 from ..language import resolved as rv
+from ..language.fmt import format_expr
 from ..language.symbols import NUMBER, ZONE
 from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
@@ -844,6 +845,10 @@ class CodeGen:
                         items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
                         return f"({items} or (None,))[{0 if res.name == 'first' else -1}]"
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
+                if res.name == "count" and len(args) == 1:  # none is a located rules error
+                    what = format_expr(e.args[0])
+                    msg = f"{e.span}: count({what}): {what} is none, not a list nor a zone"
+                    return f"{fn}(st, {args[0]}, {self.const(msg, 'count_none')})"
                 return f"{fn}(st{''.join(', ' + a for a in args)})"
             case n.Index():
                 return f"_index(st, {self.src(e.obj, its)}, {self.src(e.index, its)})"

@@ -18,8 +18,14 @@ def _items(st, v) -> list:
     return v if isinstance(v, list) else st.zones[v]
 
 
-def _count(st, v):
-    return len(v) if isinstance(v, list) else len(st.zones[v])
+def _count(st, v, none_error: str = "count(none)"):
+    """The items of a list, or the objects of a zone; none is the rules' error `none_error`
+    (the compiler gives the place and what was none)."""
+    if isinstance(v, list):
+        return len(v)
+    if v is None:
+        raise RulesError(none_error)
+    return len(st.zones[v])
 
 
 def _sum(st, v):
