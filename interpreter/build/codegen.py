@@ -211,6 +211,9 @@ class CodeGen:
         # holders of values kept at an outer level (build/hoist.py), by source: (name, level)
         self._hoist: dict[str, tuple[str, int]] | None = None
         self._hoist_at = 0
+        # while an enumerator's test or domain is written (a statement of its function): a
+        # `where` over a zone tests the zone's emptiness first (`where`, GUARD_EMPTY)
+        self._guard = False
         self._skippable_parts: set[str] = set()  # parts of the tests (`_skippable`)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
@@ -507,6 +510,7 @@ class CodeGen:
                 lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
 
         test(0, "return")
+        after_first = len(lines)  # the per-game constants are bound here (`_bases`)
 
         # A domain that reads none of the parameters bound just before it (`c: card from
         # near(a)` after `b`) is computed once per binding of the last one it reads, when first
@@ -527,7 +531,7 @@ class CodeGen:
         ]
         for i, q in enumerate(params):
             # the domain's own source, reading the names bound so far as Python locals
-            dom = self.src(q.domain, ()) if q.domain is not None else "[]"
+            dom = self._statement_src(q.domain, self.src) if q.domain is not None else "[]"
             key = act.dom_keys[i]
             hoisted = levels[i] < i
             inner = pad + "    " if hoisted else pad
@@ -586,6 +590,7 @@ class CodeGen:
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
+        lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
@@ -655,22 +660,42 @@ class CodeGen:
         names bound at an outer level kept there (`hoisted`); without them where Python
         refuses the result (an assignment expression in a comprehension's items)."""
         if self._hoist is None:
-            return self.test(e, ())
+            return self._statement_src(e, self.test)
         before, saved_at = dict(self._hoist), self._hoist_at
         self._hoist_at = at
         try:
-            src = self.test(e, ())
+            src = self._statement_src(e, self.test)
             compile(src, "<test>", "eval")
         except SyntaxError:
             self._hoist.clear()
             self._hoist.update(before)
             saved, self._hoist = self._hoist, None
+            guard, self._guard = self._guard, False
             try:
                 src = self.test(e, ())
             finally:
-                self._hoist = saved
+                self._hoist, self._guard = saved, guard
         finally:
             self._hoist_at = saved_at
+        return src
+
+    def _statement_src(self, e, make) -> str:
+        """`make(e, ())`, the source of an enumerator's test or domain, with the zones of its
+        `where`s tested for emptiness first (`GUARD_EMPTY`), unless Python refuses that there
+        (an assignment expression in a comprehension's items)."""
+        saved, self._guard = self._guard, GUARD_EMPTY
+        before = dict(self._hoist) if self._hoist is not None else None
+        try:
+            src = make(e, ())
+            compile(src, "<test>", "eval")
+        except SyntaxError:
+            if before is not None:  # the values kept at an outer level are found again
+                self._hoist.clear()
+                self._hoist.update(before)
+            self._guard = False
+            src = make(e, ())
+        finally:
+            self._guard = saved
         return src
 
     def _define_call(self, d, args: list[str]) -> str:
@@ -955,6 +980,12 @@ class CodeGen:
         finally:
             if held:
                 self.objs.discard(var)
+        m = _EACH_ZONE.fullmatch(items) if start == "[" and self._guard else None
+        if m is not None:  # in an enumerator's test: an empty zone is no list gone through
+            z = f"zg{len(its)}_"
+            return (
+                f"([{one} for {var} in _each(st, {z}) if {cond}] if ({z} := {m.group(1)}) else [])"
+            )
         return f"{start}{one} for {var} in {items} if {cond}{end}"
 
     def _iterated(self, e, its) -> str:
@@ -1387,6 +1418,30 @@ _NEVER_NONE = re.compile(
 )
 # Python read twice at no cost beside a name: a property laid out by object (State.pv)
 _CHEAP = re.compile(r"st\.pv\[\d+\]\[[A-Za-z_]\w*\]")
+
+
+# a `where` over a zone in an enumerator's test or domain tests the zone's emptiness before the
+# comprehension: `([...] if (zg0_ := st.zones[z]) else [])` (nothing to charge, no frame made)
+GUARD_EMPTY = True
+_EACH_ZONE = re.compile(r"_each\(st, (st\.zones\[.*\])\)")  # a zone's objects, charged
+
+
+_BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
+
+
+_BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
+
+
+def _bases(lines: list[str], pad: str) -> list[str]:
+    """`lines` of an enumerator with the base index of each zone name read with a loop's
+    value (`st.g.zone_base['z'] + v0`: the same for a whole game) read once into a variable
+    before them, not at each use in the loop."""
+    found = sorted(set(_BASE_LOOP.findall("\n".join(lines))))  # those read per loop value
+    if not found:
+        return lines
+    names = {k: f"zb{i}_" for i, k in enumerate(found)}
+    head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
+    return head + [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
 
 
 def _plain(src: str) -> bool:

@@ -12,6 +12,7 @@ import re
 
 # the enumerator's Python variables: `you_` (level 0) and the parameters' `v0`, `v1`, ...
 _PARAM = re.compile(r"v(\d+)")
+_GUARD = re.compile(r"zg\d+_")  # codegen's name of a `where`'s zone (CodeGen.where)
 _ENV_KEPT = re.compile(r"env\.get\('(?:this|you)'\)")  # the same through a whole listing
 
 
@@ -39,6 +40,8 @@ def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
             bound |= {t.id for t in ast.walk(x.target) if isinstance(t, ast.Name)}
         elif isinstance(x, ast.Lambda):
             return None
+        elif isinstance(x, ast.NamedExpr) and _GUARD.fullmatch(x.target.id):
+            bound.add(x.target.id)  # a zone tested for emptiness where it is gone through
         elif isinstance(x, ast.NamedExpr) and x.target.id not in holders:
             return None
     read: set[int] = set()
