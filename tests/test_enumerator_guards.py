@@ -1,8 +1,11 @@
 """Issue #34: an action's enumerator tests the zone of a `where` in its tests and domains for
 emptiness before going through it (`([...] if (zg0_ := st.zones[z]) else [])`: an empty zone
-charges nothing, so nothing but the comprehension's frame is saved), and reads each zone name's
-base index once (`zb0_ = st.g.zone_base['units']`). The bundled games, played with and without
-the guards, are the same states with the same work charged at every decision."""
+charges nothing, so nothing but the comprehension's frame is saved); a test that starts with
+whether an object of a zone matches charges the zone and goes through it in statements, to the
+first match (no list, no comprehension's frame); and the base index of a zone read with a
+loop's value is read once (`zb0_ = st.g.zone_base[...]`). The bundled games, played with and
+without them, are the same states with the same work charged at every decision, and a zone
+too long for the budget ends the game with the same error."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import pytest
 from madang.build import codegen
 from madang.game import api
 from madang.game.api import load_program, new_game
+from madang.runtime.errors import RulesError
 from minirules import write_ruleset
 from playthrough import decisions
 
@@ -25,12 +29,24 @@ def _code(prog, action: str) -> str:
     return next(a for a in prog.actions if a.name == action).fast_enum.generated
 
 
-def test_a_units_test_per_area_reads_the_zone_once_and_skips_an_empty_one():
+def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
     code = _code(load_program("cthulhu_wars"), "march_also")
     assert "zb0_ = st.g.zone_base['units']" in code
     assert code.count("st.g.zone_base") == 1  # read once, before the loops
-    # `has_units(you, a)`: the area's units tested for emptiness before the comprehension
-    assert "if (zg0_ := st.zones[(zb0_ + v0)]) else []) != [])" in code
+    # `has_units(you, a)`, the test's first part: the area's units charged, an empty zone
+    # passed over, then gone through to the first unit of the player (no list, no frame)
+    assert (
+        "zg0_ = st.zones[(zb0_ + v0)]\n"
+        "        if not zg0_: continue\n"
+        "        st.work += len(zg0_)\n"
+        "        if st.work > st.work_limit: _charge(st, 0, 'a list')\n"
+        "        for it0 in zg0_:\n"
+        "            if (st.obj_owner[it0] == you_): break\n"
+        "        else:\n"
+        "            continue\n"
+    ) in code
+    # the movers' names: the same zone tested for emptiness before its comprehension
+    assert "if (zg0_ := st.zones[(zb0_ + v0)]) else [])" in code
 
 
 @pytest.mark.parametrize(
@@ -80,3 +96,49 @@ def test_a_where_inside_the_items_of_another_is_written_without_its_guard(tmp_pa
     hand = g.st.zones[g.st.g.zone_base["hand"] + g.st.pending.player]
     # the Big piece (size 3) is in the hand: it matches for c = Small (3 < 3) no, c = Big yes
     assert [v[1] for v in g.st.pending.values if v[0] == 0] == [[hand[1]]]
+
+
+BIG = """\
+zone pile: per player, ordered, owner sees
+counter n = 0
+
+kind piece:
+    size: number
+
+action look(p: player from players) in act:
+    require exists(first(p.pile where it.size > 5))
+    n += 1
+
+setup:
+    for p in players:
+        repeat 1500 times:
+            create "Small" in p.pile
+
+flow:
+    for p in players:
+        turn p:
+            window act by p once
+"""
+
+
+def test_a_zone_too_long_for_the_budget_ends_the_listing_as_before(tmp_path, monkeypatch):
+    """Both players' piles charged in the listing pass the budget of 3,500 steps: the
+    statements that charge a zone before going through it raise the error the comprehension's
+    charge raised, at the same zone."""
+    folder = write_ruleset(tmp_path, BIG, "cards:\n  - {name: Small, type: piece, size: 1}\n")
+    extra = "settings: {max_steps: 3500}\n"
+    (tmp_path / "ruleset.yaml").write_text((tmp_path / "ruleset.yaml").read_text() + extra)
+    seen = []
+    for guard in (True, False):
+        monkeypatch.setattr(codegen, "GUARD_EMPTY", guard)
+        prog = api._load_cached.__wrapped__(folder, ())
+        assert ("for it0 in zg0_:" in _code(prog, "look")) is guard
+        with pytest.raises(RulesError, match="a list: more than 3,500 steps of work") as err:
+            new_game(prog, seed=0, memory=False)
+        tb, places = err.value.__traceback__, []
+        while tb is not None:
+            places.append(tb.tb_frame.f_code.co_filename)
+            tb = tb.tb_next
+        seen.append(str(err.value))
+        assert "<madang action look>" in places  # raised while listing, not in the setup
+    assert seen[0] == seen[1]

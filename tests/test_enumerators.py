@@ -151,7 +151,8 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     code = next(a for a in prog.actions if a.name == "march").fast_enum.generated
     line = next(x for x in code.splitlines() if "d1 = (_unique_" in x)
     assert line.count(" for ") == 1, line
-    assert "CARDS[st.obj_card[it0]].name for it0 in _each(st, st.zones[" in line
+    assert "CARDS[st.obj_card[it0]].name for it0 in _each(st, zg0_) if" in line
+    assert "if (zg0_ := st.zones[(zb0_ + v0)]) else [])" in line  # the area's units
 
 
 def test_an_enumerator_leaves_the_shared_env_as_it_found_it():

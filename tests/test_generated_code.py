@@ -288,12 +288,15 @@ def test_a_list_known_from_the_rules_is_charged_without_type_tests():
     range; `exists(first(OBJECTS where C))` lists the matches when testing them all charges
     nothing more (the same charge as the generator, which stops at the first)."""
     code = action_code("cthulhu_wars", "march_also")
-    assert "_each(st, st.zones[(st.g.zone_base['units'] + v0)])" in code
+    # an area's units (the zone tested for emptiness first: tests/test_enumerator_guards.py)
+    assert "for it0 in _each(st, zg0_) if" in code
     assert "_each(st, st.g.adjacency[" in code
     assert "_each(st, range(len(st.g.areas)))" in code
     assert "_seq(" not in code
-    assert "([it0 for it0 in _each(st, st.zones[(st.g.zone_base['units'] + v0)]) if" in code
-    assert "] != [])" in code
+    assert "next((it0" not in code
+    code = action_code("cthulhu_wars", "capture")
+    assert "([it0 for it0 in _each(st, zg0_) if ((st.obj_owner[it0] == you_) and" in code
+    assert "] if (zg0_ := st.zones[(zb0_ + v0)]) else []) != [])" in code
     assert "next((it0" not in code
 
 

@@ -214,6 +214,10 @@ class CodeGen:
         # while an enumerator's test or domain is written (a statement of its function): a
         # `where` over a zone tests the zone's emptiness first (`where`, GUARD_EMPTY)
         self._guard = False
+        # an emptiness test of a guarded `where` (`exists(first(Z where P))`) by its source:
+        # (zone, the comprehension over `zg{d}_` without its charge), so that an enumerator's
+        # test that starts with it charges the zone in statements before it (`enumerator`)
+        self._scans: dict[str, tuple[str, str]] = {}
         self._skippable_parts: set[str] = set()  # parts of the tests (`_skippable`)
         self.objs: set[str] = set()  # Python names that hold an object, never none (`where`)
         self.zone_vars: set[str] = set()  # Python variables that hold a zone (a loop's name)
@@ -505,6 +509,17 @@ class CodeGen:
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
+            scan = self._scans.get(_bare(tests[level][0])) if tests[level] and level else None
+            if scan is not None:  # its zone charged here, its objects gone through to a match
+                tests[level].pop(0)
+                lines.append(f"{pad}zg0_ = {scan[0]}")
+                lines.append(f"{pad}if not zg0_: {on_fail}")
+                lines.append(f"{pad}st.work += len(zg0_)")
+                lines.append(f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')")
+                lines.append(f"{pad}for it0 in zg0_:")
+                lines.append(f"{pad}    if {scan[1]}: break")
+                lines.append(f"{pad}else:")
+                lines.append(f"{pad}    {on_fail}")
             parts = [_grouped(src) for src in tests[level]]
             if parts:
                 lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
@@ -808,7 +823,11 @@ class CodeGen:
                     if _pure(listed[listed.index(" if ") :]):
                         # whether an object matches, where testing them all charges nothing
                         # more: the matches listed, cheaper than a generator and `next`
-                        return f"({listed} != [])"
+                        got = f"({listed} != [])"
+                        m = _GUARDED.fullmatch(listed) if not its else None
+                        if m is not None:
+                            self._scans[_bare(got)] = (m.group(2), m.group(1))
+                        return got
                     return (
                         f"(next({self.where(e.args[0].args[0], its, '(', ')')}, None) is not None)"
                     )
@@ -1423,6 +1442,10 @@ _CHEAP = re.compile(r"st\.pv\[\d+\]\[[A-Za-z_]\w*\]")
 # a `where` over a zone in an enumerator's test or domain tests the zone's emptiness before the
 # comprehension: `([...] if (zg0_ := st.zones[z]) else [])` (nothing to charge, no frame made)
 GUARD_EMPTY = True
+# a guarded `where` at the top of a test: (the comprehension, the zone)
+_GUARDED = re.compile(
+    r"\(\[it0 for it0 in _each\(st, zg0_\) if (.*)\] if \(zg0_ := (.*)\) else \[\]\)"
+)
 _EACH_ZONE = re.compile(r"_each\(st, (st\.zones\[.*\])\)")  # a zone's objects, charged
 
 
@@ -1477,6 +1500,13 @@ def _grouped(src: str) -> str:
         else:
             return src
     return f"({src})"
+
+
+def _bare(src: str) -> str:
+    """`src` without the parentheses around all of it."""
+    while src.startswith("(") and src.endswith(")") and _grouped(src) == src:
+        src = src[1:-1]
+    return src
 
 
 def _once(e, name: str, res) -> int:
