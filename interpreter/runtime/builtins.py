@@ -195,7 +195,15 @@ def _sorted_by(st, v, key_values):
 
 
 def _unique(st, v):
-    budget.charge(st, len(v), "unique")
+    """The items of `v` without repeats, in the order first met; charged by the length,
+    written out (`budget.charge` only to raise)."""
+    n = len(v)
+    w = st.work + n
+    st.work = w
+    if w > st.work_limit:
+        budget.charge(st, 0, "unique")
+    if n < 2:  # nothing to repeat (most lists of names per area)
+        return list(v)
     seen, out = set(), []
     for x in v:
         if x not in seen:
