@@ -9,6 +9,8 @@ too long for the budget ends the game with the same error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from madang.build import codegen
 from madang.game import api
@@ -142,3 +144,56 @@ def test_a_zone_too_long_for_the_budget_ends_the_listing_as_before(tmp_path, mon
         seen.append(str(err.value))
         assert "<madang action look>" in places  # raised while listing, not in the setup
     assert seen[0] == seen[1]
+
+
+PARTS = """\
+zone pile: per player, ordered, owner sees
+zone bin: shared, ordered, public
+counter n = 0
+
+kind piece:
+    size: number
+
+action none_big(p: player from players) in act:
+    require p != you and not exists(first(p.pile where it.size > 2))
+    n += 1
+
+action mid(p: player from players) in act:
+    require (p == you or n > 99) and exists(first(p.pile where it.size > 2)) and p == you
+    move first(p.pile) to bin
+
+action give(p: player from players) in act:
+    require exists(first(you.pile where it.size > 0)) and p != you
+    move last(you.pile) to p.pile
+
+setup:
+    for p in players:
+        create "Small" in p.pile
+        create "Big" in p.pile
+        create "Big" in p.pile
+
+flow:
+    repeat 12 times:
+        for p in players:
+            turn p:
+                window act by p once
+"""
+
+
+def test_a_test_split_at_its_zone_parts_lists_what_the_whole_test_listed(tmp_path, monkeypatch):
+    """A zone's part in the middle of a test, and one under `not`, written as statements between
+    the runs of the other parts: the same options, states and work at every decision of seeded
+    games as the whole test in one `if`."""
+    cards = (
+        "cards:\n  - {name: Small, type: piece, size: 1}\n  - {name: Big, type: piece, size: 3}\n"
+    )
+    folder = write_ruleset(tmp_path, PARTS, cards, name="parts")
+    split = api._load_cached.__wrapped__(folder, ())
+    code = {a.name: a.fast_enum.generated for a in split.actions}
+    assert "for it0 in zg0_:" in code["none_big"] and "zg0_ = ()" in code["none_big"]
+    assert re.search(r"if not \(\(\(v0 == you_\) or .*\): continue\n +zg0_ = ", code["mid"])
+    monkeypatch.setattr(codegen, "GUARD_EMPTY", False)
+    whole = api._load_cached.__wrapped__(folder, ())
+    assert all("zg0_" not in a.fast_enum.generated for a in whole.actions)
+    for seed in range(12):
+        assert decisions(split, seed) == decisions(whole, seed), f"seed {seed}"

@@ -509,20 +509,32 @@ class CodeGen:
         self.bound = {"you": "you_"}
 
         def test(level: int, on_fail: str) -> None:
-            scan = self._scans.get(_bare(tests[level][0])) if tests[level] and level else None
-            if scan is not None:  # its zone charged here, its objects gone through to a match
-                tests[level].pop(0)
-                lines.append(f"{pad}zg0_ = {scan[0]}")
-                lines.append(f"{pad}if not zg0_: {on_fail}")
-                lines.append(f"{pad}st.work += len(zg0_)")
-                lines.append(f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')")
-                lines.append(f"{pad}for it0 in zg0_:")
-                lines.append(f"{pad}    if {scan[1]}: break")
-                lines.append(f"{pad}else:")
-                lines.append(f"{pad}    {on_fail}")
-            parts = [_grouped(src) for src in tests[level]]
-            if parts:
-                lines.append(f"{pad}if not ({' and '.join(parts)}): {on_fail}")
+            # `if not (a and b): fail` as a test per run of parts, and a part that is whether
+            # an object of a zone matches (or not) as statements: the zone charged, then gone
+            # through to the first match (no list of matches, no comprehension's frame)
+            run: list[str] = []
+            for src in tests[level] + [None]:
+                scan = self._scan_of(src) if src is not None else None
+                if scan is None and src is not None:
+                    run.append(_grouped(src))
+                    continue
+                if run:
+                    lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                    run.clear()
+                if scan is None:
+                    break
+                (zone, cond), negated = scan
+                inner = pad + "    " if negated else pad
+                lines.append(f"{pad}zg0_ = {zone}")
+                lines.append(f"{pad}if zg0_:" if negated else f"{pad}if not zg0_: {on_fail}")
+                lines.append(f"{inner}st.work += len(zg0_)")
+                lines.append(f"{inner}if st.work > st.work_limit: _charge(st, 0, 'a list')")
+                lines.append(f"{inner}for it0 in zg0_:")
+                lines.append(f"{inner}    if {cond}: break")
+                lines.append(f"{inner}else:")
+                lines.append(f"{inner}    zg0_ = ()" if negated else f"{inner}    {on_fail}")
+                if negated:  # a match found: the part is false
+                    lines.append(f"{inner}if zg0_: {on_fail}")
 
         test(0, "return")
         after_first = len(lines)  # the per-game constants are bound here (`_bases`)
@@ -693,6 +705,14 @@ class CodeGen:
         finally:
             self._hoist_at = saved_at
         return src
+
+    def _scan_of(self, src: str):
+        """((zone, condition), negated) when the test part `src` is whether an object of a
+        zone matches (`exists(first(Z where P))`, `P` pure: `_scans`) or its `not`; else None."""
+        src = _bare(src)
+        negated = src.startswith("not ")
+        got = self._scans.get(_bare(src[4:]) if negated else src)
+        return None if got is None else (got, negated)
 
     def _statement_src(self, e, make) -> str:
         """`make(e, ())`, the source of an enumerator's test or domain, with the zones of its
