@@ -845,7 +845,9 @@ class CodeGen:
                         # more: the matches listed, cheaper than a generator and `next`
                         got = f"({listed} != [])"
                         m = _GUARDED.fullmatch(listed) if not its else None
-                        if m is not None:
+                        if m is not None and "zg0_" not in m.group(1) + m.group(2):
+                            # (the zone and the condition, unless another guard of the
+                            # same level inside makes the split unsure)
                             self._scans[_bare(got)] = (m.group(2), m.group(1))
                         return got
                     return (
