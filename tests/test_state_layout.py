@@ -67,13 +67,13 @@ def test_a_property_written_from_outside_the_rules_is_read_by_them():
 
 
 def test_write_marks_name_every_object_whose_laid_out_properties_changed(monkeypatch):
-    # codegen.MARK_WRITES (off until the run time reads the marks): after the marks are
+    # stmtgen.MARK_WRITES (off until the run time reads the marks): after the marks are
     # cleared, every object whose value in a slot of State.pv changes is marked, and its slot.
-    from madang.build import codegen
+    from madang.build import stmtgen
     from madang.build.loader import load_ruleset
     from madang.language.diagnostics import Diagnostics
 
-    monkeypatch.setattr(codegen, "MARK_WRITES", True)
+    monkeypatch.setattr(stmtgen, "MARK_WRITES", True)
     prog = load_ruleset("clash_of_decks", Diagnostics()).program
     assert "st.wrote |= 1 <<" in "".join(
         fn.generated

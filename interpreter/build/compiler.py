@@ -80,8 +80,8 @@ class Compiler:
             active |= {z for names in self.p.kind_zones.values() for z in names}
             # what the statements' masks compare: the zones of a check by name when known
             self.check_marks = [self.deps.mark_reads(c, active) for c in syms.checks]
-        from .codegen import StmtGen
         from .resumable import ResumableGen
+        from .stmtgen import StmtGen
 
         listened = {
             syms.canonical.get(ab.decl.event, ab.decl.event)
@@ -480,7 +480,7 @@ class Compiler:
         ex = self.expr
         sp = s.span
         # a statement that never waits has no object: its one meaning is the Python that
-        # codegen.StmtGen writes into the generated blocks (resumable.py delegates only these)
+        # stmtgen.StmtGen writes into the generated blocks (resumable.py delegates only these)
         match s:
             case n.Assign():
                 return E.SetDict(s.span)  # not plain: an assignment to data or an option

@@ -26,13 +26,14 @@ from itertools import count
 from ..language import nodes as n
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
-from .codegen import PLAIN_STMTS, define, mark, note_rules_place, py_name
+from .codegen import define, mark, note_rules_place, py_name
+from .stmtgen import PLAIN_STMTS
 
 _ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
 RELOAD = "@RELOAD@"  # where the local names' variables are loaded from the env again
 
-_LEAVES = PLAIN_STMTS  # single statements that codegen.StmtGen writes as Python
+_LEAVES = PLAIN_STMTS  # single statements that stmtgen.StmtGen writes as Python
 _LOOPS = (n.For, n.Repeat, n.While)
 
 
@@ -59,7 +60,7 @@ class Section(E.Stmt):
 
 
 class ResumableGen:
-    """Compiles blocks into resumable functions for one compiler (codegen.StmtGen emits the
+    """Compiles blocks into resumable functions for one compiler (stmtgen.StmtGen emits the
     plain parts)."""
 
     def __init__(self, compiler, stmtgen):

@@ -138,7 +138,7 @@ class State:
         self.pv: list[list] = [[] for _ in g.prog.prop_slots or ()] if g.prog else []
         self.pvo = -1
         # Marks for the run time's incremental work (issue #34, steps 3 and 4), written by the
-        # generated code when the compiler is asked for them (codegen.MARK_WRITES): bit `o` of
+        # generated code when the compiler is asked for them (stmtgen.MARK_WRITES): bit `o` of
         # `wrote` and bit `k` of `wrote_slots` once a statement wrote object o's property in
         # slot k. Whoever reads them clears them; ints, so a clone copies them for free.
         self.wrote = self.wrote_slots = -1  # not saved: a loaded state counts as all written
@@ -244,7 +244,7 @@ class State:
 
     def set_prop(self, o: int, name: str, value) -> None:
         """Write a property of an object as a statement does (the generated code writes both
-        itself: build/codegen.py)."""
+        itself: build/stmtgen.py)."""
         self.props.setdefault(name, {})[o] = value
         if name in self.g.prog.static_read_props:  # continuous modifiers read it
             self.kt = None

@@ -1,0 +1,352 @@
+"""Statements → Python source: the single statements that never wait (`PLAIN_STMTS`: `let`,
+assignments, moves, `modify` ...), written as Python into the generated blocks' functions.
+
+build/resumable.py cuts a block into sections at the places where it may wait and asks
+`StmtGen` for everything between them; the expressions inside come from codegen.CodeGen.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+from ..language import nodes as n
+from ..language import resolved as rv
+from ..runtime.errors import RulesError
+from .codegen import CodeGen, _ids, _Locals, define, mark, py_name
+
+# Writes of laid-out properties marked in the state per object and per slot (State.wrote),
+# for the run time's incremental options and checks: off until one reads them (their cost
+# is measured in docs/engine.md).
+MARK_WRITES = False
+
+
+def _none_target(span, name):
+    raise RulesError(f"{span}: cannot set '{name}' of none")
+
+
+# Single statements that never wait: StmtGen writes them as Python (when `fusable`).
+PLAIN_STMTS = (n.Let, n.Assign, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n.Log, n.Win,
+               n.Lose, n.DrawGame, n.Modify, n.Grant)  # fmt: skip
+
+
+class StmtGen:
+    def __init__(self, cg: CodeGen, listened: set[str]):
+        self.cg = cg
+        self.listened = listened
+        self._tmp = count()
+        self._verb_fns: dict[str, list] = {}
+        self._fusable_verbs: dict[str, bool] = {}
+        self._ends: dict[str, bool] = {}  # may_end
+        from ..runtime import engine as E
+
+        ns = cg.ns
+        ns["_none_target"] = _none_target
+        ns["_E"] = E
+
+    # ------------------------------------------------------------ what can be fused
+    def fusable(self, s) -> bool:
+        r = self.cg.r
+        match s:
+            case (
+                n.Let()
+                | n.Move()
+                | n.Create()
+                | n.Remove()
+                | n.Shuffle()
+                | n.Pass()
+                | n.Log()
+                | n.Win()
+                | n.Lose()
+                | n.DrawGame()
+            ):
+                return True
+            case n.Modify():
+                return True
+            case n.Grant():
+                return not s.args  # arguments: compiled by the compiler (engine.AddModifier)
+            case n.Assign():
+                if isinstance(s.target, n.Name):
+                    return True
+                res = r.attr_of(s.target)
+                return (
+                    isinstance(res, rv.ObjProp | rv.PlayerCounter | rv.AreaCounter)
+                    or res == rv.ObjBuiltin("owner")
+                ) and not r.maps_list(s.target)
+            case n.If():
+                return all(self.block_ok(b) for _, b in s.branches) and (
+                    s.orelse is None or self.block_ok(s.orelse)
+                )
+            case n.For() | n.Repeat():
+                return self.block_ok(s.body)
+            case n.CallStmt():
+                return self.verb_ok(self.cg.s.verbs[s.verb].name)
+            case n.Emit():
+                return self.cg.s.events[s.event].name not in self.listened
+        return False
+
+    def mutates(self, s) -> bool:
+        """Whether a plain statement changes the game (then state checks follow it): all but
+        `let`, `pass`, `log`, a draw (the game is over) and assignments to local names."""
+        if isinstance(s, (n.Let, n.Pass, n.Log, n.DrawGame)):
+            return False
+        if isinstance(s, n.Assign) and isinstance(s.target, n.Name):
+            return isinstance(self.cg.r.name_of(s.target), rv.CounterRef | rv.GameRef)
+        return True
+
+    def block_ok(self, b: n.Block) -> bool:
+        return all(self.fusable(s) for s in b.body)
+
+    def verb_unheard(self, s: n.CallStmt) -> bool:
+        """A call of a verb with a block and no triggers: nothing but its block happens."""
+        sym = self.cg.s.verbs[s.verb]
+        return sym.name not in self.listened and sym.decl.body is not None
+
+    def verb_ok(self, name: str) -> bool:
+        if name in self.listened:
+            return False
+        if name not in self._fusable_verbs:
+            self._fusable_verbs[name] = False  # a recursive verb is not fused
+            self._fusable_verbs[name] = self.block_ok(self.cg.s.verbs[name].decl.body)
+        return self._fusable_verbs[name]
+
+    # ------------------------------------------------------------ code
+    def compile_run(self, stmts: list, word: str = "") -> object:
+        """One function `fn(st, env)` running statements that never wait (a verb's body)."""
+        lines: list[str] = []
+        saved = self.cg.locals_start(stmts)
+        try:
+            for s in stmts:
+                self.emit(s, lines, 1)
+        finally:
+            loc = self.cg.locals_end(saved)
+        name = f"_{word}_f{next(_ids)}" if word else f"_f{next(_ids)}"
+        lines = loc.settle(lines)
+        lines = loc.loads("    ") + lines
+        code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
+        return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
+
+    def verb_fn(self, name: str) -> str:
+        """The holder (`[fn]`) of the function that runs a verb that never waits inline."""
+        holder = self._verb_fns.get(name)
+        if holder is None:
+            holder = self._verb_fns[name] = []
+            body = self.cg.s.verbs[name].decl.body
+            holder.append(self.compile_run(list(body.body), py_name(name)))
+        return self.cg.const(holder, f"{name}_fn")
+
+    def args_name(self, verb: str) -> str:
+        """A fresh Python name for the arguments of a call of `verb` (`_strike_args3`)."""
+        word = py_name(verb)
+        return f"_{word}_args{next(self._tmp)}" if word else f"_t{next(self._tmp)}"
+
+    def may_end(self, verb: str) -> bool:
+        """Whether a verb that never waits may end the game (`win`, `lose`, `end game`, or a
+        call of one that may): only then is the game's end tested after calling it."""
+        known = self._ends.get(verb)
+        if known is None:
+            self._ends[verb] = False  # a verb that calls itself: decided by its other parts
+            body = self.cg.s.verbs[verb].decl.body
+            known = self._ends[verb] = any(
+                isinstance(x, (n.Win, n.Lose, n.DrawGame))
+                or isinstance(x, n.CallStmt)
+                and self.may_end(self.cg.s.verbs[x.verb].name)
+                for x in body.walk()
+            )
+        return known
+
+    def emit(self, s, out: list[str], depth: int) -> None:
+        """The lines of a statement that never waits; the first names its place in the rules."""
+        start = len(out)
+        self._emit(s, out, depth)
+        mark(out, start, s.span)
+
+    def _emit(self, s, out: list[str], depth: int) -> None:  # noqa: C901 - one case per statement
+        cg = self.cg
+        pad = "    " * depth
+
+        def x(e):
+            return cg.src(e, ())
+
+        def tmp():
+            return f"_t{next(self._tmp)}"
+
+        def until(s):  # `until end of turn of P` is computed when the modifier is added
+            if s.until_of is not None:
+                return f"_E.turn_of({x(s.until_of)})"
+            return repr(s.until)
+
+        match s:
+            case n.Let():
+                out.append(f"{pad}{cg.store(s.name)} = {x(s.value)}")
+            case n.Assign():
+                self.assign(s, out, pad, x, tmp)
+            case n.Move():
+                idx = x(s.index) if s.index is not None else "0"
+                out.append(
+                    f"{pad}_E.move_objects(st, {x(s.what)}, {x(s.zone)}, {s.where!r}, {idx}, {str(s.span)!r})"
+                )
+            case n.Create():
+                owner = x(s.owner) if s.owner is not None else "None"
+                call = f"_E.create_card(st, {x(s.card)}, {x(s.zone)}, {owner}, {str(s.span)!r})"
+                out.append(f"{pad}{cg.store(s.name)} = {call}" if s.name else f"{pad}{call}")
+            case n.Remove():
+                out.append(f"{pad}_E.remove_objects(st, {x(s.what)})")
+            case n.Shuffle():
+                out.append(f"{pad}_E.shuffle_zone(st, {x(s.zone)})")
+            case n.Pass():
+                out.append(f"{pad}pass")
+            case n.Log():
+                t = cg.const(cg.r.type_of(s))
+                out.append(f"{pad}if st.log is not None: _E.log_value(st, {x(s.value)}, {t})")
+            case n.Modify():
+                out.append(
+                    f"{pad}_E.AddModifier.run(st, {x(s.obj)}, {s.prop!r}, {x(s.amount)}, {until(s)}, False, None, {s.op!r})"
+                )
+            case n.Grant():
+                out.append(
+                    f"{pad}_E.AddModifier.run(st, {x(s.to)}, None, {x(s.keyword)}, {until(s)}, True)"
+                )
+            case n.Win() | n.Lose():
+                out.append(f"{pad}_E.win_or_lose(st, {x(s.who)}, {isinstance(s, n.Lose)})")
+                out.append(f"{pad}if st.over: return")
+            case n.DrawGame():
+                out.append(f"{pad}_E.finish(st, [])")
+                out.append(f"{pad}return")
+            # (a statement that may end the game returns at once when it did: a branch or loop
+            # around it needs no test of its own)
+            case n.If():
+                for k, (cond, body) in enumerate(s.branches):
+                    out.append(f"{pad}{'if' if k == 0 else 'elif'} {cg.test(cond, ())}:")
+                    self.body(body, out, depth + 1)
+                if s.orelse is not None:
+                    out.append(f"{pad}else:")
+                    self.body(s.orelse, out, depth + 1)
+            case n.For():
+                v = f"{s.name}_" if py_name(s.name) else tmp()  # no helper's name ends in _
+                listed = cg.loop_items(s.items)
+                if listed is None:
+                    out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
+                else:  # a zone or a list: charged here, no call
+                    items = tmp()
+                    out.append(f"{pad}{items} = {listed}")
+                    out.extend(pad + line for line in cg.charge_lines(items))
+                    out.append(f"{pad}for {v} in {items}:")
+                out.append(f"{pad}    {cg.store(s.name)} = {v}")
+                with cg.loop_holds(s):
+                    self.body(s.body, out, depth + 1)
+            case n.Repeat():
+                out.append(f"{pad}for _ in _times(st, {x(s.times)}, {str(s.span) + ': repeat'!r}):")
+                self.body(s.body, out, depth + 1)
+            case n.CallStmt() | n.Emit():
+                sym = cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else cg.s.events[s.event]
+                e = self.args_name(sym.name)
+                self.call_env(s, sym.name, e, out, pad)
+                if isinstance(s, n.CallStmt):
+                    out.append(f"{pad}{self.verb_fn(sym.name)}[0](st, {e})")
+                    if self.may_end(sym.name):
+                        out.append(f"{pad}if st.over: return")
+            case _:  # pragma: no cover - fusable() admits only the cases above
+                raise RulesError(f"{s.span}: cannot fuse this statement")
+
+    def call_env(self, s, verb_name: str, var: str, out: list[str], pad: str) -> str:
+        """The lines binding `var` to a call's environment (`you` and the arguments, as
+        Call.exec binds them) and noting the call in the log; the verb's constant name."""
+        cg = self.cg
+        verb = cg.p.verbs[verb_name]
+        vr = cg.const(verb)
+        args = ", ".join(
+            [f"'you': {cg._special('you')}"]
+            + [
+                f"{p!r}: {cg.listed(t, a, cg.src(a, ()))}"
+                for p, t, a in zip(verb.param_names, verb.param_types, s.args)
+            ]
+        )
+        out.append(f"{pad}{var} = {{{args}}}")
+        out.append(f"{pad}if st.log is not None: _E.Call.note_call(st, {vr}, {var})")
+        return vr
+
+    def body(self, b: n.Block, out: list[str], depth: int) -> None:
+        if not b.body:
+            out.append("    " * depth + "pass")
+        for s in b.body:
+            self.emit(s, out, depth)
+
+    def assign(self, s: n.Assign, out, pad, x, tmp) -> None:
+        cg, t, op = self.cg, s.target, s.op
+        value = x(s.value)
+        if isinstance(t, n.Name):
+            res = cg.r.name_of(t) or rv.LocalRef(t.name)
+            if isinstance(res, rv.GameRef):
+                out.append(f"{pad}_E.set_game_value(st, {res.name!r}, {value}, {str(s.span)!r})")
+                return
+            if isinstance(res, rv.CounterRef):
+                ref = load = f"st.counters[{res.name!r}]"
+            else:
+                ref = cg.store(t.name)
+                load = cg.bound.get(t.name) if isinstance(cg.bound, _Locals) else f"env[{t.name!r}]"
+            out.append(
+                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {load} {op[0]} ({value})"
+            )
+            if isinstance(res, rv.CounterRef):
+                self.in_range(res.name, ref, None, s, out, pad)
+                self.forget_kept("counter:" + res.name, out, pad)
+            return
+        ref = cg.r.attr_of(t)
+        name = ref.name
+        o = tmp()
+        out.append(f"{pad}{o} = {x(t.obj)}")
+        if ref == rv.ObjBuiltin("owner"):
+            out.append(f"{pad}_E.set_owner(st, {o}, {value})")
+        elif isinstance(ref, rv.ObjProp):
+            d = tmp()
+            if x(t.obj) not in cg.objs:  # an object held by a name: never none
+                out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
+            out.append(f"{pad}{d} = st.props.get({name!r})")
+            out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
+            slot = cg.p.prop_slots.get(name)
+            if slot is not None:  # what saves hold, and the value by object (State.pv)
+                cg.p.slot_cards()
+                row = tmp()
+                out.append(
+                    f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else st.own({slot})"
+                )
+                if MARK_WRITES:  # which objects and slots were written (State.wrote)
+                    out.append(f"{pad}st.wrote |= 1 << {o}")
+                    out.append(f"{pad}st.wrote_slots |= {1 << slot}")
+                ref = f"{row}[{o}]"
+                out.append(
+                    f"{pad}{d}[{o}] = {ref} = "
+                    + (value if op == "=" else f"{ref} {op[0]} ({value})")
+                )
+            elif op == "=":
+                out.append(f"{pad}{d}[{o}] = {value}")
+            else:
+                out.append(f"{pad}{d}[{o}] = PROG.base_prop(st, {o}, {name!r}) {op[0]} ({value})")
+            self.forget_kept("prop:" + name, out, pad)
+        else:
+            table = "pcounters" if isinstance(ref, rv.PlayerCounter) else "acounters"
+            ref = f"st.{table}[{name!r}][{o}]"
+            out.append(
+                f"{pad}{ref} = {value}" if op == "=" else f"{pad}{ref} = {ref} {op[0]} ({value})"
+            )
+            self.in_range(name, ref, o, s, out, pad)
+            self.forget_kept("counter:" + name, out, pad)
+
+    def forget_kept(self, token: str, out, pad) -> None:
+        """After a write of what the kept totals of continuous modifiers read (Program.kept_reads:
+        effects.prop_reader): they are forgotten (`State.kt`)."""
+        if token in self.cg.p.kept_reads:
+            out.append(f"{pad}st.kt = None  # (the kept totals of continuous modifiers)")
+
+    def in_range(self, name: str, ref: str, index: str | None, s, out, pad) -> None:
+        """After a write of a counter declared `in LOW..HIGH`: its value is held to the range
+        (one comparison; counters without a range cost nothing)."""
+        counter = self.cg.p.counters[name]
+        low, high = counter.low, counter.high
+        if low is None and high is None:
+            return
+        held = f"{ref} <= {high}" if low is None else f"{low} <= {ref}"
+        if low is not None and high is not None:
+            held += f" <= {high}"
+        refuse = f"{self.cg.const(counter)}.refuse(st, {ref}, {str(s.span)!r}, {index})"
+        out.append(f"{pad}if not {held}: {refuse}")
