@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from madang.build import codegen
+from madang.build import enumerators
 from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.runtime.errors import RulesError
@@ -21,9 +21,9 @@ from playthrough import decisions
 
 
 def _unguarded(name: str, monkeypatch):
-    monkeypatch.setattr(codegen, "GUARD_EMPTY", False)
+    monkeypatch.setattr(enumerators, "GUARD_EMPTY", False)
     prog = api._load_cached.__wrapped__(name, ())
-    monkeypatch.setattr(codegen, "GUARD_EMPTY", True)
+    monkeypatch.setattr(enumerators, "GUARD_EMPTY", True)
     return prog
 
 
@@ -132,7 +132,7 @@ def test_a_zone_too_long_for_the_budget_ends_the_listing_as_before(tmp_path, mon
     (tmp_path / "ruleset.yaml").write_text((tmp_path / "ruleset.yaml").read_text() + extra)
     seen = []
     for guard in (True, False):
-        monkeypatch.setattr(codegen, "GUARD_EMPTY", guard)
+        monkeypatch.setattr(enumerators, "GUARD_EMPTY", guard)
         prog = api._load_cached.__wrapped__(folder, ())
         assert ("for it0 in zg0_:" in _code(prog, "look")) is guard
         with pytest.raises(RulesError, match="a list: more than 3,500 steps of work") as err:
@@ -192,7 +192,7 @@ def test_a_test_split_at_its_zone_parts_lists_what_the_whole_test_listed(tmp_pat
     code = {a.name: a.fast_enum.generated for a in split.actions}
     assert "for it0 in zg0_:" in code["none_big"] and "zg0_ = ()" in code["none_big"]
     assert re.search(r"if not \(\(\(v0 == you_\) or .*\): continue\n +zg0_ = ", code["mid"])
-    monkeypatch.setattr(codegen, "GUARD_EMPTY", False)
+    monkeypatch.setattr(enumerators, "GUARD_EMPTY", False)
     whole = api._load_cached.__wrapped__(folder, ())
     assert all("zg0_" not in a.fast_enum.generated for a in whole.actions)
     for seed in range(12):

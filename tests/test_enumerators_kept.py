@@ -1,7 +1,7 @@
 """Issue #34: an enumerator keeps the values of its `require` tests that read only names bound
 at an outer loop (build/hoist.py): `fits_cost(you, c, z)`'s `field_cost(you)` and `size_of(you)`
 once per listing, not per card and lane. The options, in their order, are those listed without
-(codegen.KEEP_OUTER off), at every decision of seeded random games."""
+(enumerators.KEEP_OUTER off), at every decision of seeded random games."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ import random
 import re
 
 import pytest
-from madang.build import codegen
+from madang.build import enumerators
 from madang.game import api
 from madang.game.api import load_program, new_game
 from minirules import write_ruleset
 
 
 def _unkept(name: str, monkeypatch):
-    monkeypatch.setattr(codegen, "KEEP_OUTER", False)
+    monkeypatch.setattr(enumerators, "KEEP_OUTER", False)
     prog = api._load_cached.__wrapped__(name, ())
-    monkeypatch.setattr(codegen, "KEEP_OUTER", True)
+    monkeypatch.setattr(enumerators, "KEEP_OUTER", True)
     return prog
 
 

@@ -65,9 +65,9 @@ class Compiler:
         self.limit_keys: dict[str, str] = {}  # a shared `once per` limit -> its `used` key
         # a phase's spellings (the checker's finding; a snippet keeps the program's)
         self.phase_names = self.p.phase_names = {**self.p.phase_names, **res.phase_names}
-        from .codegen import CodeGen
+        from .enumerators import Enumerators
 
-        self.codegen = CodeGen(self)
+        self.codegen = Enumerators(self)  # expressions, and the actions' listings
         self.acts = ActsBuilder(self)  # `doable(EVENT(...))`: tests derived from statements
         self.deps = self.check_reads = self.check_marks = None
         self._any_deps = None  # the read analysis without state checks (any_deps)

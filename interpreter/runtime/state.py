@@ -97,7 +97,7 @@ class Game:
     kept_points: dict = field(default_factory=dict)
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those
-    # names' and counters' values (codegen's enumerators: build/depends.domain_counters)
+    # names' and counters' values (build/enumerators.py: build/depends.domain_counters)
     domains: dict = field(default_factory=dict)
 
     def zone_label(self, z: int) -> str:

@@ -1,0 +1,345 @@
+"""An action's legal options → one generated Python function, its enumerator: nested loops
+over the parameters' domains, each part of its `require`s tested at the outermost loop where
+what it reads is bound, a domain kept per game or per listing where it reads nothing that
+changes in between.
+
+`Enumerators` is the generator of expressions (codegen.CodeGen) with the listings added: an
+enumerator's tests and domains are expressions written with the loops' names bound as Python
+locals (`bound`), and values kept at an outer loop (`_hoist`, build/hoist.py) where the
+expressions' own code asks for them (`CodeGen.hoisted_define`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..language import nodes as n
+from ..language import resolved as rv
+from .codegen import (
+    _READ,
+    _SIMPLE,
+    INLINE_DEPTH,
+    CodeGen,
+    _bare,
+    _grouped,
+    _ids,
+    define,
+    py_name,
+)
+from .hoist import params_read
+
+_SCALARS = frozenset(("object", "card", "zone", "area", "player", "number", "text"))
+KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests compare)
+# a `where` over a zone in an enumerator's test or domain tests the zone's emptiness before the
+# comprehension: `([...] if (zg0_ := st.zones[z]) else [])` (nothing to charge, no frame made)
+GUARD_EMPTY = True
+_BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
+_BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
+
+
+def _bases(lines: list[str], pad: str) -> list[str]:
+    """`lines` of an enumerator with the base index of each zone name read with a loop's
+    value (`st.g.zone_base['z'] + v0`: the same for a whole game) read once into a variable
+    before them, not at each use in the loop."""
+    found = sorted(set(_BASE_LOOP.findall("\n".join(lines))))  # those read per loop value
+    if not found:
+        return lines
+    names = {k: f"zb{i}_" for i, k in enumerate(found)}
+    head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
+    return head + [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
+
+
+def _names_read(e, res) -> set[str]:
+    """The local names (parameters, `let`s) an expression reads."""
+    out: set[str] = set()
+    for x in e.walk():
+        if isinstance(x, n.Name):
+            r = res.name_of(x)
+            if r is None or isinstance(r, rv.LocalRef):
+                out.add(x.name)
+        elif isinstance(x, n.Has) and isinstance(res.name_of(x), rv.LocalRef):
+            out.add(x.keyword)
+    return out
+
+
+class Enumerators(CodeGen):
+    """The compiler's code generator: expressions, and each action's enumerator."""
+
+    def enumerator(self, act, params, req_exprs, dom_names) -> object:
+        """One generated function listing an action's legal argument tuples: nested loops over
+        the parameters' domains with each `require` part tested inline at the first level where
+        its names are bound."""
+        lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
+        pad = "    "
+        # each part's source, at the level where what it reads is bound (a definition whose
+        # body is an `and` split into its parts: the parts of `f(you, q, a)` that read `a`
+        # alone are tested once per `a`, not once per `a` and `q`)
+        self.bound = {"you": "you_"} | {q.name: f"v{i}" for i, q in enumerate(params)}
+        levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
+        tests: list[list[str]] = [[] for _ in req_exprs]
+        # A domain that reads none of the parameters bound just before it (`c: card from
+        # near(a)` after `b`) is computed once per binding of the last one it reads, when first
+        # needed, not once per binding of those in between.
+        names = [q.name for q in params]
+        levels = [
+            max((names.index(x) + 1 for x in dom_names[i] if x in names[:i]), default=0)
+            for i in range(len(params))
+        ]
+        self._kept_levels = levels
+        self._keyed = [q.type in _SCALARS for q in params]  # values that key a dict
+        self._hoist = {} if KEEP_OUTER else None
+        self._skippable_parts = set()
+        try:
+            for level, exprs in enumerate(req_exprs):
+                for e in exprs:
+                    for src, at in self.require_parts(e, levels_of, level):
+                        tests[min(at, level)].append(src)
+            holders = list(self._hoist.values()) if self._hoist is not None else []
+        finally:
+            self._hoist = None
+        self.bound = {"you": "you_"}
+
+        def test(level: int, on_fail: str) -> None:
+            # `if not (a and b): fail` as a test per run of parts, and a part that is whether
+            # an object of a zone matches (or not) as statements: the zone charged, then gone
+            # through to the first match (no list of matches, no comprehension's frame)
+            run: list[str] = []
+            for src in tests[level] + [None]:
+                scan = self._scan_of(src) if src is not None else None
+                if scan is None and src is not None:
+                    run.append(_grouped(src))
+                    continue
+                if run:
+                    lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                    run.clear()
+                if scan is None:
+                    break
+                (zone, cond), negated = scan
+                inner = pad + "    " if negated else pad
+                lines.append(f"{pad}zg0_ = {zone}")
+                lines.append(f"{pad}if zg0_:" if negated else f"{pad}if not zg0_: {on_fail}")
+                lines.append(f"{inner}st.work += len(zg0_)")
+                lines.append(f"{inner}if st.work > st.work_limit: _charge(st, 0, 'a list')")
+                lines.append(f"{inner}for it0 in zg0_:")
+                lines.append(f"{inner}    if {cond}: break")
+                lines.append(f"{inner}else:")
+                lines.append(f"{inner}    zg0_ = ()" if negated else f"{inner}    {on_fail}")
+                if negated:  # a match found: the part is false
+                    lines.append(f"{inner}if zg0_: {on_fail}")
+
+        test(0, "return")
+        after_first = len(lines)  # the per-game constants are bound here (`_bases`)
+
+        # A domain that reads none of the parameters bound just before it (`c: card from
+        # near(a)` after `b`) is computed once per binding of the last one it reads, when first
+        # needed, not once per binding of those in between.
+        def reset(level: int) -> None:
+            for i in range(level + 1, len(params)):
+                if levels[i] == level:
+                    lines.append(f"{pad}h{i} = None")
+            for k, at in holders:  # values kept at this level, computed when first needed
+                if at == level:
+                    lines.append(f"{pad}{k} = {{}}" if k[:2] == "km" else f"{pad}{k} = None")
+
+        reset(0)
+        known = dict(holders)
+        filters = [
+            self._filters(i, levels[i], tests[i + 1], len(params), known)
+            for i in range(len(params))
+        ]
+        for i, q in enumerate(params):
+            # the domain's own source, reading the names bound so far as Python locals
+            dom = self._statement_src(q.domain, self.src) if q.domain is not None else "[]"
+            key = act.dom_keys[i]
+            hoisted = levels[i] < i
+            inner = pad + "    " if hoisted else pad
+            if hoisted:
+                lines.append(f"{pad}if h{i} is None:")
+            kd = self.domain_key(act, i, dom_names[i]) if key is None else None
+            if kd is not None:  # computed once per game for each value of what it reads
+                lines.append(f"{inner}kd_ = {kd}")
+                lines.append(f"{inner}d{i} = st.g.domains.get(kd_)")
+                lines.append(f"{inner}if d{i} is None:")
+                lines.append(f"{inner}    d{i} = st.g.domains[kd_] = {dom}")
+            elif key is not None:
+                k = self.const(key)
+                lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
+                lines.append(f"{inner}if d{i} is None:")
+                lines.append(f"{inner}    d{i} = {dom}")
+                lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
+            else:
+                lines.append(f"{inner}d{i} = {dom}")
+            if q.domain is not None and self._zone(q.domain):  # a zone: its contents
+                lines.append(f"{inner}d{i} = st.zones[d{i}]")
+            elif q.domain is None or not self._list(q.domain):  # a list is read as it is
+                lines.append(
+                    f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
+                    f"if isinstance(d{i}, int) else ()"
+                )
+            if hoisted and filters[i]:
+                cond = " and ".join(_grouped(src) for src in filters[i])
+                lines.append(f"{pad}    n{i} = len(d{i})")
+                lines.append(f"{pad}    h{i} = []")
+                lines.append(f"{pad}    for v{i} in d{i}:")
+                lines.append(f"{pad}        if {cond}: h{i}.append(v{i})")
+                lines.append(f"{pad}d{i} = h{i}")
+                lines.append(f"{pad}st.work += n{i}")
+            elif hoisted:
+                lines.append(f"{pad}    h{i} = d{i}")
+                lines.append(f"{pad}d{i} = h{i}")
+                lines.append(f"{pad}st.work += len(d{i})")
+            else:
+                lines.append(f"{pad}st.work += len(d{i})")
+            lines.append(
+                f"{pad}if st.work > st.work_limit: _charge(st, 0, {'action ' + act.name!r})"
+            )
+            lines.append(f"{pad}for v{i} in d{i}:")
+            pad += "    "
+            lines.append(f"{pad}env[{q.name!r}] = v{i}")
+            self.bound[q.name] = f"v{i}"
+            test(i + 1, "continue")
+            reset(i + 1)
+        args = ", ".join(f"v{i}" for i in range(len(params)))
+        lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
+        writes = {f"env[{q.name!r}] = v{i}" for i, q in enumerate(params)}
+        if any("env" in x for x in lines[2:] if x.strip() not in writes):
+            for q in params:  # something reads the parameters from the env
+                lines.append(f"    env.pop({q.name!r}, None)")
+        else:  # every read of a parameter is of its Python variable: the env is left alone
+            lines = [x for x in lines if x.strip() not in writes]
+        self.bound = {}
+        lines[after_first:] = _bases(lines[after_first:], "    ")
+        word = py_name(act.name)
+        name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
+        code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
+        return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def require_parts(self, e, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
+        """(source, level) of each part of a `require` conjunct: an `and` split at its items,
+        and a call of a definition whose body is an `and` (its arguments plain names or reads,
+        as `inline_define` takes them) split at its body's items, written with its parameters
+        bound to the arguments; a part's level is the deepest of the parameters it reads
+        (`levels_of`: the enumerator's names, or a definition's parameters by their
+        arguments'). What a part reads and cannot be placed stays at `level`."""
+        if isinstance(e, n.BoolOp) and e.op == "and":
+            return [p for i in e.items for p in self.require_parts(i, levels_of, level)]
+        if isinstance(e, n.Call):
+            res = self.r.call_of(e)
+            d = self.s.defines.get(res.name) if isinstance(res, rv.DefineRef) else None
+            body = d.decl.body if d is not None else None
+            if (
+                isinstance(body, n.BoolOp)
+                and body.op == "and"
+                and d.name not in self._inlining
+                and len(self._inlining) < INLINE_DEPTH
+            ):
+                args = [self.listed(q.type, a, self.src(a, ())) for q, a in zip(d.params, e.args)]
+                if all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
+                    inner = {"you": 0, "this": 0}
+                    for q, a in zip(d.params, e.args):
+                        used = _names_read(a, self.r)
+                        inner[q.name] = max((levels_of.get(x, level) for x in used), default=0)
+                    bound = {q.name: a for q, a in zip(d.params, args)}
+                    bound["you"], bound["this"] = self._special("you"), self._special("this")
+                    saved, self.bound = self.bound, bound
+                    self._inlining.append(d.name)
+                    try:
+                        return [p for i in body.items for p in self.require_parts(i, inner, level)]
+                    finally:
+                        self.bound = saved
+                        self._inlining.pop()
+        at = max((levels_of.get(x, level) for x in _names_read(e, self.r)), default=0)
+        src = self._hoisting_test(e, min(at, level))
+        if self._hoist is not None and self._skippable(e, set()):
+            self._skippable_parts.add(src)
+        return [(src, at)]
+
+    def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int, known) -> list[str]:
+        """The parts of the tests in loop `i` (taken out of `parts`) that filter its domain
+        once where it is kept (`h{i}`, computed at level `kept_at` < i), in their order: each
+        reads of the parameters only the one bound by the loop (`q != p` once per player, not
+        per area and player), and may be left uncomputed (`_skippable`), or is the
+        loop's first test while nothing tested between two of its evaluations may raise (the
+        innermost loop, its other tests skippable): the same first error, if any. The work
+        charged stays the whole domain's."""
+        if kept_at >= i or not parts or not KEEP_OUTER:
+            return []
+        pure = self._skippable_parts
+        own = [src for src in parts if (params_read(src, self.ns, known) or {0}) - {0} == {i + 1}]
+        take = {src for src in own if src in pure}
+        if i == n_params - 1 and parts[0] in own and all(x in pure for x in parts[1:]):
+            take.add(parts[0])
+        taken = [src for src in parts if src in take]
+        parts[:] = [src for src in parts if src not in take]
+        return taken
+
+    def _hoisting_test(self, e, at: int) -> str:
+        """`test(e)` for a part tested at enumerator level `at`, its values that read only
+        names bound at an outer level kept there (`hoisted`); without them where Python
+        refuses the result (an assignment expression in a comprehension's items)."""
+        if self._hoist is None:
+            return self._statement_src(e, self.test)
+        before, saved_at = dict(self._hoist), self._hoist_at
+        self._hoist_at = at
+        try:
+            src = self._statement_src(e, self.test)
+            compile(src, "<test>", "eval")
+        except SyntaxError:
+            self._hoist.clear()
+            self._hoist.update(before)
+            saved, self._hoist = self._hoist, None
+            guard, self._guard = self._guard, False
+            try:
+                src = self.test(e, ())
+            finally:
+                self._hoist, self._guard = saved, guard
+        finally:
+            self._hoist_at = saved_at
+        return src
+
+    def _scan_of(self, src: str):
+        """((zone, condition), negated) when the test part `src` is whether an object of a
+        zone matches (`exists(first(Z where P))`, `P` pure: `_scans`) or its `not`; else None."""
+        src = _bare(src)
+        negated = src.startswith("not ")
+        got = self._scans.get(_bare(src[4:]) if negated else src)
+        return None if got is None else (got, negated)
+
+    def _statement_src(self, e, make) -> str:
+        """`make(e, ())`, the source of an enumerator's test or domain, with the zones of its
+        `where`s tested for emptiness first (`GUARD_EMPTY`), unless Python refuses that there
+        (an assignment expression in a comprehension's items)."""
+        saved, self._guard = self._guard, GUARD_EMPTY
+        before = dict(self._hoist) if self._hoist is not None else None
+        try:
+            src = make(e, ())
+            compile(src, "<test>", "eval")
+        except SyntaxError:
+            if before is not None:  # the values kept at an outer level are found again
+                self._hoist.clear()
+                self._hoist.update(before)
+            self._guard = False
+            src = make(e, ())
+        finally:
+            self._guard = saved
+        return src
+
+    def domain_key(self, act, i: int, names: set) -> str | None:
+        """The key under which parameter i's domain is kept per game (`Game.domains`) when it
+        reads only the names bound before it, `you` and counters (build/depends.
+        domain_counters: `b: area from near(you, a)`, from the map alone): the action, the
+        parameter, those names' and counters' values. None: the domain is computed each time."""
+        fixed = act.dom_fixed[i]
+        if fixed is None or not all(x in self.bound for x in names):
+            return None
+        parts = [str(act.id), str(i), "you_"] + [self.bound[x] for x in sorted(names)]
+        for c in fixed:
+            sym = self.p.counters.get(c)
+            if sym is None:
+                return None
+            if sym.scope == "global":
+                parts.append(f"st.counters.get({c!r})")
+            else:  # the whole row: a player's or an area's counter read for any of them
+                table = "pcounters" if sym.scope == "player" else "acounters"
+                parts.append(f"tuple(st.{table}[{c!r}])")
+        return f"({', '.join(parts)})"
