@@ -141,7 +141,8 @@ def test_a_new_object_or_a_shuffle_marks_only_the_checks_that_read_its_zone(tmp_
     assert [len(g.st.zones[g.st.g.zone_base[z]]) for z in ("box", "pile", "heap")] == [0, 1, 1]
 
 
-DOMAIN = """\
+# a check over the tokens in the box that moves each marked one to the pile
+BOX_CHECK = """\
 kind token:
     power: number
     marked: bool
@@ -156,6 +157,11 @@ check weak for t in contents(box) if t.marked:
     removed += 1
 
 flow:
+"""
+
+DOMAIN = (
+    BOX_CHECK
+    + """\
     create "T" in box
     create "T" in pile
     first(box).marked = false
@@ -165,6 +171,7 @@ flow:
     create "T" in box
     first(box).marked = true
 """
+)
 
 
 def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkeypatch):
@@ -185,27 +192,16 @@ def test_a_checks_domain_is_kept_until_one_of_its_zones_changes(tmp_path, monkey
     assert len(found) == 2
 
 
-EMPTY = """\
-kind token:
-    power: number
-    marked: bool
-
-zone box: shared, public
-zone pile: shared, public
-
-counter removed = 0
-
-check weak for t in contents(box) if t.marked:
-    move t to pile
-    removed += 1
-
-flow:
+EMPTY = (
+    BOX_CHECK
+    + """\
     create "T" in pile
     first(pile).marked = true
     first(pile).marked = false
     first(pile).marked = true
     move first(pile) to box
 """
+)
 
 
 def test_a_check_over_an_empty_kept_domain_tests_no_condition(tmp_path, monkeypatch):

@@ -38,20 +38,30 @@ def acting(st) -> list:
     return [o for z in st.g.active_zones for o in zones[z] if z in card_zones[obj_card[o]]]
 
 
+def _printing(st, kw: str) -> frozenset | None:
+    """The cards that print keyword `kw` (kept per game) when only they may give it now: no
+    grant of a statement, no continuous grant that could give it, no last known information.
+    None when it may be granted."""
+    prog = st.g.prog
+    if st.grants or st.lki or prog.grant_any or kw in prog.grant_index:
+        return None
+    kept = st.g.grant_cards
+    cards = kept.get(("printed", kw))
+    if cards is None:
+        cards = kept["printed", kw] = frozenset(c.index for c in prog.cards if kw in c.keywords)
+    return cards
+
+
 def keyword_holders(st, kw: str) -> list | None:
     """The objects in force that have keyword `kw`, in zone order, when only cards print it
     now (no grant of a statement, no continuous grant that could give it, no last known
     information): those of the cards that print it, kept until a zone changes. None when
     it may be granted: the caller asks each object."""
-    prog = st.g.prog
-    if st.grants or st.lki or prog.grant_any or kw in prog.grant_index:
-        return None
-    kept = st.g.grant_cards
-    key = ("printed", kw)
-    cards = kept.get(key)
+    cards = _printing(st, kw)
     if cards is None:
-        cards = kept[key] = frozenset(c.index for c in prog.cards if kw in c.keywords)
-    out = st.zone_kept(key, _objects_of, cards)
+        return None
+    out = st.zone_kept(("printed", kw), _objects_of, cards)
+    prog = st.g.prog
     if prog.verify_checks and out != [o for o in acting(st) if prog.has(st, o, kw)]:
         raise AssertionError(f"the holders of {kw} found by their cards are not those that have it")
     return out
@@ -61,19 +71,14 @@ def holders_present(st, kw: str, present: dict) -> list | None:
     """`keyword_holders` from the objects present by card (engine.objects_by_card), in zone
     order for each card but not across cards: for a caller that orders them itself (the
     triggers found for an event are sorted by their sources' places)."""
-    prog = st.g.prog
-    if st.grants or st.lki or prog.grant_any or kw in prog.grant_index:
-        return None
-    kept = st.g.grant_cards
-    key = ("printed", kw)
-    cards = kept.get(key)
+    cards = _printing(st, kw)
     if cards is None:
-        cards = kept[key] = frozenset(c.index for c in prog.cards if kw in c.keywords)
+        return None
     if len(cards) < len(present):
         out = [o for c in cards if c in present for o in present[c]]
     else:
         out = [o for c, objs in present.items() if c in cards for o in objs]
-    if prog.verify_checks and sorted(out) != sorted(keyword_holders(st, kw)):
+    if st.g.prog.verify_checks and sorted(out) != sorted(keyword_holders(st, kw)):
         raise AssertionError(f"the holders of {kw} found from the objects present differ")
     return out
 
