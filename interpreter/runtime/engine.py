@@ -1054,20 +1054,32 @@ class Window(Stmt):
 
 def enumerate_actions(st: State, actions, player: int) -> list:
     """The legal options of a window's actions, in the order the actions were written. A
-    card's own actions are looked at only when an object of that card is present, so cards
+    card's own actions are looked at only for the objects of that card present, so cards
     loaded but not in play cost nothing."""
     values: list = []
     cache: dict = {}
-    order = action_order(st.g, actions)
-    if order is not None:
-        cache[PRESENT] = objects_by_card(st)
-        actions = st.zone_kept(("actions present", id(actions)), _present_actions, actions, order)
     env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
-    for act in actions:
-        if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
+    order = action_order(st.g, actions)
+    if order is None:
+        for act in actions:
+            if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
+                act.fast_enum(st, env, None, values, cache)
+            else:
+                act.enumerate(st, player, values, cache)
+        return values
+    owner = st.obj_owner
+    for act, srcs in st.zone_kept(
+        ("actions present", id(actions)), _present_actions, actions, order
+    ):
+        if srcs is None:
             act.fast_enum(st, env, None, values, cache)
-        else:
+        elif srcs is False:
             act.enumerate(st, player, values, cache)
+        else:  # ActionRT.enumerate's case of a card's own without limit or cost
+            fast = act.fast_enum
+            for src in srcs:
+                if owner[src] == player:
+                    fast(st, {"you": player, "this": src}, src, values, None)
     return values
 
 
@@ -1075,8 +1087,10 @@ PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's
 
 
 def _present_actions(st: State, actions: list, order: tuple) -> list:
-    """A window's actions that may have options now: the rules' own, and those of the cards
-    present, in the order they were written (kept until a zone changes)."""
+    """A window's actions that may have options now, in the order they were written, each with
+    how it is listed (kept until a zone changes): (action, None) for the rules' own without
+    limit or cost, (action, its card's objects present) for a card's own without limit or
+    cost, (action, False) for the rest (`ActionRT.enumerate`)."""
     always, by_card = order
     present = objects_by_card(st)
     picks = list(always)
@@ -1088,7 +1102,16 @@ def _present_actions(st: State, actions: list, order: tuple) -> list:
         for c in present:
             picks += by_card.get(c, ())
     picks.sort()
-    return [actions[i] for i in picks]
+    plan = []
+    for i in picks:
+        act = actions[i]
+        if act.direct:
+            plan.append((act, None))
+        elif act.origin == "card" and act.limit is None and not act.costs:
+            plan.append((act, present[act.card_index]))
+        else:
+            plan.append((act, False))
+    return plan
 
 
 def action_order(g, actions):

@@ -1,0 +1,75 @@
+"""Issue #34: a window's options are listed from a plan kept until a zone changes
+(engine._present_actions: the rules' own actions, and each card's own with the objects of that
+card present, whose owner is tested at each listing). At every window of seeded random games of
+the bundled rulesets, the options offered are those of the general listing: every action of
+the window, in the order written, by `ActionRT.enumerate` on a copy of the state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from madang.game.api import load_program, new_game
+from madang.runtime import engine as E
+from madang.runtime.state import WINDOW
+
+RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
+
+
+def general_listing(st, actions, player) -> list:
+    """Each action's options by ActionRT.enumerate (its sources found afresh), in order."""
+    c = st.clone()
+    c.forget_kept()
+    values: list = []
+    for act in actions:
+        act.enumerate(c, player, values, {})
+    return values
+
+
+def play_and_compare(prog, seed: int) -> tuple[int, int]:
+    """(windows compared, of which with a card's own action offered) in one seeded game."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng = random.Random(seed)
+    st = g.st
+    checked = by_card = 0
+    while not st.over:
+        p = st.pending
+        if p.kind == "window" and st.frames[-1].kind == WINDOW:
+            w = prog.stmts[st.frames[-1].ctl]
+            got = [v for v in p.values if v != E.DONE]
+            assert got == general_listing(st, w.actions, p.player), f"seed {seed}"
+            checked += 1
+            by_card += any(v[2] is not None for v in got)
+        g.apply_action(rng.randrange(len(p.values)))
+    return checked, by_card
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_windows_options_are_those_of_the_general_listing(name):
+    prog = load_program(name)
+    checked = by_card = 0
+    for seed in range(8):
+        c, b = play_and_compare(prog, seed)
+        checked, by_card = checked + c, by_card + b
+    assert checked > 0
+    if name == "game_of_thrones_2p":  # its windows offer cards' own actions, of both players
+        assert by_card > 0
+
+
+def test_a_card_action_is_offered_only_to_its_objects_owner():
+    """The plan keeps a card's objects present of every owner; each listing keeps the player's
+    own (the other player's objects offer nothing)."""
+    prog = load_program("game_of_thrones_2p")
+    seen = 0
+    for seed in range(8):
+        g = new_game(prog, seed=seed, memory=False)
+        rng, st = random.Random(seed), g.st
+        while not st.over:
+            p = st.pending
+            if p.kind == "window":
+                for v in p.values:
+                    if v != E.DONE and v[2] is not None:
+                        assert st.obj_owner[v[2]] == p.player
+                        seen += 1
+            g.apply_action(rng.randrange(len(p.values)))
+    assert seen > 0
