@@ -73,3 +73,49 @@ def test_a_card_action_is_offered_only_to_its_objects_owner():
                         seen += 1
             g.apply_action(rng.randrange(len(p.values)))
     assert seen > 0
+
+
+def test_a_move_forgets_the_window_plans_only_for_a_card_with_actions():
+    """`State.kw` is kept across moves of objects of cards without actions of their own, and
+    forgotten when an object of a card with actions moves (or a clone is made)."""
+    prog = load_program("game_of_thrones_2p")
+    g = new_game(prog, seed=1, memory=False)
+    rng, st = random.Random(1), g.st
+    while st.kw is None or not st.kw[1]:
+        g.apply_action(rng.randrange(len(st.pending.values)))
+    cards = st.kw[0]
+    assert cards == E._action_cards(st.g) and cards
+    assert st.clone().kw is None
+    other = next(o for o in range(len(st.obj_card)) if st.obj_card[o] not in cards)
+    kept = st.kw
+    E.move_object(st, other, st.obj_zone[other], "back")
+    assert st.kw is kept
+    mine = next(o for o in range(len(st.obj_card)) if st.obj_card[o] in cards)
+    E.move_object(st, mine, st.obj_zone[mine], "back")
+    assert st.kw is None
+
+
+def test_the_next_pick_of_a_question_is_found_from_the_last(monkeypatch):
+    """A question of several picks keeps what it found for its next pick; the suite's
+    `verify_checks` finds it afresh and fails on a difference (Choose._verify_kept). The
+    seeded games of Game of Thrones take that path."""
+    prog = load_program("game_of_thrones_2p")
+    assert prog.verify_checks
+    seen = []
+    verify = E.Choose._verify_kept
+
+    def counted(self, *args):
+        seen.append(self.span)
+        return verify(self, *args)
+
+    monkeypatch.setattr(E.Choose, "_verify_kept", counted)
+    for seed in range(4):
+        g = new_game(prog, seed=seed, memory=seed % 2 == 0)
+        rng = random.Random(seed)
+        while not g.st.over:
+            if rng.random() < 0.2:  # a clone answers on its own: it finds its question afresh
+                c = g.clone()
+                if not c.st.over:
+                    c.apply_action(rng.randrange(len(c.st.pending.values)))
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+    assert len(seen) > 20

@@ -379,6 +379,9 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
     if kp is not None and st.obj_card[o] in kp[0]:
         st.kp = None
+    kw = st.kw  # (the windows' actions present: enumerate_actions)
+    if kw is not None and st.obj_card[o] in kw[0]:
+        st.kw = None
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
@@ -462,6 +465,9 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     kp = st.kp
     if kp is not None and card_index in kp[0]:
         st.kp = None
+    kw = st.kw
+    if kw is not None and card_index in kw[0]:
+        st.kw = None
     return o
 
 
@@ -485,7 +491,7 @@ def remove_objects(st, what) -> None:
         if z >= 0:
             if st.kept:
                 seen.track_removal(st, o, z)
-            st.zmemo = st.kp = None
+            st.zmemo = st.kp = st.kw = None
             st.zdirty |= 1 << z
             kt = st.kt
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
@@ -504,7 +510,7 @@ def shuffle_zone(st: State, z: int) -> None:
     if st.kept:
         seen.track_shuffle(st, z)
     st.shuffle(objs)
-    st.zmemo = st.kp = None
+    st.zmemo = st.kp = st.kw = None
     st.zdirty |= 1 << z
     kt = st.kt
     if kt is not None and (kt[0] | kt[3]) >> z & 1:
@@ -887,8 +893,21 @@ class Choose(Stmt):
                 env.pop(key, None)
                 env[self.name] = picked
                 return
+            memo = st.zmemo
+            kept = memo.get(CHOICE) if memo is not None else None
+            was = picked
             picked = picked + [v]
             env[key] = picked
+            if kept is not None and kept[0] is self and kept[1] is was:
+                # the next pick of the same question on the same state: what the last one
+                # found, less the pick (see `_keep_choice`)
+                opts = kept[2][:]
+                if v in opts:
+                    opts.remove(v)
+                if st.g.prog.verify_checks:  # (the test suite: the same as found afresh)
+                    self._verify_kept(st, env, picked, opts, kept)
+                self._next_pick(st, fr, env, key, picked, opts, kept[3], kept[4], kept[5])
+                return
         opts = self.options(st, env)
         opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
         by = self.by(st, env) if self.by is not None else env.get("you", st.active)
@@ -901,11 +920,28 @@ class Choose(Stmt):
                 return
             ask(st, fr, by, self.prompt, opts, "choose", self.type)
             return
+        rng = st.rng
         picked = env.get(key, [])
         lo, hi = self.lo(st, env), self.hi(st, env)
         for p in picked:
             if p in opts:
                 opts.remove(p)
+        if st.rng == rng and st.chance is None and not st.lki:
+            _keep_choice(st, self, picked, opts, by, lo, hi)
+        self._next_pick(st, fr, env, key, picked, opts, by, lo, hi)
+
+    def _verify_kept(self, st, env, picked, opts, kept) -> None:
+        fresh = self.options(st, env)
+        fresh = list(fresh) if isinstance(fresh, list) else list(st.zones[fresh])
+        for p in picked:
+            if p in fresh:
+                fresh.remove(p)
+        by = self.by(st, env) if self.by is not None else env.get("you", st.active)
+        if (fresh, by, self.lo(st, env), self.hi(st, env)) != (opts, *kept[3:]):
+            raise AssertionError(f"{self.span}: the next pick's question kept is not the one found")
+
+    def _next_pick(self, st, fr, env, key, picked, opts, by, lo, hi) -> None:
+        """Between `lo` and `hi` picks: the picks end, or the next one is asked."""
         if len(picked) >= hi or not opts:
             env.pop(key, None)
             env[self.name] = picked
@@ -919,6 +955,23 @@ class Choose(Stmt):
         if len(picked) >= lo:
             values.append(DONE)
         ask(st, fr, by, self.prompt, values, "choose", self.type)
+
+
+CHOICE = ("choice kept",)  # the key of `_keep_choice`'s entry in `State.zmemo`
+
+
+def _keep_choice(st: State, stmt: Choose, picked: list, opts: list, by, lo, hi) -> None:
+    """What a question of several picks found (its options less the picks so far, who picks,
+    how many), kept for its next pick: between two picks of one question nothing runs, so the
+    state is the same (the expressions drew no random number and the question found no last
+    known information to forget: the caller checks). Kept in `State.zmemo`, which a move, a
+    clone, a load and a tool that places objects (`State.forget_kept`) empty; valid only for
+    this list of picks (`picked`, replaced at each pick), so another frame or a clone, whose
+    picks may differ, finds it afresh."""
+    memo = st.zmemo
+    if memo is None:
+        memo = st.zmemo = {}
+    memo[CHOICE] = (stmt, picked, opts, by, lo, hi)  # (`_next_pick` does not change opts)
 
 
 class Order(Stmt):
@@ -1067,10 +1120,16 @@ def enumerate_actions(st: State, actions, player: int) -> list:
             else:
                 act.enumerate(st, player, values, cache)
         return values
+    kw = st.kw
+    if kw is None:
+        kw = st.kw = (_action_cards(st.g), {})
+    plan = kw[1].get(id(actions))
+    if plan is None:
+        plan = kw[1][id(actions)] = _present_actions(st, actions, order)
+    elif st.g.prog.verify_checks and plan != _present_actions(st, actions, order):
+        raise AssertionError("an object of a card with actions moved without forgetting State.kw")
     owner = st.obj_owner
-    for act, srcs in st.zone_kept(
-        ("actions present", id(actions)), _present_actions, actions, order
-    ):
+    for act, srcs in plan:
         if srcs is None:
             act.fast_enum(st, env, None, values, cache)
         elif srcs is False:
@@ -1086,11 +1145,22 @@ def enumerate_actions(st: State, actions, player: int) -> list:
 PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's cache
 
 
+def _action_cards(g) -> frozenset:
+    """The cards that have actions of their own (computed once per game): a move of an object
+    of another card leaves every window's plan as it was (`State.kw`)."""
+    got = g.action_cards
+    if got is None:
+        got = g.action_cards = frozenset(a.card_index for a in g.prog.actions if a.origin == "card")
+    return got
+
+
 def _present_actions(st: State, actions: list, order: tuple) -> list:
     """A window's actions that may have options now, in the order they were written, each with
     how it is listed (kept until a zone changes): (action, None) for the rules' own without
     limit or cost, (action, its card's objects present) for a card's own without limit or
-    cost, (action, False) for the rest (`ActionRT.enumerate`)."""
+    cost, (action, False) for the rest (`ActionRT.enumerate`). Kept until an object of a card
+    with actions moves, is made or removed, or a zone is shuffled (`State.kw`): the objects of
+    other cards do not change it, and their owners are read at each listing."""
     always, by_card = order
     present = objects_by_card(st)
     picks = list(always)

@@ -91,6 +91,7 @@ class Game:
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
+    action_cards: frozenset | None = None  # the cards that have actions (engine, State.kw)
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
@@ -114,7 +115,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "ko", "kp", "chance", "kept",
+        "zmemo", "zdirty", "kt", "ko", "kp", "kw", "chance", "kept",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -191,6 +192,10 @@ class State:
         # kept across moves of other cards' objects (the moves forget it only for one of those
         # cards, a shuffle or a removal of any); never copied nor saved.
         self.kp = None
+        # The actions of each window that may have options, each with the objects present of
+        # its card (engine.enumerate_actions): (the cards that have actions, {id(actions):
+        # plan}), kept across moves of other cards' objects like `kp`; never copied nor saved.
+        self.kw = None
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
         self.chance = None
@@ -205,7 +210,7 @@ class State:
         `kp`) and count every zone as changed: for a tool that placed objects or changed their
         cards itself (a sample, a seat's view, a step stopped midway), not through the engine's
         moves, which forget only what a move changes."""
-        self.zmemo = self.kt = self.ko = self.kp = None
+        self.zmemo = self.kt = self.ko = self.kp = self.kw = None
         self.zdirty = -1
 
     def zone_kept(self, key, compute, *args):
@@ -374,7 +379,7 @@ class State:
         c.ts = self.ts
         c.zmemo = None
         c.zdirty = -1
-        c.kt = c.kp = None
+        c.kt = c.kp = c.kw = None
         c.ko = self.ko  # (what is added to it holds for both until one's cards change)
         c.chance = None
         return c
