@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 from madang.game.api import new_game
+from madang.runtime import engine as E
+from madang.runtime.state import WINDOW
 
 
 def decisions(prog, seed: int, limit: int = 400) -> list:
@@ -17,3 +19,17 @@ def decisions(prog, seed: int, limit: int = 400) -> list:
         seen.append((g.digest(), g.st.work))
         g.apply_action(rng.randrange(len(g.st.pending.values)))
     return seen
+
+
+def windows(prog, seed: int, memory: bool = False):
+    """The windows of a seeded random game as it plays: at each decision that is a window's,
+    (the state, the window statement, the options offered without `done`); the game goes on
+    with a seeded random option after each (tests/test_window_listing.py,
+    tests/test_kept_domains.py, tests/test_enumerators.py compare listings there)."""
+    g = new_game(prog, seed=seed, memory=memory)
+    rng, st = random.Random(seed), g.st
+    while not st.over:
+        p = st.pending
+        if p.kind == "window" and st.frames[-1].kind == WINDOW:
+            yield st, prog.stmts[st.frames[-1].ctl], [v for v in p.values if v != E.DONE]
+        g.apply_action(rng.randrange(len(p.values)))

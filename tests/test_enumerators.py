@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from madang.game.api import load_program, new_game
-from madang.runtime import engine as E
 from madang.runtime.state import WINDOW
+from playthrough import windows
 
 RULES = """\
 zone units: per area, public
@@ -82,17 +82,11 @@ def test_the_split_test_lists_the_options_of_the_whole_test(tmp_path):
     ids = {a.name: a.id for a in prog.actions}
     seen = 0
     for seed in range(6):
-        g = new_game(prog, seed=seed, memory=False)
-        rng, st = random.Random(seed), g.st
-        while not st.over:
-            p = st.pending
-            if p.kind == "window" and st.frames[-1].kind == WINDOW:
-                opts = [v for v in p.values if v != E.DONE]
-                split = [v[1] for v in opts if v[0] == ids["fight"]]
-                whole = [v[1] for v in opts if v[0] == ids["fight_whole"]]
-                assert split == whole, f"seed {seed}"
-                seen += len(split)
-            g.apply_action(rng.randrange(len(p.values)))
+        for _, _, opts in windows(prog, seed):
+            split = [v[1] for v in opts if v[0] == ids["fight"]]
+            whole = [v[1] for v in opts if v[0] == ids["fight_whole"]]
+            assert split == whole, f"seed {seed}"
+            seen += len(split)
     assert seen > 0
 
 

@@ -12,7 +12,7 @@ import random
 import pytest
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
-from madang.runtime.state import WINDOW
+from playthrough import windows
 
 RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
 
@@ -27,18 +27,10 @@ def fresh_listing(st, actions, player) -> list:
 
 def play_and_compare(prog, seed: int) -> int:
     """Play a seeded random game; at each window, compare its options with a fresh listing."""
-    g = new_game(prog, seed=seed, memory=seed % 2 == 0)
-    rng = random.Random(seed)
-    st = g.st
     checked = 0
-    while not st.over:
-        p = st.pending
-        if p.kind == "window" and st.frames[-1].kind == WINDOW:
-            w = prog.stmts[st.frames[-1].ctl]
-            got = [v for v in p.values if v != E.DONE]
-            assert got == fresh_listing(st, w.actions, p.player), f"seed {seed}"
-            checked += 1
-        g.apply_action(rng.randrange(len(p.values)))
+    for st, w, got in windows(prog, seed, memory=seed % 2 == 0):
+        assert got == fresh_listing(st, w.actions, st.pending.player), f"seed {seed}"
+        checked += 1
     return checked
 
 

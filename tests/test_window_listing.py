@@ -11,7 +11,7 @@ import random
 import pytest
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
-from madang.runtime.state import WINDOW
+from playthrough import windows
 
 RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
 
@@ -28,19 +28,11 @@ def general_listing(st, actions, player) -> list:
 
 def play_and_compare(prog, seed: int) -> tuple[int, int]:
     """(windows compared, of which with a card's own action offered) in one seeded game."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng = random.Random(seed)
-    st = g.st
     checked = by_card = 0
-    while not st.over:
-        p = st.pending
-        if p.kind == "window" and st.frames[-1].kind == WINDOW:
-            w = prog.stmts[st.frames[-1].ctl]
-            got = [v for v in p.values if v != E.DONE]
-            assert got == general_listing(st, w.actions, p.player), f"seed {seed}"
-            checked += 1
-            by_card += any(v[2] is not None for v in got)
-        g.apply_action(rng.randrange(len(p.values)))
+    for st, w, got in windows(prog, seed):
+        assert got == general_listing(st, w.actions, st.pending.player), f"seed {seed}"
+        checked += 1
+        by_card += any(v[2] is not None for v in got)
     return checked, by_card
 
 
