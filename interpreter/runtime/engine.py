@@ -127,6 +127,14 @@ def in_effect(st: State) -> bool:
     return any(EFFECT in f.env for f in st.frames)
 
 
+def effect_starts(st: State, env: dict) -> dict:
+    """`env`, the environment of a block about to run, made an effect's: `resolving` is true
+    from now on, so the checks that read it are due (`effect_ended` is its other end)."""
+    env[EFFECT] = 1
+    st.dirty |= st.g.prog.effect_checks
+    return env
+
+
 def effect_ended(st: State, env: dict) -> None:
     """An effect's block is over: the triggers that waited for it resolve, and the checks that
     wait for it (they read `resolving`) are due."""
@@ -1223,8 +1231,7 @@ def start_action(st: State, value, player: int) -> None:
         entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
         note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     if value[2] is not None:
-        env[EFFECT] = 1  # an object's action: an effect
-        st.dirty |= st.g.prog.effect_checks  # (`resolving` is true from now on)
+        effect_starts(st, env)  # an object's action: an effect
     st.frames.append(Frame(act.body, env, -1, FUNC))
     if act.costs:  # additional costs are paid first, in the order they were written
         for lst, cenv in reversed(act.costs_on(st, value[1], player)):
@@ -1325,8 +1332,7 @@ class Call(Stmt):
                 note(st, {"replaced": verb.name, "by": lst.rule})
                 ex["rep"] = [lst.id, src]
                 if src is not None:
-                    env[EFFECT] = 1
-                    st.dirty |= st.g.prog.effect_checks  # (`resolving` from now on)
+                    effect_starts(st, env)
                 st.frames.append(Frame(lst.body, env, -1, FUNC))
             elif verb.body is not None:
                 body = Frame(verb.body, dict(fr.env), -1, FUNC)
@@ -1464,8 +1470,7 @@ def resolve_found(st: State, found: list) -> None:
             }
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
         if src is not None:
-            env[EFFECT] = 1  # an object's ability: an effect (`resolving` from now on)
-            st.dirty |= st.g.prog.effect_checks
+            effect_starts(st, env)  # an object's ability: an effect
         st.frames.append(Frame(lst.body, env, -1, FUNC))
 
 
@@ -1575,8 +1580,7 @@ class OrderTriggers(Stmt):
         if st.log is not None:
             entry = {"trigger": lst.rule, "source": label(st, src, "object")}
             note(st, seen.mark(entry, [seen.object_seers(st, src)]))
-        st.frames.append(Frame(lst.body, dict(env, **{EFFECT: 1}), -1, FUNC))
-        st.dirty |= st.g.prog.effect_checks  # (`resolving` from now on)
+        st.frames.append(Frame(lst.body, effect_starts(st, dict(env)), -1, FUNC))
         return True
 
 
