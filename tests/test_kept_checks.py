@@ -89,3 +89,47 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     c.dirty = -1
     E.run_checks(c)
     assert calls == [1]
+
+
+@pytest.mark.parametrize("name", ["nivel_arena", "game_of_thrones_2p"])
+def test_an_answer_alone_makes_no_check_due(name, monkeypatch):
+    """The run after an answered decision keeps the checks' marks as the question left them
+    (the answer changed nothing a check reads), where a tool's run marks every check due: the
+    same games with fewer checks due when they are run."""
+    prog = load_program(name)
+    run = E.run
+
+    def play(marks_all: bool) -> tuple[int, list[str]]:
+        due = []  # each check found due by run_checks: evaluated, or found as it was kept
+        fire, quiet = E.Check.fire, E.Check.verify_quiet
+        monkeypatch.setattr(E.Check, "fire", lambda c, s: due.append(1) or fire(c, s))
+
+        def kept_or_not_due(c, s):
+            if s.dirty & c.bit:
+                due.append(1)
+            quiet(c, s)
+
+        monkeypatch.setattr(E.Check, "verify_quiet", kept_or_not_due)
+        if marks_all:
+            monkeypatch.setattr(E, "run", lambda st, answered=False: run(st))
+        digests = []
+        for seed in range(2):
+            g = new_game(prog, seed=seed, memory=False)
+            rng = random.Random(seed)
+            while not g.st.over:
+                g.apply_action(rng.randrange(len(g.st.pending.values)))
+            digests.append(g.digest())
+        monkeypatch.undo()
+        return len(due), digests
+
+    kept, same = play(False)
+    every, before = play(True)
+    assert same == before
+    assert kept < every
+
+
+def test_a_tool_that_changes_a_state_itself_makes_every_check_due():
+    g = new_game(load_program("nivel_arena"), seed=0, memory=False)
+    g.st.dirty = 0
+    g.st.forget_kept()  # a sample, a seat's view: objects placed or cards changed by a tool
+    assert g.st.dirty == -1

@@ -168,7 +168,7 @@ class GameState:
         st.pending = None
         st.decisions += 1
         try:
-            engine.run(st)
+            engine.run(st, answered=True)
         except RulesError as e:  # the state is halfway through a step: keep it from saves
             self.failed = str(e)
             raise

@@ -44,14 +44,17 @@ class Stmt:
         return False
 
 
-def run(st: State) -> None:
-    """Step until a decision is needed or the game is over."""
+def run(st: State, answered: bool = False) -> None:
+    """Step until a decision is needed or the game is over. `answered`: the run goes on from
+    a decision just answered (`api._run`), which changed nothing a check reads; otherwise a
+    tool may have changed anything, so every check is due."""
     g = st.g
     prog = g.prog
     blocks, stmts, frames = prog.blocks, prog.stmts, st.frames
     limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
-    st.dirty = -1  # a decision, or a tool, may have changed anything: every check is due
+    if not answered:
+        st.dirty = -1
     budget.start(st)
     try:
         while st.pending is None and not st.over:

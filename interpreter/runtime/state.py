@@ -207,11 +207,11 @@ class State:
 
     def forget_kept(self) -> None:
         """Forget all that is kept from the zones and the objects' cards (`zmemo`, `kt`, `ko`,
-        `kp`) and count every zone as changed: for a tool that placed objects or changed their
+        `kp`) and count every zone as changed and every state check as due: for a tool that placed objects or changed their
         cards itself (a sample, a seat's view, a step stopped midway), not through the engine's
         moves, which forget only what a move changes."""
         self.zmemo = self.kt = self.ko = self.kp = self.kw = None
-        self.zdirty = -1
+        self.zdirty = self.dirty = -1
 
     def zone_kept(self, key, compute, *args):
         """`compute(self, *args)`, a value computed from the zones' contents alone, kept until a
