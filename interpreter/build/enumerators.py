@@ -23,6 +23,7 @@ from .codegen import (
     _bare,
     _grouped,
     _ids,
+    _once,
     define,
     py_name,
 )
@@ -35,6 +36,10 @@ KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests c
 GUARD_EMPTY = True
 _BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
 _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
+# a `require` part `if C then A else B` (also a definition's body) split by level: the parts of
+# A and B that read only names bound at an outer loop tested there, `(A0 if C else B0)`, with
+# the definition's computed arguments written where their parameter is read
+SPLIT_IF = True
 
 
 def _bases(lines: list[str], pad: str) -> list[str]:
@@ -216,43 +221,111 @@ class Enumerators(CodeGen):
 
     def require_parts(self, e, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
         """(source, level) of each part of a `require` conjunct: an `and` split at its items,
-        and a call of a definition whose body is an `and` (its arguments plain names or reads,
-        as `inline_define` takes them) split at its body's items, written with its parameters
-        bound to the arguments; a part's level is the deepest of the parameters it reads
-        (`levels_of`: the enumerator's names, or a definition's parameters by their
-        arguments'). What a part reads and cannot be placed stays at `level`."""
+        an `if C then A else B` with `C` pure split by level (`_split_if`), and a call of a
+        definition whose body is an `and` or such an `if` (its arguments plain names or
+        reads, as `inline_define` takes them, or, with `SPLIT_IF`, computed ones read at most
+        once on every path and that may be left uncomputed) split at its body's items,
+        written with its parameters bound to the arguments; a part's level is the deepest of
+        the parameters it reads (`levels_of`: the enumerator's names, or a definition's
+        parameters by their arguments'). What a part reads and cannot be placed stays at
+        `level`."""
         if isinstance(e, n.BoolOp) and e.op == "and":
             return [p for i in e.items for p in self.require_parts(i, levels_of, level)]
+        if isinstance(e, n.IfExpr) and SPLIT_IF and self._skippable(e.cond, set()):
+            got = self._split_if(e, levels_of, level)
+            if got is not None:
+                return got
         if isinstance(e, n.Call):
-            res = self.r.call_of(e)
-            d = self.s.defines.get(res.name) if isinstance(res, rv.DefineRef) else None
-            body = d.decl.body if d is not None else None
-            if (
-                isinstance(body, n.BoolOp)
-                and body.op == "and"
-                and d.name not in self._inlining
-                and len(self._inlining) < INLINE_DEPTH
-            ):
-                args = [self.listed(q.type, a, self.src(a, ())) for q, a in zip(d.params, e.args)]
-                if all(_SIMPLE.fullmatch(a) or _READ.fullmatch(a) for a in args):
-                    inner = {"you": 0, "this": 0}
-                    for q, a in zip(d.params, e.args):
-                        used = _names_read(a, self.r)
-                        inner[q.name] = max((levels_of.get(x, level) for x in used), default=0)
-                    bound = {q.name: a for q, a in zip(d.params, args)}
-                    bound["you"], bound["this"] = self._special("you"), self._special("this")
-                    saved, self.bound = self.bound, bound
-                    self._inlining.append(d.name)
-                    try:
-                        return [p for i in body.items for p in self.require_parts(i, inner, level)]
-                    finally:
-                        self.bound = saved
-                        self._inlining.pop()
+            got = self._define_parts(e, levels_of, level)
+            if got is not None:
+                return got
         at = max((levels_of.get(x, level) for x in _names_read(e, self.r)), default=0)
         src = self._hoisting_test(e, min(at, level))
         if self._hoist is not None and self._skippable(e, set()):
             self._skippable_parts.add(src)
         return [(src, at)]
+
+    def _define_parts(self, e, levels_of, level) -> list[tuple[str, int]] | None:
+        """`require_parts` of a definition's call whose body is split (an `and`, or an `if`
+        with `SPLIT_IF`), its body written with its parameters bound to the arguments' Python;
+        None: not split."""
+        res = self.r.call_of(e)
+        d = self.s.defines.get(res.name) if isinstance(res, rv.DefineRef) else None
+        body = d.decl.body if d is not None else None
+        split = isinstance(body, n.BoolOp) and body.op == "and"
+        split = split or SPLIT_IF and isinstance(body, n.IfExpr)
+        if not split or d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
+            return None
+        inner = {"you": 0, "this": 0}
+        for q, a in zip(d.params, e.args):
+            used = _names_read(a, self.r)
+            inner[q.name] = max((levels_of.get(x, level) for x in used), default=0)
+        args, before = [], dict(self._hoist) if self._hoist is not None else None
+        for q, a in zip(d.params, e.args):
+            src = self.listed(q.type, a, self.src(a, ()))
+            if not (_SIMPLE.fullmatch(src) or _READ.fullmatch(src)):
+                # computed where its parameter is read, if it is: at most once on every path
+                # through the body, and only if leaving it uncomputed changes nothing
+                if not SPLIT_IF or _once(body, q.name, self.r) > 1 or not self._skippable(a, set()):
+                    if before is not None:  # the values kept for the arguments so far unused
+                        self._hoist.clear()
+                        self._hoist.update(before)
+                    return None
+                saved_at, self._hoist_at = self._hoist_at, inner[q.name]
+                try:  # its values that read outer names kept there (`_keep`)
+                    src = self.listed(q.type, a, self.src(a, ()))
+                finally:
+                    self._hoist_at = saved_at
+            args.append(src)
+        bound = {q.name: a for q, a in zip(d.params, args)}
+        bound["you"], bound["this"] = self._special("you"), self._special("this")
+        saved, self.bound = self.bound, bound
+        self._inlining.append(d.name)
+        try:
+            if isinstance(body, n.IfExpr):  # split, or left to the call as before
+                got = (
+                    self._split_if(body, inner, level)
+                    if self._skippable(body.cond, set())
+                    else None
+                )
+                if got is None and before is not None:
+                    self._hoist.clear()
+                    self._hoist.update(before)
+                return got
+            return self.require_parts(body, inner, level)
+        finally:
+            self.bound = saved
+            self._inlining.pop()
+
+    def _split_if(self, e, levels_of, level) -> list[tuple[str, int]] | None:
+        """`if C then A else B` (`C` pure) as one part per level: `(A_l if C else B_l)`, with
+        A_l and B_l the parts of A and B tested at level l (true where there are none), at
+        the deeper of l and C's own level. The same as the whole `if` tested at once, since
+        `C` has the same value at every level; each side's parts are tested in their order,
+        as the parts of an `and` are. None: nothing to split (one part on each side)."""
+        before = dict(self._hoist) if self._hoist is not None else None
+        then = self.require_parts(e.then, levels_of, level)
+        other = self.require_parts(e.orelse, levels_of, level)
+        if len(then) < 2 and len(other) < 2:
+            if before is not None:  # the values kept for its parts unused
+                self._hoist.clear()
+                self._hoist.update(before)
+            return None
+        c_at = max((levels_of.get(x, level) for x in _names_read(e.cond, self.r)), default=0)
+        cond = self._hoisting_test(e.cond, min(c_at, level))
+        at_of = sorted({max(min(at, level), c_at) for _, at in then + other})
+        pure = self._skippable_parts
+        out = []
+        for lv in at_of:
+            a = [src for src, at in then if max(min(at, level), c_at) == lv]
+            b = [src for src, at in other if max(min(at, level), c_at) == lv]
+            yes = " and ".join(_grouped(x) for x in a) or "True"
+            no = " and ".join(_grouped(x) for x in b) or "True"
+            src = f"({yes} if {_grouped(cond)} else {no})"
+            if self._hoist is not None and all(x in pure for x in a + b):
+                pure.add(src)
+            out.append((src, lv))
+        return out
 
     def _filters(self, i: int, kept_at: int, parts: list[str], n_params: int, known) -> list[str]:
         """The parts of the tests in loop `i` (taken out of `parts`) that filter its domain
