@@ -33,11 +33,19 @@ def _sum(st, v):
 
 
 def _max(st, *a):
+    if len(a) == 2:  # `max(x, 0)` of two numbers: no list made (a hot built-in)
+        x, y = a
+        if x.__class__ is int and y.__class__ is int:
+            return x if x >= y else y
     v = _numbers(st, a)
     return max(v) if v else 0
 
 
 def _min(st, *a):
+    if len(a) == 2:  # as `_max`
+        x, y = a
+        if x.__class__ is int and y.__class__ is int:
+            return x if x <= y else y
     v = _numbers(st, a)
     return min(v) if v else 0
 
@@ -189,8 +197,16 @@ def _area_named(st, name):
 
 
 def _sorted_by(st, v, key_values):
-    budget.charge(st, len(v), "sorted")
-    pairs = sorted(zip(key_values, range(len(v))))
+    """`v` in the order of its keys, equal keys in `v`'s order; charged by the length, written
+    out (`budget.charge` only to raise)."""
+    n = len(v)
+    w = st.work + n
+    st.work = w
+    if w > st.work_limit:
+        budget.charge(st, 0, "sorted")
+    if n < 2 and key_values.__class__ is list:  # nothing to compare (a list of one item)
+        return list(v) if key_values else []  # (zip's length: the shorter list's)
+    pairs = sorted(zip(key_values, range(n)))
     return [v[i] for _, i in pairs]
 
 
