@@ -37,6 +37,8 @@ def _max(st, *a):
         x, y = a
         if x.__class__ is int and y.__class__ is int:
             return x if x >= y else y
+    elif len(a) == 1 and a[0].__class__ is list and None not in a[0]:  # nothing to drop
+        return max(a[0]) if a[0] else 0
     v = _numbers(st, a)
     return max(v) if v else 0
 
@@ -46,6 +48,8 @@ def _min(st, *a):
         x, y = a
         if x.__class__ is int and y.__class__ is int:
             return x if x <= y else y
+    elif len(a) == 1 and a[0].__class__ is list and None not in a[0]:  # as `_max`
+        return min(a[0]) if a[0] else 0
     v = _numbers(st, a)
     return min(v) if v else 0
 
@@ -102,11 +106,18 @@ def _neighbours(st, o):
 
 
 def _opponents(st, p):
-    return [q for q in range(st.g.nplayers) if q != p and q not in st.lost]
+    if st.lost:
+        return [q for q in range(st.g.nplayers) if q != p and q not in st.lost]
+    n = st.g.nplayers  # no player has left (a hot built-in: no test of each against them)
+    if n == 2 and (p == 0 or p == 1) and p.__class__ is int:
+        return [1 - p]
+    return [q for q in range(n) if q != p]
 
 
 def _next_player(st, p):
     n = st.g.nplayers
+    if not st.lost:  # the first one along is playing (a hot built-in)
+        return (p + st.direction) % n
     for k in range(1, n + 1):
         q = (p + k * st.direction) % n
         if q not in st.lost:
@@ -136,7 +147,10 @@ def _reversed(st, v):
 
 
 def _range(st, a, b=None):
-    budget.charge(st, max((b - a) if b is not None else a, 0), "range")
+    w = st.work + max((b - a) if b is not None else a, 0)  # `budget.charge` written out
+    st.work = w
+    if w > st.work_limit:
+        budget.charge(st, 0, "range")
     return list(range(a, b)) if b is not None else list(range(a))
 
 
