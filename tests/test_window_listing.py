@@ -1,8 +1,11 @@
 """Issue #34: a window's options are listed from a plan kept until a zone changes
 (engine._present_actions: the rules' own actions, and each card's own with the objects of that
-card present, whose owner is tested at each listing). At every window of seeded random games of
-the bundled rulesets, the options offered are those of the general listing: every action of
-the window, in the order written, by `ActionRT.enumerate` on a copy of the state."""
+card present, whose owner is tested at each listing; a window without cards' own actions calls
+each action's enumerator from a tuple kept per list of actions, `engine._action_order`, and a
+rules' own action with a limit or a cost is listed without a list of sources). At every window
+of seeded random games of the bundled rulesets, the options offered are those of the general
+listing: every action of the window, in the order written, each source's options by its
+enumerator (`reference_enumerate`), on a copy of the state."""
 
 from __future__ import annotations
 
@@ -11,18 +14,46 @@ import random
 import pytest
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
+from madang.runtime.effects import acting
 from playthrough import windows
 
 RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
 
 
+def reference_enumerate(act, st, player, values) -> None:
+    """An action's options the general way, written out here (not `ActionRT.enumerate`, whose
+    rules' own action takes a shorter path): its sources found afresh, those whose limit is
+    used up left out, each source's options listed, then the options whose limit per argument
+    is used up or whose costs cannot be paid left out."""
+    if act.origin == "global":
+        sources = [None]
+    elif act.origin == "card":
+        present = E._objects_by_card(st)
+        sources = [o for o in present.get(act.card_index, ()) if st.obj_owner[o] == player]
+    else:
+        sources = [
+            o for o in acting(st) if st.obj_owner[o] == player and act.prog.has(st, o, act.owner)
+        ]
+    if act.limit is not None and act.limit_by is None:
+        sources = [s for s in sources if act.used_key(st, player, s, ()) not in st.used]
+    start = len(values)
+    for src in sources:
+        env = {"you": player} if src is None else {"you": player, "this": src}
+        act.fast_enum(st, env, src, values, None)
+    if act.limit_by is not None:
+        values[start:] = [
+            v for v in values[start:] if act.used_key(st, player, v[2], v[1]) not in st.used
+        ]
+    values[start:] = [v for v in values[start:] if act.payable(st, v[1], player)]
+
+
 def general_listing(st, actions, player) -> list:
-    """Each action's options by ActionRT.enumerate (its sources found afresh), in order."""
+    """Each action's options listed the general way (its sources found afresh), in order."""
     c = st.clone()
     c.forget_kept()
     values: list = []
     for act in actions:
-        act.enumerate(c, player, values, {})
+        reference_enumerate(act, c, player, values)
     return values
 
 

@@ -118,10 +118,11 @@ class GameState:
             self._tape.append(a)
             self._step(self._base, self._answer)
             return
-        if st.over or st.pending is None:
+        d = st.pending
+        if st.over or d is None:
             raise MadangError("the game is over: no action can be applied")
-        if not isinstance(a, int) or not 0 <= a < len(st.pending.values):
-            raise MadangError(f"illegal action {a!r}: choose 0..{len(st.pending.values) - 1}")
+        if not isinstance(a, int) or not 0 <= a < len(d.values):
+            raise MadangError(f"illegal action {a!r}: choose 0..{len(d.values) - 1}")
         if self.chance == "explicit":
             self._tape = []
             self._step(st, a)

@@ -1035,8 +1035,9 @@ class Window(Stmt):
         multi = isinstance(by, list)
         if multi and not by:
             return
-        checks = st.g.prog.checks
-        if not multi and not checks and not st.has_answer and st.g.auto_single:
+        g = st.g
+        checks = g.prog.checks
+        if not multi and not checks and not st.has_answer and g.auto_single:
             # One player and no state checks: the first question is found now, and a window
             # with nothing to do but pass is passed without a frame (the same game).
             if by in st.lost:
@@ -1044,16 +1045,33 @@ class Window(Stmt):
             values = enumerate_actions(st, self.actions, by)
             if not values:
                 return
-            if self.pass_if is None or self.pass_if(st, fr.env):
+            pass_if = self.pass_if
+            if pass_if is None:
                 values.append(DONE)
-            wf = self._frame(st, fr, [by], False)
-            st.frames.append(wf)
+                env = {}
+            else:
+                env = fr.env  # COND reads the statement's names
+                if pass_if(st, env):
+                    values.append(DONE)
+            wf = Frame(
+                g.prog.empty_block,
+                env,
+                self.id,
+                WINDOW,
+                [by],
+                0,
+                {"passes": 0, "multi": False, "done": False},
+            )
+            frames = st.frames
+            frames.append(wf)
             if len(values) == 1:  # one option and no pass: taken at once
                 st.has_answer, st.answer = True, values[0]
-                if not self.at_end(st, wf) and st.frames[-1] is wf:
-                    st.frames.pop()
+                if not self.at_end(st, wf) and frames[-1] is wf:
+                    frames.pop()
             else:
-                ask(st, wf, by, self.name, values, "window", "action", rewind=False)
+                st.pending = Pending(by, self.name, values, "window", "action")
+                if st.lki:
+                    ask(st, wf, by, self.name, values, "window", "action", rewind=False)
             return
         wf = self._frame(st, fr, by if multi else [by], multi)
         st.frames.append(wf)
@@ -1081,7 +1099,9 @@ class Window(Stmt):
             if ex["done"]:
                 return False
             if st.has_answer:
-                v = take_answer(st)
+                st.has_answer = False  # take_answer
+                v = st.answer
+                st.answer = None
                 if v == DONE:
                     ex["passes"] += 1
                     if not ex["multi"] or ex["passes"] >= len(players):
@@ -1100,7 +1120,8 @@ class Window(Stmt):
                 st.has_answer, st.answer = True, DONE
                 continue
             values = enumerate_actions(st, self.actions, player)
-            if not values and st.g.auto_single:  # pass is all there is: taken at once
+            auto = st.g.auto_single
+            if not values and auto:  # pass is all there is: taken at once
                 ex["passes"] += 1
                 if not ex["multi"] or ex["passes"] >= len(players):
                     return False
@@ -1109,10 +1130,12 @@ class Window(Stmt):
             # `pass if COND`: no pass while COND is false, unless nothing else can be done
             if not values or self.pass_if is None or self.pass_if(st, fr.env):
                 values.append(DONE)
-            if len(values) == 1 and st.g.auto_single:
+            if len(values) == 1 and auto:
                 st.has_answer, st.answer = True, values[0]
                 continue
-            ask(st, fr, player, self.name, values, "window", "action", rewind=False)
+            st.pending = Pending(player, self.name, values, "window", "action")
+            if st.lki:
+                ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
 
 
@@ -1123,21 +1146,24 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     values: list = []
     cache: dict = {}
     env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
-    order = action_order(st.g, actions)
+    g = st.g
+    order = g.action_orders.get(id(actions))
     if order is None:
-        for act in actions:
-            if act.direct:  # ActionRT.enumerate's case of one source and no limit or cost
-                act.fast_enum(st, env, None, values, cache)
+        order = _action_order(g, actions)
+    if order[0] is None:  # no card's own action: each listed by its own function
+        for fast, act in order[1]:
+            if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
+                fast(st, env, None, values, cache)
             else:
                 act.enumerate(st, player, values, cache)
         return values
     kw = st.kw
     if kw is None:
-        kw = st.kw = (_action_cards(st.g), {})
+        kw = st.kw = (_action_cards(g), {})
     plan = kw[1].get(id(actions))
     if plan is None:
         plan = kw[1][id(actions)] = _present_actions(st, actions, order)
-    elif st.g.prog.verify_checks and plan != _present_actions(st, actions, order):
+    elif g.prog.verify_checks and plan != _present_actions(st, actions, order):
         raise AssertionError("an object of a card with actions moved without forgetting State.kw")
     owner = st.obj_owner
     for act, srcs in plan:
@@ -1198,18 +1224,27 @@ def _present_actions(st: State, actions: list, order: tuple) -> list:
 def action_order(g, actions):
     """(positions of the actions that are not a card's own, {card: their positions}) for a
     window's list of actions, or None when it has no card's action (computed once)."""
-    key = id(actions)
-    got = g.action_orders.get(key)
-    if got is None:
-        by_card: dict[int, list[int]] = {}
-        always = []
-        for i, act in enumerate(actions):
-            if act.origin == "card":
-                by_card.setdefault(act.card_index, []).append(i)
-            else:
-                always.append(i)
-        got = g.action_orders[key] = (always, by_card) if by_card else (None,)
+    got = g.action_orders.get(id(actions)) or _action_order(g, actions)
     return got if got[0] is not None else None
+
+
+def _action_order(g, actions) -> tuple:
+    """`action_order`'s pair, or (None, each action's (fast_enum, action)) for a list without
+    a card's own action: the enumerator called directly when the action is `direct` (kept per
+    game under the list's id, `Game.action_orders`)."""
+    by_card: dict[int, list[int]] = {}
+    always = []
+    for i, act in enumerate(actions):
+        if act.origin == "card":
+            by_card.setdefault(act.card_index, []).append(i)
+        else:
+            always.append(i)
+    if by_card:
+        got = (always, by_card)
+    else:
+        got = (None, tuple((act.fast_enum if act.direct else None, act) for act in actions))
+    g.action_orders[id(actions)] = got
+    return got
 
 
 def action_label(st: State, value) -> str:
@@ -1221,23 +1256,30 @@ def start_action(st: State, value, player: int) -> None:
     act = st.g.prog.actions[value[0]]
     if act.limit is not None:
         st.used.append(act.used_key(st, player, value[2], value[1]))
-    env = dict(zip(act.param_names, value[1]))
+    args = value[1]
+    src = value[2]
+    env = dict(zip(act.param_names, args)) if args else {}
     env["you"] = player
-    if value[2] is not None:
-        env["this"] = value[2]
+    if src is not None:
+        env["this"] = src
     log = st.log
-    watch = None if log is None else getattr(log, "on_call", None)  # tools/cardstats.py
-    if watch is not None:
-        watch(st, act, env)
-    elif log is not None:
-        pairs = list(zip(value[1], act.param_types))
-        entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
-        note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
-    if value[2] is not None:
+    if log is not None:
+        watch = getattr(log, "on_call", None)  # tools/cardstats.py
+        if watch is not None:
+            watch(st, act, env)
+        else:
+            pairs = list(zip(args, act.param_types))
+            entry = {
+                "action": act.name,
+                "player": player,
+                "args": [label(st, a, t) for a, t in pairs],
+            }
+            note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
+    if src is not None:
         effect_starts(st, env)  # an object's action: an effect
     st.frames.append(Frame(act.body, env, -1, FUNC))
     if act.costs:  # additional costs are paid first, in the order they were written
-        for lst, cenv in reversed(act.costs_on(st, value[1], player)):
+        for lst, cenv in reversed(act.costs_on(st, args, player)):
             st.frames.append(Frame(lst.body, cenv, -1, FUNC))
 
 

@@ -100,9 +100,21 @@ class ActionRT:
         return (self.limit_key, who, E.scope_name(st, self.limit))
 
     def enumerate(self, st, player, values, cache=None):
-        if self.origin == "global":
-            sources = [None]
-        elif self.origin == "card":
+        if self.origin == "global":  # one source: no list of sources nor loop
+            used = st.used
+            if (
+                used
+                and self.limit is not None
+                and self.limit_by is None
+                and self.used_key(st, player, None, ()) in used
+            ):
+                return
+            start = len(values)
+            self.fast_enum(st, {"you": player}, None, values, cache)
+            if len(values) > start:
+                self._filter(st, player, values, start)
+            return
+        if self.origin == "card":
             present = cache.get(_PRESENT) if cache is not None else None
             if present is None:
                 present = E.objects_by_card(st)
@@ -124,12 +136,18 @@ class ActionRT:
             if src is not None:
                 env["this"] = src
             fast(st, env, src, values, cache if src is None else None)
-        if self.limit_by is not None and st.used and len(values) > start:
+        if len(values) > start:
+            self._filter(st, player, values, start)
+
+    def _filter(self, st, player, values, start) -> None:
+        """Leave out of `values[start:]` the options whose limit per argument is used up and
+        those whose additional costs cannot be paid."""
+        if self.limit_by is not None and st.used:
             used = st.used
             values[start:] = [
                 v for v in values[start:] if self.used_key(st, player, v[2], v[1]) not in used
             ]
-        if self.costs and len(values) > start:
+        if self.costs:
             values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
 
     def costs_on(self, st, args, player) -> list:
