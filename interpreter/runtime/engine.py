@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import budget, seen
 from . import inputs as kept_inputs
-from .effects import acting, holders_present
+from .effects import acting, holders_present, in_force
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1347,8 +1347,12 @@ class Call(Stmt):
         stage = ex["stage"]
         ex["stage"] = stage + 1
         if stage == 0:
-            push_triggers(st, verb, "before", fr.env)
-            return True
+            lsts = verb.listeners.get("before")
+            if lsts:
+                push_triggers(st, verb, "before", fr.env)
+                return True
+            # nobody listens before it: its next stage at once, as at_end would start it
+            ex["stage"], stage = 2, 1
         if stage == 1:
             rep = find_replacement(st, verb, fr.env, ex.get("declined"))
             if rep is not None and rep[0].optional is not None:
@@ -1428,7 +1432,11 @@ def call_from(st: State, fr: Frame, verb, env: dict, span) -> bool:
 def push_triggers(st: State, verb, timing: str, args: dict) -> None:
     found = collect(st, verb.listeners.get(timing), args)
     if timing == "after":
-        found += collect(st, verb.listeners.get("when"), args)
+        when = verb.listeners.get("when")
+        if when:
+            found += collect(st, when, args)
+        if not found:
+            return
         if len(found) > 1:
             found.sort(key=lambda t: t[3])
         if found and st.g.prog.effect_waits:
@@ -1693,9 +1701,17 @@ def collect(st: State, lsts, args: dict) -> list:
     policy = prog.settings.get("trigger_order", "active_first")
     present = None  # the objects in active zones by card, found once for every card's listener
     for lst in lsts:
-        if lst.origin == "global":
+        origin = lst.origin
+        if origin == "global":
             sources = [None]
-        elif lst.origin == "card":
+        elif origin == "card" and lst.self_arg is not None:
+            # `after E(this)`: the object E names, when it is of the card and in force there
+            # (as if found among the objects present by card, without finding them)
+            o = args.get(lst.self_arg)
+            if o is None or st.obj_card[o] != lst.card_index or not in_force(st, o):
+                continue
+            sources = (o,)
+        elif origin == "card":
             if present is None:
                 present = objects_by_card(st)
             sources = present.get(lst.card_index, ())
@@ -1705,9 +1721,9 @@ def collect(st: State, lsts, args: dict) -> list:
             sources = holders_present(st, lst.owner, present)
             if sources is None:
                 sources = [o for o in acting(st) if lst.applies_to(st, o)]
-        if lst.self_arg is not None and sources:  # `after E(this)`: the object E names only
-            o = args.get(lst.self_arg)
-            sources = (o,) if o is not None and o in sources else ()
+            if lst.self_arg is not None and sources:  # `after E(this)`: the object E names only
+                o = args.get(lst.self_arg)
+                sources = (o,) if o is not None and o in sources else ()
         limit = lst.limit
         for src in sources:
             if (
