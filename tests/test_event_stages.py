@@ -65,3 +65,45 @@ def test_a_self_bound_listener_fires_only_for_its_object_in_force(tmp_path):
     assert g.st.counters["mark"] == 7
     g.apply_action(1)
     assert g.st.counters["mark"] == 72
+
+
+ASKING = """\
+kind unit:
+    power: number
+zone table: shared, public, active
+counter mark = 0
+event bell
+flow:
+    create "A" in table
+    turn first(players):
+        emit bell()
+        emit bell()
+"""
+ASKING_CARDS = """\
+cards:
+  - {name: A, type: unit, power: 1, text: "after bell:\\n    choose n from [1, 2] by first(players) \\"ring\\"\\n    mark = mark * 10 + n\\n"}
+"""
+
+
+def test_an_event_without_a_block_keeps_its_frame_only_under_its_triggers(tmp_path):
+    # `bell` has no block and only an `after` listener: its frame is made when a trigger is
+    # found, at its last stage, under the trigger's block, which asks; then it ends
+    from madang.runtime.state import EVENT
+
+    g = new_game(write_ruleset(tmp_path, ASKING, ASKING_CARDS), {}, seed=1)
+    events = [f for f in g.st.frames if f.kind == EVENT]
+    assert [f.extra["stage"] for f in events] == [3]
+    assert g.st.frames.index(events[0]) == len(g.st.frames) - 2  # the trigger's block above it
+    g.apply_action(1)
+    assert g.st.counters["mark"] == 2
+    assert [f.extra["stage"] for f in g.st.frames if f.kind == EVENT] == [3]
+    g.apply_action(0)
+    assert g.st.counters["mark"] == 21
+    assert not [f for f in g.st.frames if f.kind == EVENT]
+
+
+def test_an_event_without_a_block_plays_as_the_general_way(tmp_path, monkeypatch):
+    prog = load_program(write_ruleset(tmp_path, ASKING, ASKING_CARDS))
+    fast = [decisions(prog, seed, 20) for seed in range(2)]
+    _general(prog, monkeypatch)
+    assert [decisions(prog, seed, 20) for seed in range(2)] == fast

@@ -1313,6 +1313,24 @@ class Call(Stmt):
                 f"{self.span}: a chain of triggers did not end after {MAX_CHAIN} nested events "
                 f"(last events: {' → '.join(chain)}); rules involved: {', '.join(sorted(set(verb.rule_names(st))))}"
             )
+        listeners = verb.listeners
+        if verb.body is None and not listeners.get("before") and not listeners.get("instead"):
+            # an event heard only after it happens, with no block: nothing happens between its
+            # start and its `after` stage, so its frame is needed only if a trigger is found
+            st.dirty |= self.END_DIRTY
+            found = after_triggers(st, verb, env)
+            if not found:
+                return
+            frames = st.frames
+            ev = Frame(
+                st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 3, "rep": None}
+            )
+            frames.append(ev)
+            depth = len(frames)
+            push_after(st, found)
+            if len(frames) == depth and st.pending is None and frames[-1] is ev:
+                frames.pop()  # (its last stage: nothing more happens)
+            return
         ev = Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
         st.frames.append(ev)
         # its stages start now, as the run loop would start them at its next step
@@ -1430,25 +1448,38 @@ def call_from(st: State, fr: Frame, verb, env: dict, span) -> bool:
 
 
 def push_triggers(st: State, verb, timing: str, args: dict) -> None:
-    found = collect(st, verb.listeners.get(timing), args)
     if timing == "after":
-        when = verb.listeners.get("when")
-        if when:
-            found += collect(st, when, args)
-        if not found:
+        found = after_triggers(st, verb, args)
+        if found:
+            push_after(st, found)
+        return
+    resolve_found(st, collect(st, verb.listeners.get(timing), args))
+
+
+def after_triggers(st: State, verb, args: dict) -> list:
+    """The triggers of an event's `after` and `when` listeners that fire."""
+    found = collect(st, verb.listeners.get("after"), args)
+    when = verb.listeners.get("when")
+    if when:
+        found += collect(st, when, args)
+    return found
+
+
+def push_after(st: State, found: list) -> None:
+    """Triggers found after an event, in their order, resolved or left to wait (for the
+    effect in progress, `settings.effect_waits`, or the end of a `hold:` block)."""
+    if len(found) > 1:
+        found.sort(key=lambda t: t[3])
+    if st.g.prog.effect_waits:
+        found = wait_for_effect(st, found)
+    if found and st.g.prog.holds:
+        held = holding_frame(st)
+        if held is not None:  # they wait for the end of the `hold:` block
+            # a new list, not extend(): clones share their frames' item lists
+            held.items = held.items + [
+                [lst.id, src, env, _plain(key)] for lst, src, env, key in found
+            ]
             return
-        if len(found) > 1:
-            found.sort(key=lambda t: t[3])
-        if found and st.g.prog.effect_waits:
-            found = wait_for_effect(st, found)
-        if found and st.g.prog.holds:
-            held = holding_frame(st)
-            if held is not None:  # they wait for the end of the `hold:` block
-                # a new list, not extend(): clones share their frames' item lists
-                held.items = held.items + [
-                    [lst.id, src, env, _plain(key)] for lst, src, env, key in found
-                ]
-                return
     resolve_found(st, found)
 
 
