@@ -10,7 +10,7 @@ from operator import attrgetter, itemgetter
 _LISTS = {"grants": "grants", "lki": "lki", "lost": "lost", "owner": "obj_owner"}
 
 
-def reader(g, toks, cards: bool = True):
+def reader(g, toks, cards: bool = True, compiled: bool = True):
     """A function giving the parts of a state of game `g` other than its zones that tokens
     `toks` name, as a list of the state's own values (`point` copies them): the objects' cards
     (an object's kind) unless `cards` is false, then the lists, scope, properties and counters
@@ -20,7 +20,11 @@ def reader(g, toks, cards: bool = True):
     The cards may be left out when the zones read are known and marked (`State.zdirty`): an
     object's card is set when it is made in a zone (a change of that zone) and changed only
     on a copy of the state made to be searched (game/determinize.py), whose points are its
-    own."""
+    own.
+
+    `compiled`: one function reading every part in one list display (no call per part: a
+    kept check's parts are read at most of its due check points, issue #34); else the same
+    parts read one by one (the tests compare the two)."""
     if toks is None:
         return None
     prog = g.prog
@@ -29,7 +33,7 @@ def reader(g, toks, cards: bool = True):
     scope = False
     rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
     props: list[str] = []  # other properties: what statements wrote (else the cards')
-    counters: list[str] = []
+    counters: list[tuple[str, str]] = []  # (the state's table, the counter's name)
     kt = "kt" in toks
     for t in sorted(toks):
         kind, _, name = t.partition(":")
@@ -45,7 +49,9 @@ def reader(g, toks, cards: bool = True):
             if "mods" not in lists:
                 lists.append("mods")
         elif kind == "counter" and name:
-            counters.append(name)
+            c = prog.counters.get(name)
+            tables = [_TABLES[c.scope]] if c is not None and c.scope in _TABLES else _ALL
+            counters += [(table, name) for table in tables]
         elif kind == "prop" and name:
             if name in slots:
                 rows.append(slots[name])
@@ -55,6 +61,14 @@ def reader(g, toks, cards: bool = True):
             return None
     if scope:  # (what the names of depends.NAME_READS read: no name reads the phase)
         lists += ["active", "first", "direction", "turn", "round"]
+    if compiled:  # (names from the rules only as string literals, slots as numbers)
+        parts = [f"st.{a}" for a in lists] + [f"st.pv[{int(k)}]" for k in rows]
+        parts += [f"(st.props.get({p!r}) or _EMPTY)" for p in props]
+        parts += [f"st.{table}.get({c!r})" for table, c in counters]
+        if kt:
+            parts.append("(st.kt or _kept_totals(st))[2]")
+        env = {"_EMPTY": {}, "_kept_totals": kept_totals, "__builtins__": {}}
+        return eval("lambda st: [" + ", ".join(parts) + "]", env)  # noqa: S307
     get = _getter(attrgetter, lists) if lists else lambda st: ()  # (a tuple, in one C call)
     rget = _getter(itemgetter, rows) if rows else None
 
@@ -64,13 +78,17 @@ def reader(g, toks, cards: bool = True):
             out += rget(st.pv)
         for p in props:
             out.append(st.props.get(p) or {})
-        for c in counters:  # (a player's or an area's counters: lists, copied by `point`)
-            out += (st.counters.get(c), st.pcounters.get(c), st.acounters.get(c))
+        for table, c in counters:  # (a player's or an area's counters: lists, copied by `point`)
+            out.append(getattr(st, table).get(c))
         if kt:
             out.append((st.kt or kept_totals(st))[2])
         return out
 
     return read
+
+
+_TABLES = {"global": "counters", "player": "pcounters", "area": "acounters"}
+_ALL = ["counters", "pcounters", "acounters"]
 
 
 def kept_totals(st) -> list:
