@@ -1,7 +1,8 @@
 """The sources of an event's listeners found cheaply (engine.collect): a keyword's holders from
-the objects present by card (`effects.holders_present`, in any order: the triggers found are
-sorted by their sources' places), and a self-bound pattern's (`after E(this)`) only the object
-the event names (`ListenerRT.self_arg`). The same triggers, in the same order, as before."""
+the objects of the cards that print it, those in force (`engine.in_force_of`, in any order: the
+triggers found are sorted by their sources' places), and a self-bound pattern's (`after
+E(this)`) only the object the event names (`ListenerRT.self_arg`). The same triggers, in the
+same order, as before."""
 
 import pytest
 from madang.game.api import load_program, new_game
@@ -66,3 +67,18 @@ def test_self_bound_sources_play_the_same_games(name, monkeypatch):
     for lst in prog.listener_by_id.values():
         monkeypatch.setattr(lst, "self_arg", None)
     assert [decisions(prog, seed, 150) for seed in range(3)] == fast
+
+
+def test_a_keywords_holder_out_of_play_does_not_fire(tmp_path):
+    # an A and a B in the box (no abilities in force there) and one B on the table: only the
+    # table's B rings, though the box's objects are among the objects of the printing cards
+    rules = (RULES.replace("keyword ringer for unit\n", "") + KEYWORD).replace(
+        "zone table: shared, public, active\n",
+        "zone table: shared, public, active\nzone box: shared, public\n",
+    )
+    rules = rules.replace(
+        '    create "B" in table\n    create "A" in table\n    create "B" in table\n',
+        '    create "A" in box\n    create "B" in box\n    create "B" in table\n',
+    )
+    g = new_game(write_ruleset(tmp_path, rules, CARDS), {}, seed=1)
+    assert g.st.counters["mark"] == 28

@@ -38,7 +38,7 @@ def acting(st) -> list:
     return [o for z in st.g.active_zones for o in zones[z] if z in card_zones[obj_card[o]]]
 
 
-def _printing(st, kw: str) -> frozenset | None:
+def printing_cards(st, kw: str) -> frozenset | None:
     """The cards that print keyword `kw` (kept per game) when only they may give it now: no
     grant of a statement, no continuous grant that could give it, no last known information.
     None when it may be granted."""
@@ -57,29 +57,13 @@ def keyword_holders(st, kw: str) -> list | None:
     now (no grant of a statement, no continuous grant that could give it, no last known
     information): those of the cards that print it, kept until a zone changes. None when
     it may be granted: the caller asks each object."""
-    cards = _printing(st, kw)
+    cards = printing_cards(st, kw)
     if cards is None:
         return None
     out = st.zone_kept(("printed", kw), _objects_of, cards)
     prog = st.g.prog
     if prog.verify_checks and out != [o for o in acting(st) if prog.has(st, o, kw)]:
         raise AssertionError(f"the holders of {kw} found by their cards are not those that have it")
-    return out
-
-
-def holders_present(st, kw: str, present: dict) -> list | None:
-    """`keyword_holders` from the objects present by card (engine.objects_by_card), in zone
-    order for each card but not across cards: for a caller that orders them itself (the
-    triggers found for an event are sorted by their sources' places)."""
-    cards = _printing(st, kw)
-    if cards is None:
-        return None
-    if len(cards) < len(present):
-        out = [o for c in cards if c in present for o in present[c]]
-    else:
-        out = [o for c, objs in present.items() if c in cards for o in objs]
-    if st.g.prog.verify_checks and sorted(out) != sorted(keyword_holders(st, kw)):
-        raise AssertionError(f"the holders of {kw} found from the objects present differ")
     return out
 
 

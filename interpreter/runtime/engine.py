@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import budget, seen
 from . import inputs as kept_inputs
-from .effects import acting, holders_present, in_force
+from .effects import acting, cards_objects, in_force, printing_cards
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -1724,6 +1724,19 @@ def _objects_by_card(st: State) -> dict[int, list[int]]:
     return present
 
 
+def in_force_of(st: State, objs: list) -> list:
+    """Those of `objs` whose abilities are in force where they are (effects.in_force)."""
+    if not objs:
+        return objs
+    zone = st.obj_zone
+    card_zones = st.g.card_zones
+    if card_zones is None:
+        active = st.g.active_set
+        return [o for o in objs if zone[o] in active]
+    card = st.obj_card
+    return [o for o in objs if zone[o] in card_zones[card[o]]]
+
+
 def collect(st: State, lsts, args: dict) -> list:
     """The listeners that fire, each with its source object, environment and order key."""
     if not lsts:
@@ -1751,10 +1764,10 @@ def collect(st: State, lsts, args: dict) -> list:
                 present = objects_by_card(st)
             sources = present.get(lst.card_index, ())
         else:  # (in any order: `out` is sorted by the sources' places)
-            if present is None:
-                present = objects_by_card(st)
-            sources = holders_present(st, lst.owner, present)
-            if sources is None:
+            cards = printing_cards(st, lst.owner)
+            if cards is not None:  # the objects of the cards that print it, those in force
+                sources = in_force_of(st, cards_objects(st, cards))
+            else:
                 sources = [o for o in acting(st) if lst.applies_to(st, o)]
             if lst.self_arg is not None and sources:  # `after E(this)`: the object E names only
                 o = args.get(lst.self_arg)
