@@ -216,3 +216,45 @@ def test_a_check_over_an_empty_kept_domain_tests_no_condition(tmp_path, monkeypa
     g = new_game(prog, seed=1)
     assert g.st.counters["removed"] == 1
     assert len(tested) == 1
+
+
+LEFT = """\
+kind token:
+    power: number
+
+zone box: shared, public, active
+
+counter rung = 0
+counter done = 0
+event bell
+
+verb stop():
+    hold:
+        emit bell()
+        require rung > 5
+        rung += 100
+
+check alone if count(players) < 2 or rung > 0 and done == 0:
+    done += 1
+
+flow:
+    create "T" in box
+    require count(players) > 1
+    stop()
+"""
+
+
+def test_a_require_marks_what_a_holds_end_does_not_the_players_out(tmp_path, monkeypatch):
+    # a require, a return or a break leaves frames: the triggers held there start, as at a
+    # `hold:` block's end (their `once per` records); it puts no player out
+    folder = write_ruleset(
+        tmp_path,
+        LEFT,
+        'cards:\n  - {name: T, type: token, power: 1, text: "after bell:\\n    rung += 1\\n"}\n',
+    )
+    mask, bit = flow_masks(monkeypatch, folder, LEFT)
+    assert mask("    require count(players) > 1") == 0
+    # the require that fails inside `stop` releases the held trigger, whose own statement marks
+    # the check (the suite evaluates every check that is not due: none may hold)
+    g = new_game(folder, {}, seed=1)
+    assert (g.st.counters["rung"], g.st.counters["done"]) == (1, 1)

@@ -54,7 +54,8 @@ def test_kept_checks_and_domains_are_those_found_afresh_in_random_games(name, mo
             if rng.random() < 0.1:
                 g = g.clone()
     if name in ("nivel_arena", "game_of_thrones_2p"):
-        assert len(skipped) > 1000
+        # (hundreds in Game of Thrones: a decision answered or a require marks it no more)
+        assert len(skipped) > 300
 
 
 def _lane_and_hand(st):

@@ -442,7 +442,11 @@ class Depends:
                 return {"lost"}
             case n.Reveal():
                 return {"shown"}
-            case n.Require() | n.Return() | n.Break() | n.End():
+            case n.Require() | n.Return() | n.Break():
+                # frames left (no owner's end runs: engine.unwind): triggers held there start,
+                # as at a `hold:` block's end; an effect's block left marks its own checks
+                return set(STARTS_BLOCKS)
+            case n.End():
                 return {"used", "lost"}  # frames left; triggers held there start; end game
         return {ANY}
 
