@@ -620,11 +620,25 @@ class CodeGen:
                     if res.name == "first" and isinstance(e.args[0], n.Where):
                         # the first match, without testing the items after it
                         return f"next({self.where(e.args[0], its, '(', ')')}, None)"
+                    seats = self._seats(res.name, e.args[0], args[0], its)
+                    if seats is not None:
+                        return seats
                     if res.name in ("first", "last") and (
                         self._list(e.args[0]) or self._zone(e.args[0])
                     ):  # no call: an empty list gives the none of `(None,)`
                         items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
                         return f"({items} or (None,))[{0 if res.name == 'first' else -1}]"
+                if (
+                    res.name == "nth"
+                    and args[0] == "_players(st)"
+                    and _NEVER_NONE.fullmatch(args[1])
+                ):
+                    # the seat at a number: itself while nobody has lost (builtins._at)
+                    i, fn = args[1], self.const(BUILTIN_FUNCS[res.name], res.name)
+                    return (
+                        f"(({i} if 0 <= {i} < st.g.nplayers else None) if not st.lost"
+                        f" else {fn}(st, _players(st), {i}))"
+                    )
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 if res.name == "count" and len(args) == 1:  # none is a located rules error
                     what = format_expr(e.args[0])
@@ -647,6 +661,8 @@ class CodeGen:
                 if op == "-":
                     return f"({a} - {b})"
                 if op == "*":
+                    if _SMALL.fullmatch(a) and _SMALL.fullmatch(b):  # far below budget.number's
+                        return f"({a} * {b})"
                     return f"_mul({a}, {b})"
                 if op == "/":
                     return f"_div({a}, {b}, {str(e.span)!r})"
@@ -743,6 +759,25 @@ class CodeGen:
                 f"([{one} for {var} in _each(st, {z}) if {cond}] if ({z} := {m.group(1)}) else [])"
             )
         return f"{start}{one} for {var} in {items} if {cond}{end}"
+
+    def _seats(self, name: str, e, src: str, its) -> str | None:
+        """`first(players)` and `last(players)` as the seats they are while nobody has lost,
+        without the list (the list's item when someone has: operators._players), and
+        `first(opponents(p))` as one call (`operators._first_opponent`)."""
+        if name not in ("first", "last"):
+            return None
+        general = f"({src} or (None,))[{0 if name == 'first' else -1}]"
+        if src == "_players(st)":
+            seat = "0" if name == "first" else "(st.g.nplayers - 1)"
+            return f"({seat} if not st.lost else {general})"
+        if (
+            name == "first"
+            and isinstance(e, n.Call)
+            and len(e.args) == 1
+            and self.r.call_of(e) == rv.BuiltinRef("opponents")
+        ):  # one call, no list (its argument written once, so a definition of it is inlined)
+            return f"_first_opponent(st, {self.src(e.args[0], its)})"
+        return None
 
     def _iterated(self, e, its) -> str:
         """The items a comprehension goes through, charged to the budget by their number:
@@ -1242,6 +1277,11 @@ def _once(e, name: str, res) -> int:
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+# numbers far below 2**31 (a literal of up to nine digits, the number of seats), whose product
+# is never too large (budget.number)
+_SMALL = re.compile(r"\(?-?\d{1,9}\)?|st\.g\.nplayers")
 
 
 def _or_zero(e: n.BinOp, a: str, b: str, op: str) -> str | None:

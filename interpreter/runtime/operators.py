@@ -10,12 +10,25 @@ from . import budget
 from .engine import in_effect
 from .errors import RulesError
 
+MAX_NUMBER = budget.MAX_NUMBER
+
 
 def _players(st):
     lost = st.lost
     if not lost:
         return list(range(st.g.nplayers))
     return [q for q in range(st.g.nplayers) if q not in lost]
+
+
+def _first_opponent(st, p):
+    """`first(opponents(p))` without the list: seat 0 unless `p` is 0 while nobody has lost
+    (builtins._opponents: the seats other than `p` that have not lost, in order)."""
+    if not st.lost:
+        return 0 if p != 0 else (1 if st.g.nplayers > 1 else None)
+    for q in range(st.g.nplayers):
+        if q != p and q not in st.lost:
+            return q
+    return None
 
 
 def _seq(st, v):
@@ -57,7 +70,11 @@ def _too_deep(where: str):
 
 
 def _mul(x, y):
-    return budget.number(x * y)
+    """`x * y`, a number of sensible size (`budget.number`, its test written out: one call)."""
+    v = x * y
+    if v.__class__ is int and -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    return budget.number(v)
 
 
 def _plus(st, x, y, where="+"):
@@ -159,7 +176,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_first_opponent": _first_opponent, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
