@@ -26,7 +26,7 @@ def _all_generated(prog):
 
 def test_constants_are_named_after_what_they_are_in_the_rules():
     code = generated("clash_of_decks", "attack")
-    assert "_opponents_" in code  # a built-in by its name
+    assert "_behind_" in generated("clash_of_decks", "strike")  # a built-in by its name
     assert "_damage_tower_" in code  # a verb by its name
     assert not re.search(r"\b_k\d+\b", code)
 
