@@ -16,6 +16,7 @@ import re
 from ..language import nodes as n
 from ..language import resolved as rv
 from .codegen import (
+    _NEVER_NONE,
     _READ,
     _SIMPLE,
     INLINE_DEPTH,
@@ -40,6 +41,11 @@ _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop'
 # A and B that read only names bound at an outer loop tested there, `(A0 if C else B0)`, with
 # the definition's computed arguments written where their parameter is read
 SPLIT_IF = True
+# `require c is K and c.P <= E` (P a printed property nothing writes, E read before `c`'s loop):
+# `P`'s least value among the cards of kind K compared with E where E is bound, before `c`'s
+# domain is listed (no option when even the cheapest card of the kind fails)
+KIND_BOUNDS = True
+_BOUND_OPS = {"<=": ("_le", True), "<": ("_lt", True), ">=": ("_ge", False), ">": ("_gt", False)}
 
 
 def _bases(lines: list[str], pad: str) -> list[str]:
@@ -98,6 +104,10 @@ class Enumerators(CodeGen):
             for level, exprs in enumerate(req_exprs):
                 for e in exprs:
                     for src, at in self.require_parts(e, levels_of, level):
+                        tests[min(at, level)].append(src)
+            if KIND_BOUNDS:
+                for level, exprs in enumerate(req_exprs):
+                    for src, at in self._kind_bounds(exprs, levels_of, level):
                         tests[min(at, level)].append(src)
             holders = list(self._hoist.values()) if self._hoist is not None else []
         finally:
@@ -218,6 +228,83 @@ class Enumerators(CodeGen):
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _kind_bounds(self, exprs, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
+        """(source, level) of the tests implied by a `require`'s parts `q is K` and `q.P <= E`
+        (or `<`, or `E >= q.P`, `E > q.P`), both items of the top-level `and`s of one level's
+        `require`s, `q` a parameter, `P` a property read from the cards' printed values
+        (nothing in the rules writes it, none modifies it), `E` pure and reading only names
+        bound before `q`: `P`'s least number among the cards of kind K compared with E, tested
+        where E's names are bound, true while anything outside the rules wrote `P`
+        (`st.props`). An object of kind K whose `q.P <= E` holds makes it true (its `P` is at
+        least the least, a none never passes `_le`), so it drops no option: it only fails
+        before the domains where every option would fail."""
+        items = []
+        for e in exprs:
+            stack = [e]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, n.BoolOp) and x.op == "and":
+                    stack.extend(reversed(x.items))
+                else:
+                    items.append(x)
+        kinds: dict[str, set[str]] = {}
+        for x in items:
+            if isinstance(x, n.IsKind) and isinstance(x.obj, n.Name) and x.obj.name in levels_of:
+                kinds.setdefault(x.obj.name, set()).add(self.s.canonical.get(x.kind, x.kind))
+        out: list[tuple[str, int]] = []
+        if not kinds:
+            return out
+        for x in items:
+            if not isinstance(x, n.BinOp) or x.op not in _BOUND_OPS:
+                continue
+            fn, prop_left = _BOUND_OPS[x.op]
+            prop, other = (x.left, x.right) if prop_left else (x.right, x.left)
+            if not (isinstance(prop, n.Attr) and isinstance(prop.obj, n.Name)):
+                continue
+            q = prop.obj.name
+            if (
+                q not in kinds
+                or q == "you"
+                or not isinstance(self.r.name_of(prop.obj), rv.LocalRef)
+            ):
+                continue
+            used = _names_read(other, self.r)
+            at = max((levels_of.get(y, level) for y in used), default=0)
+            if at >= levels_of[q] or not self._skippable(other, set()):
+                continue
+            least = self._least(prop, kinds[q])
+            if least is None:
+                continue
+            e_src = self._statement_src(other, self.src)
+            pair = (repr(least), e_src) if prop_left else (e_src, repr(least))
+            if _NEVER_NONE.fullmatch(e_src):  # a number: compared without the none tests
+                cmp = f"{pair[0]} {x.op} {pair[1]}"
+            else:
+                cmp = f"{fn}({pair[0]}, {pair[1]})"
+            out.append((f"({prop.name!r} in st.props or {cmp})", at))
+        return out
+
+    def _least(self, prop: n.Attr, kinds: set[str]) -> int | float | None:
+        """The least number of property `prop.name` among the cards of one of `kinds` when
+        `prop` compiles to the cards' printed values (`CodeGen.prop`'s plain read); else None."""
+        name = prop.name
+        if name in self.p.modified_props or name in self.c.modified_names():
+            return None
+        if self.p.prop_slots.get(name) is not None or len(self.p.cards) < len(self.s.cards):
+            return None
+        v = self.bound.get(prop.obj.name)
+        if v is None or self.src(prop, ()) != self.prop(v, name):
+            return None
+        table = self.p.card_values(name)
+        nums = [
+            x
+            for c, x in zip(self.p.cards, table)
+            if any(c.kind == k for k in kinds)
+            and isinstance(x, (int, float))
+            and not isinstance(x, bool)
+        ]
+        return min(nums) if nums else None
 
     def require_parts(self, e, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
         """(source, level) of each part of a `require` conjunct: an `and` split at its items,
