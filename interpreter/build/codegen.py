@@ -698,6 +698,9 @@ class CodeGen:
                 adj = self._adjacency(e.container, its)
                 if adj is not None:  # the map's own list, not a copy of it
                     return f"({x} in {adj})"
+                names = self._flat_seat_zones(e.container)
+                if names is not None:  # the objects of the seats' zones: the item's zone read
+                    return f"_in_seat_zones(st, {x}, {tuple(names)!r})"
                 c = self.src(e.container, its)
                 if self._list(e.container):  # a list: Python's `in`
                     return f"({x} in {c})"
@@ -913,6 +916,34 @@ class CodeGen:
                 return self._body_is(res.name, self.objects_only)
             return isinstance(res, rv.ZoneRef) or self._zone(e)  # a loop's name over zones
         return False
+
+    def _flat_seat_zones(self, e) -> list[str] | None:
+        """The names of the zones when `e` is `flatten(players.A + players.B ...)` or a
+        definition without parameters whose body is one; None otherwise."""
+
+        def names(x) -> list[str] | None:
+            if isinstance(x, n.BinOp) and x.op == "+":
+                a, b = names(x.left), names(x.right)
+                return None if a is None or b is None else a + b
+            if (
+                isinstance(x, n.Attr)
+                and isinstance(self.r.attr_of(x), rv.PlayerZone)
+                and self.r.maps_list(x)
+                and isinstance(x.obj, n.Name)
+                and self.r.name_of(x.obj) == rv.BuiltinRef("players")
+            ):
+                return [self.r.attr_of(x).name]
+            return None
+
+        def flat(x) -> list[str] | None:
+            if isinstance(x, n.Call) and self.r.call_of(x) == rv.BuiltinRef("flatten"):
+                return names(x.args[0]) if len(x.args) == 1 else None
+            return None
+
+        res = self.r.name_of(e) if isinstance(e, n.Name) else None
+        if isinstance(res, rv.DefineRef) and not self.s.defines[res.name].params:
+            return flat(self.s.defines[res.name].decl.body)
+        return flat(e)
 
     def _body_is(self, name: str, test) -> bool:
         """`test` of a definition's body; false for a definition already being looked into

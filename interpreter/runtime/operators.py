@@ -127,6 +127,26 @@ def _contains(st, x, c):
     return x is not None and c is not None and st.obj_zone[x] == c
 
 
+def _in_seat_zones(st, x, names):
+    """`x in flatten(players.A + players.B ...)` without the list of objects: an object (an
+    int naming one, the only values equal to one) is in it when its zone is one of those
+    zones of a seat not lost, since each object is in the contents of its zone alone; any
+    other value (none) is compared with the list made."""
+    zones = st.obj_zone
+    g = st.g
+    if type(x) is int and 0 <= x < len(zones):
+        z = zones[x]
+        if z is None:
+            return False
+        for name in names:
+            d = z - g.zone_base[name]
+            if 0 <= d < g.nplayers:
+                return d not in st.lost
+        return False
+    seats = _players(st)
+    return x in [o for name in names for q in seats for o in st.zones[g.zone_base[name] + q]]
+
+
 def _index(st, v, i):
     if isinstance(v, list):
         return v[i] if isinstance(i, int) and -len(v) <= i < len(v) else None
@@ -176,7 +196,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_first_opponent": _first_opponent, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul,
