@@ -233,11 +233,15 @@ def test_adjacent_areas_only_read_are_not_copied():
 
 def test_flatten_of_zones_is_one_comprehension():
     """#34 step 1: `flatten(players.top + players.bottom)` is the objects of those zones in
-    one comprehension: no `_plus`, no `_flatten`, and membership in it is Python's `in`."""
-    code = generated("clash_of_decks", "attack")
+    one comprehension: no `_plus`, no `_flatten`; membership in it is one call that reads the
+    item's zone (`_in_seat_zones`: tests/test_in_seat_zones.py), with no list made."""
+    code = generated("clash_of_decks", "end_of_turn")
     assert "_flatten_" not in code and "_plus(" not in code
-    assert re.search(r"_l\d+ in \(\[_fo0 for _fz0 in", code)
+    assert "[_fo0 for _fz0 in" in code
     assert "else range(st.g.nplayers)" in code  # `players.top`: no list of the seats built
+    code = generated("clash_of_decks", "attack")
+    assert re.search(r"_in_seat_zones\(st, _l\d+, \('top', 'bottom'\)\)", code)
+    assert "_fo0" not in code
 
 
 def test_a_text_of_the_rules_that_looks_like_a_variable_is_left_alone(tmp_path):
