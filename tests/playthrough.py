@@ -1,11 +1,13 @@
 """What the tests that compare two compilations of a ruleset play: a seeded random game, and at
 each decision the state's digest and the work charged (tests/test_loop_code.py,
-tests/test_held_names.py: the fast code must play the bundled games as the general code)."""
+tests/test_held_names.py: the fast code must play the bundled games as the general code), or
+the options offered (the enumerators' tests); and the compilations themselves."""
 
 from __future__ import annotations
 
 import random
 
+from madang.game import api
 from madang.game.api import new_game
 from madang.runtime import engine as E
 from madang.runtime.state import WINDOW
@@ -19,6 +21,37 @@ def decisions(prog, seed: int, limit: int = 400) -> list:
         seen.append((g.digest(), g.st.work))
         g.apply_action(rng.randrange(len(g.st.pending.values)))
     return seen
+
+
+def offers(prog, seed: int, limit: int = 400) -> list:
+    """The state's digest and the options offered at each decision of a seeded random game
+    (not the work charged: a test made before a domain leaves the domain uncomputed)."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng, seen = random.Random(seed), []
+    while not g.st.over and len(seen) < limit:
+        seen.append((g.digest(), repr(g.st.pending.values)))
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    return seen
+
+
+def compiled_with(name: str, module, switch: str, value, monkeypatch):
+    """The bundled ruleset `name` compiled afresh with `module.switch` set to `value` (the
+    program `load_program` keeps is left as it is, and the switch set back)."""
+    was = getattr(module, switch)
+    monkeypatch.setattr(module, switch, value)
+    prog = api._load_cached.__wrapped__(name, ())
+    monkeypatch.setattr(module, switch, was)
+    return prog
+
+
+def enumerator_code(prog, action: str) -> str:
+    """The generated Python of an action's enumerator."""
+    return next(a for a in prog.actions if a.name == action).fast_enum.generated
+
+
+def first_test(code: str) -> str:
+    """An enumerator's test before any domain (its line ending in `return`)."""
+    return next(x for x in code.split("\n") if x.endswith(": return"))
 
 
 def windows(prog, seed: int, memory: bool = False):

@@ -17,22 +17,15 @@ from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.runtime.errors import RulesError
 from minirules import write_ruleset
-from playthrough import decisions
+from playthrough import compiled_with, decisions, enumerator_code
 
 
 def _unguarded(name: str, monkeypatch):
-    monkeypatch.setattr(enumerators, "GUARD_EMPTY", False)
-    prog = api._load_cached.__wrapped__(name, ())
-    monkeypatch.setattr(enumerators, "GUARD_EMPTY", True)
-    return prog
-
-
-def _code(prog, action: str) -> str:
-    return next(a for a in prog.actions if a.name == action).fast_enum.generated
+    return compiled_with(name, enumerators, "GUARD_EMPTY", False, monkeypatch)
 
 
 def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
-    code = _code(load_program("cthulhu_wars"), "march_also")
+    code = enumerator_code(load_program("cthulhu_wars"), "march_also")
     assert "zb0_ = st.g.zone_base['units']" in code
     assert code.count("st.g.zone_base") == 1  # read once, before the loops
     # `has_units(you, a)`, the test's first part: the area's units charged, an empty zone
@@ -92,7 +85,7 @@ def test_a_where_inside_the_items_of_another_is_written_without_its_guard(tmp_pa
         "cards:\n  - {name: Small, type: piece, size: 1}\n  - {name: Big, type: piece, size: 3}\n"
     )
     prog = load_program(write_ruleset(tmp_path, NESTED, cards, name="nested"))
-    code = _code(prog, "nested")
+    code = enumerator_code(prog, "nested")
     assert ":= st.zones[" not in code and "_each(st, st.zones[" in code
     g = new_game(prog, seed=0, memory=False)
     hand = g.st.zones[g.st.g.zone_base["hand"] + g.st.pending.player]
@@ -134,7 +127,7 @@ def test_a_zone_too_long_for_the_budget_ends_the_listing_as_before(tmp_path, mon
     for guard in (True, False):
         monkeypatch.setattr(enumerators, "GUARD_EMPTY", guard)
         prog = api._load_cached.__wrapped__(folder, ())
-        assert ("for it0 in zg0_:" in _code(prog, "look")) is guard
+        assert ("for it0 in zg0_:" in enumerator_code(prog, "look")) is guard
         with pytest.raises(RulesError, match="a list: more than 3,500 steps of work") as err:
             new_game(prog, seed=0, memory=False)
         tb, places = err.value.__traceback__, []

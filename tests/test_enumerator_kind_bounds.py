@@ -10,45 +10,23 @@ from __future__ import annotations
 import random
 
 from madang.build import enumerators
-from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.runtime.engine import enumerate_actions
 from minirules import write_ruleset
+from playthrough import compiled_with, enumerator_code, first_test, offers
 
 
 def _built(name: str, bounds: bool, monkeypatch):
-    monkeypatch.setattr(enumerators, "KIND_BOUNDS", bounds)
-    prog = api._load_cached.__wrapped__(name, ())
-    monkeypatch.setattr(enumerators, "KIND_BOUNDS", True)
-    return prog
-
-
-def _code(prog, action: str) -> str:
-    return next(a for a in prog.actions if a.name == action).fast_enum.generated
-
-
-def _first_test(code: str) -> str:
-    """The enumerator's test before any domain (its line ending in `return`)."""
-    return next(x for x in code.split("\n") if x.endswith(": return"))
-
-
-def _offers(prog, seed: int, limit: int = 400) -> list:
-    """The state's digest and the options offered at each decision of a seeded random game."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < limit:
-        seen.append((g.digest(), repr(g.st.pending.values)))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
+    return compiled_with(name, enumerators, "KIND_BOUNDS", bounds, monkeypatch)
 
 
 def test_the_spells_least_cost_is_tested_before_the_hand_is_listed(monkeypatch):
     bound, plain = load_program("clash_of_decks"), _built("clash_of_decks", False, monkeypatch)
     for action in ("cast", "summon"):
-        assert "1 <= st.pcounters['mana'][you_]" in _first_test(_code(bound, action))
-        assert "'mana'" not in _first_test(_code(plain, action))
+        assert "1 <= st.pcounters['mana'][you_]" in first_test(enumerator_code(bound, action))
+        assert "'mana'" not in first_test(enumerator_code(plain, action))
     for seed in range(4):
-        assert _offers(bound, seed) == _offers(plain, seed), f"seed {seed}"
+        assert offers(bound, seed) == offers(plain, seed), f"seed {seed}"
 
 
 RULES = """\
@@ -100,12 +78,12 @@ def test_a_kinds_least_cost_decides_only_listings_with_no_option(tmp_path, monke
     decision offers what the tests without the bounds offered."""
     folder = write_ruleset(tmp_path, RULES, CARDS, name="bounds")
     bound, plain = _built(folder, True, monkeypatch), _built(folder, False, monkeypatch)
-    assert "2 <= st.pcounters['gold'][you_]" in _first_test(_code(bound, "buy"))
-    assert "st.pcounters['gold'][you_] > 1" in _first_test(_code(bound, "sell"))
-    assert not any(x.endswith(": return") for x in _code(plain, "buy").split("\n"))
+    assert "2 <= st.pcounters['gold'][you_]" in first_test(enumerator_code(bound, "buy"))
+    assert "st.pcounters['gold'][you_] > 1" in first_test(enumerator_code(bound, "sell"))
+    assert not any(x.endswith(": return") for x in enumerator_code(plain, "buy").split("\n"))
     golds = set()
     for seed in range(10):
-        assert _offers(bound, seed) == _offers(plain, seed), f"seed {seed}"
+        assert offers(bound, seed) == offers(plain, seed), f"seed {seed}"
         g = new_game(bound, seed=seed, memory=False)
         rng, st = random.Random(seed), g.st
         while not st.over:

@@ -10,45 +10,22 @@ from __future__ import annotations
 import random
 
 from madang.build import enumerators
-from madang.game import api
 from madang.game.api import load_program, new_game
 from minirules import write_ruleset
+from playthrough import compiled_with, enumerator_code, first_test, offers
 
 
 def _built(name: str, split: bool, monkeypatch):
-    monkeypatch.setattr(enumerators, "SPLIT_IF", split)
-    prog = api._load_cached.__wrapped__(name, ())
-    monkeypatch.setattr(enumerators, "SPLIT_IF", True)
-    return prog
-
-
-def _code(prog, action: str) -> str:
-    return next(a for a in prog.actions if a.name == action).fast_enum.generated
-
-
-def _first_test(code: str) -> str:
-    """The enumerator's test before any domain (its line ending in `return`)."""
-    return next(x for x in code.split("\n") if x.endswith(": return"))
-
-
-def _offers(prog, seed: int, limit: int = 400) -> list:
-    """The state's digest and the options offered at each decision of a seeded random game
-    (not the work charged: a test made before a domain leaves the domain uncomputed)."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < limit:
-        seen.append((g.digest(), repr(g.st.pending.values)))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
+    return compiled_with(name, enumerators, "SPLIT_IF", split, monkeypatch)
 
 
 def test_summons_acted_test_is_made_before_the_names_are_listed(monkeypatch):
     split, whole = load_program("cthulhu_wars"), _built("cthulhu_wars", False, monkeypatch)
-    first = _first_test(_code(split, "summon"))
+    first = first_test(enumerator_code(split, "summon"))
     assert "'acted'" in first and "'fid'" in first and " else " in first
-    assert not any(x.endswith(": return") for x in _code(whole, "summon").split("\n"))
+    assert not any(x.endswith(": return") for x in enumerator_code(whole, "summon").split("\n"))
     for seed in range(3):
-        assert _offers(split, seed) == _offers(whole, seed), f"seed {seed}"
+        assert offers(split, seed) == offers(whole, seed), f"seed {seed}"
 
 
 RULES = """\
@@ -97,13 +74,13 @@ def test_an_if_split_by_level_offers_what_the_whole_if_offered(tmp_path, monkeyp
     decision offers what the whole test offered."""
     folder = write_ruleset(tmp_path, RULES, CARDS, name="split")
     split, whole = _built(folder, True, monkeypatch), _built(folder, False, monkeypatch)
-    first = _first_test(_code(split, "buy"))
+    first = first_test(enumerator_code(split, "buy"))
     assert "'mode'" in first and "'used'" in first and "'cost'" not in first
-    assert "'cost'" in _code(split, "buy").split(first)[1]
-    assert not any(x.endswith(": return") for x in _code(whole, "buy").split("\n"))
+    assert "'cost'" in enumerator_code(split, "buy").split(first)[1]
+    assert not any(x.endswith(": return") for x in enumerator_code(whole, "buy").split("\n"))
     cases = set()
     for seed in range(12):
-        assert _offers(split, seed) == _offers(whole, seed), f"seed {seed}"
+        assert offers(split, seed) == offers(whole, seed), f"seed {seed}"
         g = new_game(split, seed=seed, memory=False)
         rng, st = random.Random(seed), g.st
         while not st.over:
