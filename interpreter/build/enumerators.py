@@ -354,9 +354,7 @@ class Enumerators(CodeGen):
                 # computed where its parameter is read, if it is: at most once on every path
                 # through the body, and only if leaving it uncomputed changes nothing
                 if not SPLIT_IF or _once(body, q.name, self.r) > 1 or not self._skippable(a, set()):
-                    if before is not None:  # the values kept for the arguments so far unused
-                        self._hoist.clear()
-                        self._hoist.update(before)
+                    self._restore_hoist(before)  # the values kept for the arguments so far unused
                     return None
                 saved_at, self._hoist_at = self._hoist_at, inner[q.name]
                 try:  # its values that read outer names kept there (`_keep`)
@@ -375,14 +373,19 @@ class Enumerators(CodeGen):
                     if self._skippable(body.cond, set())
                     else None
                 )
-                if got is None and before is not None:
-                    self._hoist.clear()
-                    self._hoist.update(before)
+                if got is None:
+                    self._restore_hoist(before)
                 return got
             return self.require_parts(body, inner, level)
         finally:
             self.bound = saved
             self._inlining.pop()
+
+    def _restore_hoist(self, before: dict | None) -> None:
+        """The values kept at outer loops (`_hoist`) as they were before a split given up."""
+        if before is not None:
+            self._hoist.clear()
+            self._hoist.update(before)
 
     def _split_if(self, e, levels_of, level) -> list[tuple[str, int]] | None:
         """`if C then A else B` (`C` pure) as one part per level: `(A_l if C else B_l)`, with
@@ -394,9 +397,7 @@ class Enumerators(CodeGen):
         then = self.require_parts(e.then, levels_of, level)
         other = self.require_parts(e.orelse, levels_of, level)
         if len(then) < 2 and len(other) < 2:
-            if before is not None:  # the values kept for its parts unused
-                self._hoist.clear()
-                self._hoist.update(before)
+            self._restore_hoist(before)  # the values kept for its parts unused
             return None
         c_at = max((levels_of.get(x, level) for x in _names_read(e.cond, self.r)), default=0)
         cond = self._hoisting_test(e.cond, min(c_at, level))

@@ -101,13 +101,7 @@ class ActionRT:
 
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":  # one source: no list of sources nor loop
-            used = st.used
-            if (
-                used
-                and self.limit is not None
-                and self.limit_by is None
-                and self.used_key(st, player, None, ()) in used
-            ):
+            if st.used and self._used_up(st, player, None):
                 return
             start = len(values)
             self.fast_enum(st, {"you": player}, None, values, cache)
@@ -127,17 +121,22 @@ class ActionRT:
             sources = [
                 o for o in acting(st) if st.obj_owner[o] == player and prog.has(st, o, self.owner)
             ]
-        if self.limit is not None and self.limit_by is None and st.used:
-            sources = [s for s in sources if self.used_key(st, player, s, ()) not in st.used]
+        if st.used:
+            sources = [s for s in sources if not self._used_up(st, player, s)]
         fast = self.fast_enum
         start = len(values)
-        for src in sources:
-            env = {"you": player}
-            if src is not None:
-                env["this"] = src
-            fast(st, env, src, values, cache if src is None else None)
+        for src in sources:  # (an object's options: no cache shared with other sources)
+            fast(st, {"you": player, "this": src}, src, values, None)
         if len(values) > start:
             self._filter(st, player, values, start)
+
+    def _used_up(self, st, player, src) -> bool:
+        """Whether this action's limit (not one per argument) is used up for source `src`."""
+        return (
+            self.limit is not None
+            and self.limit_by is None
+            and self.used_key(st, player, src, ()) in st.used
+        )
 
     def _filter(self, st, player, values, start) -> None:
         """Leave out of `values[start:]` the options whose limit per argument is used up and

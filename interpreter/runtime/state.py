@@ -207,9 +207,9 @@ class State:
 
     def forget_kept(self) -> None:
         """Forget all that is kept from the zones and the objects' cards (`zmemo`, `kt`, `ko`,
-        `kp`) and count every zone as changed and every state check as due: for a tool that placed objects or changed their
-        cards itself (a sample, a seat's view, a step stopped midway), not through the engine's
-        moves, which forget only what a move changes."""
+        `kp`) and count every zone as changed and every state check as due: for a tool that
+        placed objects or changed their cards itself (a sample, a seat's view, a step stopped
+        midway), not through the engine's moves, which forget only what a move changes."""
         self.zmemo = self.kt = self.ko = self.kp = self.kw = None
         self.zdirty = self.dirty = -1
 
