@@ -46,12 +46,14 @@ def rules_place(fn, lineno: int) -> str | None:
     return None
 
 
-def note_rules_place(exc: BaseException) -> None:
+def note_rules_place(exc: BaseException) -> str | None:
     """Add to a Python error raised inside generated code the place in the rules it was
     running (the innermost generated function's line, mapped by `debug_info`), as a note that
-    tracebacks and `madang`'s error message show: the generated code is not the user's."""
-    if any(str(x).startswith("while running the rules at ") for x in getattr(exc, "__notes__", ())):
-        return
+    tracebacks and `madang`'s error message show: the generated code is not the user's. The
+    place, or None outside generated code."""
+    for x in getattr(exc, "__notes__", ()):
+        if str(x).startswith("while running the rules at "):
+            return str(x).removeprefix("while running the rules at ")
     place = None
     tb = exc.__traceback__
     while tb is not None:
@@ -69,6 +71,7 @@ def note_rules_place(exc: BaseException) -> None:
         tb = tb.tb_next
     if place is not None:
         exc.add_note(f"while running the rules at {place}")
+    return place
 
 
 def define(ns: dict, name: str, code: str, filename: str):

@@ -37,7 +37,7 @@ from .resolved import (
     ZoneBuiltin,
     ZoneRef,
 )
-from .signatures import BUILTIN_NAMES, BUILTIN_SIGS, OBJECT_ATTRS, PLAYER_ATTRS
+from .signatures import BUILTIN_NAMES, BUILTIN_SIGS, OBJECT_ATTRS, PLAYER_ATTRS, SEQUENCE_ARGS
 from .symbols import (
     ANY,
     AREA,
@@ -1105,6 +1105,13 @@ class Checker:
                     code="arity",
                 )
             ts = [self.expr(a, sc) for a in e.args]
+            for i in SEQUENCE_ARGS.get(e.func, ()):
+                if i < len(ts) and ts[i] not in (ANY, ZONE, NONE) and not isinstance(ts[i], tuple):
+                    self.d.error(
+                        f"'{e.func}' needs a list or a zone here, got {type_name(ts[i])}",
+                        e.args[i].span,
+                        code="type",
+                    )
             self.r.set_call(e, BuiltinRef(e.func))
             if callable(ret):
                 return ret(ts)

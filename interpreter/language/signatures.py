@@ -133,6 +133,15 @@ BUILTIN_SIGS: dict[str, Signature] = {
     ),
 }
 
+# The arguments (by position) that must be a list or a zone: a number, card or player there is
+# a checker's error, not a count of the wrong zone or a Python error at play.
+SEQUENCE_ARGS: dict[str, tuple[int, ...]] = {
+    "count": (0,), "sum": (0,), "first": (0,), "last": (0,), "nth": (0,), "random": (0,),
+    "shuffled": (0,), "reversed": (0,), "index_of": (0,), "take": (0,), "drop": (0,),
+    "contents": (0,), "flatten": (0,), "any": (0,), "all": (0,), "sorted_by": (0, 1),
+    "unique": (0,), "objects": (0,),
+}  # fmt: skip
+
 # Names with a meaning in every ruleset (option and data are read with a dot: option.NAME).
 BUILTIN_NAMES: dict[str, object] = {
     "players": list_of(PLAYER),

@@ -93,8 +93,11 @@ def run(st: State, answered: bool = False) -> None:
     except RulesError:
         raise  # located already
     except Exception as exc:  # a Python error inside generated code: where in the rules
-        if prog.note_error is not None:
-            prog.note_error(exc)
+        place = prog.note_error(exc) if prog.note_error is not None else None
+        if place is not None and isinstance(exc, TypeError) and "NoneType" in str(exc):
+            # the generated code reads without none tests where a none is the rules' doing
+            # (a none player's zone or counter): the rules' error, at their place
+            raise RulesError(f"{place}: a value is none where the rules need one ({exc})") from exc
         raise
     finally:
         st.steps = steps

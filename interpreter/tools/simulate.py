@@ -143,7 +143,15 @@ def play_one(prog, options: dict, seed: int, seats: list[str], max_decisions: in
     except RecursionError:
         return {"error": "internal error: RecursionError"}
     except Exception as e:  # an engine bug must not lose a run of thousands of games
-        return {"error": f"internal error: {type(e).__name__}: {' '.join(str(e).split())[:250]}"}
+        return {"error": internal_error(e)}
+
+
+def internal_error(e: Exception) -> str:
+    """A game's Python error on one line, with the place in the rules it was running
+    (codegen.note_rules_place) when it was inside them."""
+    where = [str(x) for x in getattr(e, "__notes__", ())]
+    text = " ".join(f"{type(e).__name__}: {e}".split())[:250]
+    return f"internal error: {text}" + "".join(f" ({w})" for w in where)
 
 
 def seat_decks(prog, options: dict) -> list[str] | None:

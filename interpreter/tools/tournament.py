@@ -23,7 +23,7 @@ from ..game.api import MadangError, load_program, new_game, resolve_options
 from ..runtime.errors import RulesError
 from .agents import Decision, make_agent
 from .intervals import wilson
-from .simulate import local_cpus, pairings
+from .simulate import internal_error, local_cpus, pairings
 
 _MOVES = None  # a shared counter of moves played, in worker processes (for the progress bar)
 
@@ -80,8 +80,7 @@ def play(prog, options: dict, seed: int, specs: list[str], max_decisions: int) -
     except RecursionError:
         return {"error": "internal error: RecursionError", "stats": stats}
     except Exception as e:  # an engine bug must not lose a long tournament
-        msg = " ".join(str(e).split())[:250]
-        return {"error": f"internal error: {type(e).__name__}: {msg}", "stats": stats}
+        return {"error": internal_error(e), "stats": stats}
 
 
 def _init(counter) -> None:
