@@ -404,6 +404,7 @@ class Compiler:
                 domain_counters(deps, q.domain) if i else None for i, q in enumerate(params)
             ]
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
+            a.guard = self.codegen.last_guard  # its first test alone (or None): windows share it
             a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name)
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit

@@ -46,6 +46,15 @@ SPLIT_IF = True
 # domain is listed (no option when even the cheapest card of the kind fails)
 KIND_BOUNDS = True
 _BOUND_OPS = {"<=": ("_le", True), "<": ("_lt", True), ">=": ("_ge", False), ">": ("_gt", False)}
+# an enumerator's first test, when it reads only counters (the player's or the game's) and
+# numbers, also made a function of its own (`ActionRT.guard`, one per distinct source): a
+# window whose actions share it tests it once per listing and skips the actions it fails
+# (runtime/engine.py's `enumerate_actions`)
+SHARED_GUARDS = True
+_GUARD_TOKEN = re.compile(
+    r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
+    r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
+)
 
 
 def _bases(lines: list[str], pad: str) -> list[str]:
@@ -75,6 +84,11 @@ def _names_read(e, res) -> set[str]:
 
 class Enumerators(CodeGen):
     """The compiler's code generator: expressions, and each action's enumerator."""
+
+    def __init__(self, compiler):
+        super().__init__(compiler)
+        self.guards: dict[str, object] = {}  # `_first_guard`'s functions by source
+        self.last_guard = None  # the last enumerator's first test as a guard (`_first_guard`)
 
     def enumerator(self, act, params, req_exprs, dom_names) -> object:
         """One generated function listing an action's legal argument tuples: nested loops over
@@ -142,6 +156,7 @@ class Enumerators(CodeGen):
                 if negated:  # a match found: the part is false
                     lines.append(f"{inner}if zg0_: {on_fail}")
 
+        self.last_guard = self._first_guard(tests[0][0]) if tests[0] else None
         test(0, "return")
         after_first = len(lines)  # the per-game constants are bound here (`_bases`)
 
@@ -228,6 +243,22 @@ class Enumerators(CodeGen):
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _first_guard(self, src: str):
+        """`src` (an enumerator's first test) as a function `(st, you_) -> bool` when it reads
+        only counters and numbers (`_GUARD_TOKEN`: nothing charged, nothing bound but `you_`),
+        the same function for the same source; else None. Tested first by the enumerator, so
+        a window may test it once for all the actions that share it."""
+        if not SHARED_GUARDS or self._scan_of(src) is not None:
+            return None
+        if _GUARD_TOKEN.sub("", src) or "st." not in src:
+            return None
+        got = self.guards.get(src)
+        if got is None:
+            name = f"_guard{next(_ids)}"
+            code = f"def {name}(st, you_):\n    return bool({src})\n"
+            got = self.guards[src] = define(self.ns, name, code, "<madang action guard>")
+        return got
 
     def _kind_bounds(self, exprs, levels_of: dict[str, int], level: int) -> list[tuple[str, int]]:
         """(source, level) of the tests implied by a `require`'s parts `q is K` and `q.P <= E`

@@ -1146,6 +1146,11 @@ class Window(Stmt):
             return True
 
 
+# a window's actions whose enumerators start with the same test of counters: the test made
+# once per listing, the actions it fails skipped (`_guarded`; off: each enumerator tests it)
+ENUM_GUARDS = True
+
+
 def enumerate_actions(st: State, actions, player: int) -> list:
     """The legal options of a window's actions, in the order the actions were written. A
     card's own actions are looked at only for the objects of that card present, so cards
@@ -1158,7 +1163,15 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     if order is None:
         order = _action_order(g, actions)
     if order[0] is None:  # no card's own action: each listed by its own function
-        for fast, act in order[1]:
+        rows = order[1]
+        guards = order[2]
+        if guards:  # first tests shared by several actions: each tested once, its actions skipped
+            ok = tuple([t(st, player) for t in guards])
+            kept = order[3]
+            rows = kept.get(ok)
+            if rows is None:
+                rows = kept[ok] = tuple(r for r in order[1] if r[2] is None or ok[r[2]])
+        for fast, act, _ in rows:
             if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
                 fast(st, env, None, values, cache)
             else:
@@ -1236,9 +1249,9 @@ def action_order(g, actions):
 
 
 def _action_order(g, actions) -> tuple:
-    """`action_order`'s pair, or (None, each action's (fast_enum, action)) for a list without
-    a card's own action: the enumerator called directly when the action is `direct` (kept per
-    game under the list's id, `Game.action_orders`)."""
+    """`action_order`'s pair, or (None, each action's (fast_enum, action, k), guards, rows by
+    the guards' outcomes) for a list without a card's own action (`_guarded`): the enumerator called directly when the
+    action is `direct` (kept per game under the list's id, `Game.action_orders`)."""
     by_card: dict[int, list[int]] = {}
     always = []
     for i, act in enumerate(actions):
@@ -1249,9 +1262,28 @@ def _action_order(g, actions) -> tuple:
     if by_card:
         got = (always, by_card)
     else:
-        got = (None, tuple((act.fast_enum if act.direct else None, act) for act in actions))
+        got = (None, *_guarded(actions))
     g.action_orders[id(actions)] = got
     return got
+
+
+def _guarded(actions) -> tuple[tuple, tuple, dict]:
+    """Each action's (fast_enum or None, action, k), the guards shared by two or more of the
+    window's actions and an empty dictionary: an action's first test when it reads only
+    counters (`ActionRT.guard`, the same function for the same source), k its position among
+    the guards (None: none). The listing tests each guard once and lists only the actions
+    whose guard passes (the rows kept in the dictionary by the guards' outcomes): the others'
+    enumerators would have returned at that test, before any domain or charge."""
+    count: dict = {}
+    for act in actions:
+        if act.guard is not None:
+            count[act.guard] = count.get(act.guard, 0) + 1
+    guards = [g for g, k in count.items() if k > 1] if ENUM_GUARDS else []
+    at = {g: i for i, g in enumerate(guards)}
+    rows = tuple(
+        (act.fast_enum if act.direct else None, act, at.get(act.guard)) for act in actions
+    )
+    return rows, tuple(guards), {}
 
 
 def action_label(st: State, value) -> str:

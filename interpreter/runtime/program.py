@@ -85,6 +85,7 @@ class ActionRT:
         "limit_by",
         "limit_key",
         "fast_enum",
+        "guard",
         "costs",
         "direct",
     )
