@@ -1163,16 +1163,19 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     if order is None:
         order = _action_order(g, actions)
     if order[0] is None:  # no card's own action: each listed by its own function
-        rows = order[1]
-        guards = order[2]
-        if guards:  # first tests shared by several actions: each tested once, its actions skipped
-            ok = tuple([t(st, player) for t in guards])
-            kept = order[3]
-            rows = kept.get(ok)
-            if rows is None:
-                rows = kept[ok] = tuple(r for r in order[1] if r[2] is None or ok[r[2]])
-        for fast, act, _ in rows:
+        for fast, act in order[1]:
             if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
+                fast(st, env, None, values, cache)
+            else:
+                act.enumerate(st, player, values, cache)
+        return values
+    if order[0] is False:  # the same, and first tests shared by actions: each tested once
+        ok = tuple([t(st, player) for t in order[2]])
+        rows = order[3].get(ok)
+        if rows is None:  # the actions whose guard passes (or who have none), in order
+            rows = order[3][ok] = tuple(r for r, k in zip(order[1], order[4]) if k is None or ok[k])
+        for fast, act in rows:
+            if fast is not None:
                 fast(st, env, None, values, cache)
             else:
                 act.enumerate(st, player, values, cache)
@@ -1245,12 +1248,12 @@ def action_order(g, actions):
     """(positions of the actions that are not a card's own, {card: their positions}) for a
     window's list of actions, or None when it has no card's action (computed once)."""
     got = g.action_orders.get(id(actions)) or _action_order(g, actions)
-    return got if got[0] is not None else None
+    return got if got[0] is not None and got[0] is not False else None
 
 
 def _action_order(g, actions) -> tuple:
-    """`action_order`'s pair, or (None, each action's (fast_enum, action, k), guards, rows by
-    the guards' outcomes) for a list without a card's own action (`_guarded`): the enumerator called directly when the
+    """`action_order`'s pair, or for a list without a card's own action `_guarded`'s (None or
+    False, each action's (fast_enum, action), ...): the enumerator called directly when the
     action is `direct` (kept per game under the list's id, `Game.action_orders`)."""
     by_card: dict[int, list[int]] = {}
     always = []
@@ -1262,28 +1265,30 @@ def _action_order(g, actions) -> tuple:
     if by_card:
         got = (always, by_card)
     else:
-        got = (None, *_guarded(actions))
+        got = _guarded(actions)
     g.action_orders[id(actions)] = got
     return got
 
 
-def _guarded(actions) -> tuple[tuple, tuple, dict]:
-    """Each action's (fast_enum or None, action, k), the guards shared by two or more of the
-    window's actions and an empty dictionary: an action's first test when it reads only
-    counters (`ActionRT.guard`, the same function for the same source), k its position among
-    the guards (None: none). The listing tests each guard once and lists only the actions
-    whose guard passes (the rows kept in the dictionary by the guards' outcomes): the others'
-    enumerators would have returned at that test, before any domain or charge."""
+def _guarded(actions) -> tuple:
+    """`_action_order`'s entry of a list without a card's own action: (None, each action's
+    (fast_enum or None, action)); or, when two or more of the actions share a guard (an
+    enumerator's first test that reads only counters, `ActionRT.guard`, the same function for
+    the same source), (False, those rows, the shared guards, an empty dictionary of the rows
+    kept by the guards' outcomes, each action's guard's position among them or None). The
+    listing tests each shared guard once and lists only the actions whose guard passes: the
+    others' enumerators would have returned at that test, before any domain or charge."""
+    rows = tuple((act.fast_enum if act.direct else None, act) for act in actions)
     count: dict = {}
-    for act in actions:
-        if act.guard is not None:
-            count[act.guard] = count.get(act.guard, 0) + 1
-    guards = [g for g, k in count.items() if k > 1] if ENUM_GUARDS else []
-    at = {g: i for i, g in enumerate(guards)}
-    rows = tuple(
-        (act.fast_enum if act.direct else None, act, at.get(act.guard)) for act in actions
-    )
-    return rows, tuple(guards), {}
+    if ENUM_GUARDS:
+        for act in actions:
+            if act.guard is not None:
+                count[act.guard] = count.get(act.guard, 0) + 1
+    guards = [t for t, k in count.items() if k > 1]
+    if not guards:
+        return (None, rows)
+    at = {t: i for i, t in enumerate(guards)}
+    return (False, rows, tuple(guards), {}, tuple(at.get(act.guard) for act in actions))
 
 
 def action_label(st: State, value) -> str:
