@@ -255,7 +255,7 @@ class Enumerators(CodeGen):
             return None
         got = self.guards.get(src)
         if got is None:
-            name = f"_guard{next(_ids)}"
+            name = f"_first_test{len(self.guards)}"  # its own numbering: the rest as before
             code = f"def {name}(st, you_):\n    return bool({src})\n"
             got = self.guards[src] = define(self.ns, name, code, "<madang action guard>")
         return got
