@@ -140,13 +140,17 @@ def test_an_argument_used_at_most_once_on_every_path_is_written_inline(tmp_path)
 
 def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     """`unique((a.units where it.owner == p and ...).name)`: the names of the matches in one
-    comprehension over the zone, not a list of the matches and then a list of their names."""
+    comprehension over the zone, not a list of the matches and then a list of their names (in
+    an enumerator's domain computed per binding, that comprehension is written as one loop
+    appending the names: tests/test_enumerator_domain_loops.py)."""
     prog = load_program("cthulhu_wars")
     code = next(a for a in prog.actions if a.name == "march").fast_enum.generated
-    line = next(x for x in code.splitlines() if "d1 = (_unique_" in x)
-    assert line.count(" for ") == 1, line
-    assert "CARDS[st.obj_card[it0]].name for it0 in _each(st, zg0_) if" in line
-    assert "if (zg0_ := st.zones[(zb0_ + v0)]) else [])" in line  # the area's units
+    lines = code.splitlines()
+    at = lines.index("        zg0_ = st.zones[(zb0_ + v0)]", lines.index("        h2 = None"))
+    loop = lines[at : at + 7]  # the area's units, charged, gone through once
+    assert loop[1:3] == ["        d1 = []", "        if zg0_:"], loop
+    assert loop[5] == "            for it0 in zg0_:" and " for " not in loop[6], loop
+    assert loop[6].endswith(": d1.append(CARDS[st.obj_card[it0]].name)"), loop
 
 
 def test_an_enumerator_leaves_the_shared_env_as_it_found_it():

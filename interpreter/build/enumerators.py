@@ -15,6 +15,7 @@ import re
 
 from ..language import nodes as n
 from ..language import resolved as rv
+from ..runtime.builtins import BUILTIN_FUNCS
 from .codegen import (
     _NEVER_NONE,
     _READ,
@@ -51,6 +52,13 @@ _BOUND_OPS = {"<=": ("_le", True), "<": ("_lt", True), ">=": ("_ge", False), ">"
 # window whose actions share it tests it once per listing and skips the actions it fails
 # (runtime/engine.py's `enumerate_actions`)
 SHARED_GUARDS = True
+# a domain that is a zone's objects where a condition holds (or what of each, `(Z where C).p`),
+# or `unique` of that, computed at each binding (not kept): written as statements, the zone
+# gone through by a loop (no comprehension's frame, no `_each` nor `_unique` call)
+DOMAIN_LOOPS = True
+_WHERE_DOMAIN = re.compile(
+    r"\[(.*?) for it0 in _each\(st, zg0_\) if (.*)\] if \(zg0_ := (.*)\) else \[\]"
+)  # (without the parentheses around it: `_bare`)
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -198,7 +206,7 @@ class Enumerators(CodeGen):
                 lines.append(f"{inner}    d{i} = {dom}")
                 lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
-                lines.append(f"{inner}d{i} = {dom}")
+                lines.extend(self._domain_lines(dom, f"d{i}", inner))
             if q.domain is not None and self._zone(q.domain):  # a zone: its contents
                 lines.append(f"{inner}d{i} = st.zones[d{i}]")
             elif q.domain is None or not self._list(q.domain):  # a list is read as it is
@@ -243,6 +251,44 @@ class Enumerators(CodeGen):
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _domain_lines(self, dom: str, var: str, pad: str) -> list[str]:
+        """`var = dom` for a domain computed at each binding; a guarded `where` over a zone
+        (`_WHERE_DOMAIN`), or `unique` of one, as statements (`DOMAIN_LOOPS`): the zone
+        charged as `_each` charges it, each match's value appended, then `unique`'s charge
+        and its repeats dropped (`dict.fromkeys` keeps the first of each, in order)."""
+        plain = [f"{pad}{var} = {dom}"]
+        if not DOMAIN_LOOPS:
+            return plain
+        src, unique = _bare(dom), False
+        fn = self._const_ids.get(id(BUILTIN_FUNCS["unique"]))
+        call = src[len(fn) :] if fn is not None and src.startswith(f"{fn}(st, ") else ""
+        if call and _grouped(call) == call:  # `unique` of one argument, all of `dom`
+            src, unique = _bare(src[len(fn) + 5 : -1]), True
+        m = _WHERE_DOMAIN.fullmatch(src)
+        if m is None or any("zg0_" in x or "it0 for" in x for x in m.groups()):
+            return plain
+        one, cond, zone = m.groups()
+        out = [
+            f"{pad}zg0_ = {zone}",
+            f"{pad}{var} = []",
+            f"{pad}if zg0_:",
+            f"{pad}    st.work += len(zg0_)",
+            f"{pad}    if st.work > st.work_limit: _charge(st, 0, 'a list')",
+            f"{pad}    for it0 in zg0_:",
+            f"{pad}        if {cond}: {var}.append({one})",
+        ]
+        if unique:
+            out += [
+                f"{pad}st.work += len({var})",
+                f"{pad}if st.work > st.work_limit: _charge(st, 0, 'unique')",
+                f"{pad}if len({var}) > 1: {var} = list(dict.fromkeys({var}))",
+            ]
+        try:
+            compile("\n".join(x[len(pad) :] for x in out), "<domain>", "exec")
+        except SyntaxError:
+            return plain
+        return out
 
     def _first_guard(self, src: str):
         """`src` (an enumerator's first test) as a function `(st, you_) -> bool` when it reads
