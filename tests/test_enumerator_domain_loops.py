@@ -20,6 +20,19 @@ def _built(name: str, loops: bool, monkeypatch):
     return compiled_with(name, enumerators, "DOMAIN_LOOPS", loops, monkeypatch)
 
 
+def test_game_of_thrones_plays_as_before(monkeypatch):
+    """Its marshalling's cards of a kind in the hand: domains kept for a listing, as loops."""
+    loops = load_program("game_of_thrones_2p")
+    whole = _built("game_of_thrones_2p", False, monkeypatch)
+
+    def written(prog) -> int:
+        return sum(a.fast_enum.generated.count(" = []\n") for a in prog.actions if a.fast_enum)
+
+    assert written(loops) >= written(whole) + 3
+    for seed in range(2):
+        assert decisions(loops, seed) == decisions(whole, seed), f"seed {seed}"
+
+
 def test_the_movers_names_are_a_loop_and_play_as_before(monkeypatch):
     loops, whole = load_program("cthulhu_wars"), _built("cthulhu_wars", False, monkeypatch)
     for action in ("march", "march_also"):
@@ -47,6 +60,11 @@ action sell(q: player from players, c: card from q.hand where it.cost > 1) in ac
     move c to nth(players, (you.seat + 1) % player_count).hand
     n += 1
 
+action toss(c: card from you.hand where it.cost == 0) in act:
+    require n % 3 == 1
+    move c to nth(players, (you.seat + 1) % player_count).hand
+    n += 1
+
 setup:
     for p in players:
         create "Free" in p.hand
@@ -70,13 +88,16 @@ def test_a_zone_where_domain_and_its_unique_offer_what_the_comprehensions_offere
     tmp_path, monkeypatch
 ):
     """`buy`'s names (two Cheap pieces: one name) and `sell`'s cards are domains read per
-    player, so computed at each binding: written as loops, each decision offers the same
-    options with the same state and work charged as with the comprehension and `_unique`."""
+    player, so computed at each binding, `toss`'s once per listing: written as loops, each
+    decision offers the same options with the same state and work charged as with the
+    comprehension and `_unique`."""
     folder = write_ruleset(tmp_path, RULES, CARDS, name="loops")
     loops, whole = _built(folder, True, monkeypatch), _built(folder, False, monkeypatch)
     assert "dict.fromkeys" in enumerator_code(loops, "buy")
     assert "for it0 in zg0_:" in enumerator_code(loops, "sell")
     assert "for it0 in zg0_:" not in enumerator_code(whole, "sell")
+    toss = enumerator_code(loops, "toss")  # a domain kept for the listing: its loop
+    assert "if d0 is None:\n        zg0_ = st.zones[" in toss and "for it0 in zg0_:" in toss
     g = new_game(loops, seed=0, memory=False)
     names = [v[1][1] for v in g.st.pending.values if v[0] == 0 and v[1][0] == 0]
     assert names == ["Cheap", "Dear"]  # the repeated name offered once, in the hand's order

@@ -53,8 +53,9 @@ _BOUND_OPS = {"<=": ("_le", True), "<": ("_lt", True), ">=": ("_ge", False), ">"
 # (runtime/engine.py's `enumerate_actions`)
 SHARED_GUARDS = True
 # a domain that is a zone's objects where a condition holds (or what of each, `(Z where C).p`),
-# or `unique` of that, computed at each binding (not kept): written as statements, the zone
-# gone through by a loop (no comprehension's frame, no `_each` nor `_unique` call)
+# or `unique` of that, computed at each binding or once per listing (not kept per game):
+# written as statements, the zone gone through by a loop (no comprehension's frame, no `_each`
+# nor `_unique` call)
 DOMAIN_LOOPS = True
 _WHERE_DOMAIN = re.compile(
     r"\[(.*?) for it0 in _each\(st, zg0_\) if (.*)\] if \(zg0_ := (.*)\) else \[\]"
@@ -203,7 +204,7 @@ class Enumerators(CodeGen):
                 k = self.const(key)
                 lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
                 lines.append(f"{inner}if d{i} is None:")
-                lines.append(f"{inner}    d{i} = {dom}")
+                lines.extend(self._domain_lines(dom, f"d{i}", inner + "    "))
                 lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
                 lines.extend(self._domain_lines(dom, f"d{i}", inner))
@@ -253,7 +254,7 @@ class Enumerators(CodeGen):
         return define(self.ns, name, code, f"<madang action {act.name}>")
 
     def _domain_lines(self, dom: str, var: str, pad: str) -> list[str]:
-        """`var = dom` for a domain computed at each binding; a guarded `where` over a zone
+        """`var = dom` for a domain computed at each binding or listing; a guarded `where` over a zone
         (`_WHERE_DOMAIN`), or `unique` of one, as statements (`DOMAIN_LOOPS`): the zone
         charged as `_each` charges it, each match's value appended, then `unique`'s charge
         and its repeats dropped (`dict.fromkeys` keeps the first of each, in order)."""
