@@ -60,6 +60,9 @@ DOMAIN_LOOPS = True
 _WHERE_DOMAIN = re.compile(
     r"\[(.*?) for it0 in _each\(st, zg0_\) if (.*)\] if \(zg0_ := (.*)\) else \[\]"
 )  # (without the parentheses around it: `_bare`)
+# a test part `X or Y`, X whether an object of a zone matches (`exists(first(Z where P))`, P
+# pure): X's zone gone through to its first match in statements, Y tested only if none did
+OR_SCANS = True
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -76,6 +79,36 @@ def _bases(lines: list[str], pad: str) -> list[str]:
     names = {k: f"zb{i}_" for i, k in enumerate(found)}
     head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
     return head + [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
+
+
+def _top_split(src: str, word: str) -> list[str] | None:
+    """The items of `src` split at its top-level ` and `s or ` or `s (`word`); None when it
+    has a top-level conditional or `lambda`, where the split would not be that operator's."""
+    parts, depth, quote, start, k = [], 0, "", 0, 0
+    sep = f" {word} "
+    while k < len(src):
+        ch = src[k]
+        if quote:
+            if ch == "\\":
+                k += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch == " ":
+            if src.startswith((" if ", " else ", " lambda"), k):
+                return None
+            if src.startswith(sep, k):
+                parts.append(src[start:k])
+                start = k + len(sep)
+                k = start - 1
+        k += 1
+    parts.append(src[start:])
+    return None if src.startswith("lambda") else parts
 
 
 def _names_read(e, res) -> set[str]:
@@ -144,6 +177,13 @@ class Enumerators(CodeGen):
             run: list[str] = []
             for src in tests[level] + [None]:
                 scan = self._scan_of(src) if src is not None else None
+                items = self._or_scan(src) if scan is None and src is not None else None
+                if items is not None:  # `X or Y`, X such a part: Y tested only if X fails
+                    if run:
+                        lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                        run.clear()
+                    either(items, pad, on_fail)
+                    continue
                 if scan is None and src is not None:
                     run.append(_grouped(src))
                     continue
@@ -164,6 +204,28 @@ class Enumerators(CodeGen):
                 lines.append(f"{inner}    zg0_ = ()" if negated else f"{inner}    {on_fail}")
                 if negated:  # a match found: the part is false
                     lines.append(f"{inner}if zg0_: {on_fail}")
+
+        def either(items: list[str], at: str, on_fail: str) -> None:
+            # an `or` whose first item is whether an object of a zone matches: the zone gone
+            # through to its first match, the next items tested only when none matched
+            scan = self._scan_of(items[0])
+            if scan is None or scan[1]:
+                lines.append(f"{at}if not ({' or '.join(_grouped(x) for x in items)}): {on_fail}")
+                return
+            zone, cond = scan[0]
+            lines.append(f"{at}zg0_ = {zone}")
+            lines.append(f"{at}if zg0_:")
+            lines.append(f"{at}    st.work += len(zg0_)")
+            lines.append(f"{at}    if st.work > st.work_limit: _charge(st, 0, 'a list')")
+            lines.append(f"{at}    for it0 in zg0_:")
+            lines.append(f"{at}        if {cond}: break")
+            lines.append(f"{at}    else:")
+            lines.append(f"{at}        zg0_ = ()")
+            if len(items) == 1:
+                lines.append(f"{at}if not zg0_: {on_fail}")
+            else:
+                lines.append(f"{at}if not zg0_:")
+                either(items[1:], at + "    ", on_fail)
 
         self.last_guard = self._first_guard(tests[0][0]) if tests[0] else None
         test(0, "return")
@@ -535,6 +597,17 @@ class Enumerators(CodeGen):
         finally:
             self._hoist_at = saved_at
         return src
+
+    def _or_scan(self, src: str) -> list[str] | None:
+        """The items of a test part `X or Y ...` whose first item is whether an object of a
+        zone matches (`_scan_of`, not negated), when `OR_SCANS`; else None."""
+        if not OR_SCANS:
+            return None
+        items = _top_split(_bare(src), "or")
+        if items is None or len(items) < 2:
+            return None
+        first = self._scan_of(items[0])
+        return items if first is not None and not first[1] else None
 
     def _scan_of(self, src: str):
         """((zone, condition), negated) when the test part `src` is whether an object of a
