@@ -6,6 +6,8 @@ node into the closure or runtime statement that does its job, and folds constant
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from ..language import nodes as n
 from ..language.desugar import has_self_test
 from ..language.limits import limit_group
@@ -14,6 +16,7 @@ from ..language.symbols import CONDITION, OBJECT, Ability, CardSym, Symbols, typ
 from ..runtime import budget
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
+from ..runtime.inputs import reader
 from ..runtime.program import (
     ActionRT,
     CardRT,
@@ -520,9 +523,16 @@ class Compiler:
                     ex(s.until_of) if s.until_of is not None else None, self.granted_args(s),
                 )  # fmt: skip
             case n.Window():
+                from .depends import fixed_reads
+
+                toks = fixed_reads(self.deps or self.any_deps(), s.by)
+                read = None
+                if toks is not None:  # (the reader needs only the program of a game)
+                    read = reader(SimpleNamespace(prog=self.p), toks, cards=False)
                 return E.Window(
                     sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, []),
                     self.cond(s.pass_if) if s.pass_if is not None else None,
+                    read, ("by", repr(s.by)),
                 )  # fmt: skip
             case n.Reveal():
                 return E.Reveal(sp, ex(s.what), ex(s.to))

@@ -572,3 +572,80 @@ def _stateless(deps: Depends, e, seen: set) -> bool:
                 if d is None or not _stateless(deps, d.decl.body, seen):
                     return False
     return True
+
+
+# What a value kept by `fixed_reads` may read besides counters: the players out (`lost`) and
+# the turn order (`scope`); the built-ins that read only those.
+FIXED_READS = frozenset({"lost", "scope"})
+_ORDER_BUILTINS = {"opponents": {"lost"}, "next_player": {"lost", "scope"}}
+
+
+def fixed_reads(deps: Depends, e) -> frozenset | None:
+    """What an expression without local names reads, when that is only counters (`counter:C`),
+    the players out (`lost`) and the turn order (`scope`): its value is then fixed by theirs,
+    and is kept per game under them (a window's `by`: `[first_player, ...]` computed from the
+    players' counters). None when it reads anything else, a local name, `you` or `this`, or is
+    a name other than a definition's or an attribute (nothing to compute)."""
+    if e is None or isinstance(e, n.Attr):
+        return None
+    if isinstance(e, n.Name) and not isinstance(deps.r.name_of(e), rv.DefineRef):
+        return None
+    if not _stateless(deps, e, set()):
+        return None
+    out: set = set()
+    return frozenset(out) if _order_reads(deps, e, out, set(), True) else None
+
+
+def _order_reads(deps: Depends, e, out: set, seen: set, top: bool) -> bool:
+    """`fixed_reads`' walk: adds the tokens read to `out`; false on anything else (a local name
+    of the expression itself: `top`; a definition's parameters are bound by its call)."""
+    r = deps.r
+    for x in e.walk():
+        if isinstance(x, n.Name):
+            res = r.name_of(x)
+            if isinstance(res, rv.LocalRef):
+                if top:
+                    return False
+            elif isinstance(res, rv.DefineRef):
+                if not _define_order_reads(deps, res.name, out, seen):
+                    return False
+            elif isinstance(res, rv.CounterRef):
+                out.add("counter:" + res.name)
+            elif isinstance(res, rv.BuiltinRef) and res.name in NAME_READS:
+                if not NAME_READS[res.name] <= FIXED_READS:
+                    return False
+                out |= NAME_READS[res.name]
+            elif not (
+                isinstance(res, rv.BuiltinRef)
+                and res.name in PURE_NAMES
+                or isinstance(res, rv.KeywordRef | rv.KindRef | rv.CardRef)
+            ):
+                return False
+        elif isinstance(x, n.Attr):
+            toks = deps.attr_reads(x)
+            if any(not t.startswith("counter:") for t in toks):
+                return False
+            out |= toks
+        elif isinstance(x, n.Call):
+            res = r.call_of(x)
+            if isinstance(res, rv.DefineRef):
+                if not _define_order_reads(deps, res.name, out, seen):
+                    return False
+            elif res is not None and res.name in _ORDER_BUILTINS:
+                out |= _ORDER_BUILTINS[res.name]
+            elif res is None or res.name not in PURE_BUILTINS:
+                return False
+        elif isinstance(x, n.Special):
+            if x.which != "it":
+                return False
+        elif isinstance(x, n.Has) or isinstance(x, n.Expr) and not isinstance(x, PURE_NODES):
+            return False
+    return True
+
+
+def _define_order_reads(deps: Depends, name: str, out: set, seen: set) -> bool:
+    if name in seen:
+        return True
+    seen.add(name)
+    d = deps.s.defines.get(name)
+    return d is not None and _order_reads(deps, d.decl.body, out, seen, False)

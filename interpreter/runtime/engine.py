@@ -1029,16 +1029,44 @@ class Window(Stmt):
     """Offer a window's actions: to one player until they pass (or once), or to a list of
     players in turn until all of them pass one after another."""
 
-    __slots__ = ("name", "by", "once", "actions", "pass_if", "END_DIRTY")
+    __slots__ = ("name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text")
 
-    def __init__(self, span, name, by, once, actions, pass_if=None):
+    def __init__(self, span, name, by, once, actions, pass_if=None, by_read=None, by_text=""):
         super().__init__(span)
         self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
         self.name, self.by, self.once, self.actions = name, by, once, actions
         self.pass_if = pass_if  # `pass if COND`: pass is offered only while COND holds
+        # `by` kept per game while what it reads is unchanged, when that is only counters, the
+        # players out and the turn order (build/depends.py `fixed_reads`): the reader of those
+        # (runtime/inputs.py), and the text of `by` (the windows of one text share its value)
+        self.by_read, self.by_text = by_read, by_text
+
+    def _players(self, st, env, inputs):
+        """`by` found and kept with what it read (`Game.domains`, under its text), or
+        compared with the kept value (the test suite's `verify_checks`)."""
+        kept = st.g.domains
+        pt = kept.get(self.by_text)
+        by = self.by(st, env)
+        if pt is not None and pt[0] == inputs:
+            if pt[1] != by:
+                raise AssertionError(f"{self.span}: a window's kept players differ from `by`")
+        else:
+            kept[self.by_text] = (kept_inputs.point(st, inputs)[1], by)
+        return by[:] if type(by) is list else by
 
     def exec(self, st, fr):
-        by = self.by(st, fr.env)
+        read = self.by_read
+        if read is None:
+            by = self.by(st, fr.env)
+        else:  # kept while what it reads is unchanged: the players' order, not the zones
+            inputs = read(st)
+            pt = st.g.domains.get(self.by_text)
+            if pt is None or pt[0] != inputs or st.g.prog.verify_checks:
+                by = self._players(st, fr.env, inputs)
+            else:
+                by = pt[1]
+                if type(by) is list:  # (a frame owns its list of players)
+                    by = by[:]
         multi = isinstance(by, list)
         if multi and not by:
             return
