@@ -35,21 +35,22 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
         assert play(loaded, seed) == play(plain, seed), f"seed {seed}"
 
 
-def test_the_objects_present_are_found_again_after_every_change_of_a_zone():
-    """The objects in active zones by card are kept until a zone changes (State.zone_kept): a
-    move empties the cache, and a clone starts with its own."""
+def test_the_objects_present_are_found_again_after_a_change_where_they_are_in_force():
+    """The objects of cards with abilities where those are in force, by card, are kept until
+    one of them comes or goes there (`State.kw`): such a move forgets them, and a clone starts
+    with its own."""
     from madang.game.api import new_game
     from madang.runtime import engine as E
 
-    g = new_game(load_program("clash_of_decks"), {}, seed=1)
+    g = new_game(load_program("game_of_thrones_2p"), {}, seed=1)
     st = g.st
-    while not E.objects_by_card(st):  # until a creature is on the table
+    while not E.objects_by_card(st):  # until a card with abilities is where they are in force
         g.apply_action(0)
     present = E.objects_by_card(st)
     assert E.objects_by_card(st) is present  # kept while nothing moved
-    assert st.clone().zmemo is None
+    assert st.clone().kw is None
     o = next(o for objs in present.values() for o in objs)
-    E.move_object(st, o, st.g.zone_base["hand"] + st.obj_owner[o], "back")
+    E.move_object(st, o, st.g.zone_base["dead"] + st.obj_owner[o], "back")
     after = E.objects_by_card(st)
     assert after is not present
     assert o not in [x for objs in after.values() for x in objs]

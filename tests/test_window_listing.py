@@ -15,9 +15,23 @@ import pytest
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
 from madang.runtime.effects import acting
+from madang.runtime.program import Program
 from playthrough import windows
 
 RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
+
+
+def all_present(st) -> dict[int, list[int]]:
+    """The objects of every card where its abilities are in force (its zones, else the active
+    ones), by card, in zone order: found here by a pass over the active zones."""
+    present: dict[int, list[int]] = {}
+    in_force = st.g.card_zones
+    for z in st.g.active_zones:
+        for o in st.zones[z]:
+            c = st.obj_card[o]
+            if in_force is None or z in in_force[c]:
+                present.setdefault(c, []).append(o)
+    return present
 
 
 def reference_enumerate(act, st, player, values) -> None:
@@ -28,7 +42,7 @@ def reference_enumerate(act, st, player, values) -> None:
     if act.origin == "global":
         sources = [None]
     elif act.origin == "card":
-        present = E._objects_by_card(st)
+        present = all_present(st)
         sources = [o for o in present.get(act.card_index, ()) if st.obj_owner[o] == player]
     else:
         sources = [
@@ -79,6 +93,27 @@ def test_a_windows_options_are_those_of_the_general_listing(name):
         assert by_card > 0
 
 
+@pytest.mark.parametrize("name", RULESETS)
+def test_the_objects_present_kept_are_those_of_every_card_with_abilities(name, monkeypatch):
+    """At every decision of seeded random games (the suite's own check off, so that what is kept
+    is used), the objects present kept (`objects_by_card`, `State.kw`) are those of a pass over
+    the active zones for every card with abilities of its own; no other card is looked up."""
+    monkeypatch.setattr(Program, "verify_checks", False)
+    prog = load_program(name)
+    cards = {a.card_index for a in prog.actions if a.origin == "card"}
+    cards |= {lst.card_index for lst in prog.listener_by_id.values() if lst.origin == "card"}
+    found = 0
+    for seed in range(4):
+        g = new_game(prog, seed=seed, memory=False)
+        rng, st = random.Random(seed), g.st
+        while not st.over:
+            want = {c: objs for c, objs in all_present(st).items() if c in cards}
+            assert E.objects_by_card(st) == want, f"seed {seed}"
+            found += sum(map(len, want.values()))
+            g.apply_action(rng.randrange(len(st.pending.values)))
+    assert found > 0 or not cards
+
+
 def test_a_card_action_is_offered_only_to_its_objects_owner():
     """The plan keeps a card's objects present of every owner; each listing keeps the player's
     own (the other player's objects offer nothing)."""
@@ -98,24 +133,36 @@ def test_a_card_action_is_offered_only_to_its_objects_owner():
     assert seen > 0
 
 
-def test_a_move_forgets_the_window_plans_only_for_a_card_with_actions():
-    """`State.kw` is kept across moves of objects of cards without actions of their own, and
-    forgotten when an object of a card with actions moves (or a clone is made)."""
+def test_a_move_forgets_the_window_plans_only_for_a_card_with_abilities_where_in_force():
+    """`State.kw` (the windows' plans and the objects present by card) is kept across moves of
+    objects of cards without abilities of their own and moves outside the zones where a card's
+    abilities are in force, and forgotten when an object of a card with abilities comes or goes
+    there (or a clone is made)."""
     prog = load_program("game_of_thrones_2p")
     g = new_game(prog, seed=1, memory=False)
     rng, st = random.Random(1), g.st
     while st.kw is None or not st.kw[1]:
         g.apply_action(rng.randrange(len(st.pending.values)))
     cards = st.kw[0]
-    assert cards == E._action_cards(st.g) and cards
+    assert cards == E._ability_cards(st.g) and cards
     assert st.clone().kw is None
     other = next(o for o in range(len(st.obj_card)) if st.obj_card[o] not in cards)
     kept = st.kw
     E.move_object(st, other, st.obj_zone[other], "back")
     assert st.kw is kept
-    mine = next(o for o in range(len(st.obj_card)) if st.obj_card[o] in cards)
+    in_force = st.g.card_zones
+    away = next(
+        o for o in range(len(st.obj_card))
+        if st.obj_card[o] in cards and st.obj_zone[o] >= 0
+        and st.obj_zone[o] not in in_force[st.obj_card[o]]
+    )  # fmt: skip
+    E.move_object(st, away, st.obj_zone[away], "back")
+    assert st.kw is kept
+    present = E.objects_by_card(st)
+    mine = next(o for objs in present.values() for o in objs)
     E.move_object(st, mine, st.obj_zone[mine], "back")
     assert st.kw is None
+    assert E.objects_by_card(st) is not present
 
 
 def test_the_next_pick_of_a_question_is_found_from_the_last(monkeypatch):

@@ -6,12 +6,11 @@ text) and found again only when one of those changed (engine.Window.exec). The s
 from __future__ import annotations
 
 import pytest
-from minirules import write_ruleset
-from playthrough import windows
-
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
 from madang.runtime.program import Program
+from minirules import write_ruleset
+from playthrough import windows
 
 RULES = """
 counter lead = 0

@@ -397,9 +397,12 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
     if kp is not None and st.obj_card[o] in kp[0]:
         st.kp = None
-    kw = st.kw  # (the windows' actions present: enumerate_actions)
+    kw = st.kw  # (the objects present of cards with abilities: objects_by_card)
     if kw is not None and st.obj_card[o] in kw[0]:
-        st.kw = None
+        zs = st.g.card_zones
+        zs = st.g.active_set if zs is None else zs[st.obj_card[o]]
+        if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
+            st.kw = None
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
@@ -484,7 +487,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     if kp is not None and card_index in kp[0]:
         st.kp = None
     kw = st.kw
-    if kw is not None and card_index in kw[0]:
+    if kw is not None and card_index in kw[0] and z in st.g.active_set:
         st.kw = None
     return o
 
@@ -509,7 +512,9 @@ def remove_objects(st, what) -> None:
         if z >= 0:
             if st.kept:
                 seen.track_removal(st, o, z)
-            st.zmemo = st.kp = st.kw = None
+            st.zmemo = st.kp = None
+            if z in st.g.active_set:  # (objects_by_card reads the active zones only)
+                st.kw = None
             st.zdirty |= 1 << z
             kt = st.kt
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
@@ -528,7 +533,9 @@ def shuffle_zone(st: State, z: int) -> None:
     if st.kept:
         seen.track_shuffle(st, z)
     st.shuffle(objs)
-    st.zmemo = st.kp = st.kw = None
+    st.zmemo = st.kp = None
+    if z in st.g.active_set:  # (objects_by_card reads the active zones only)
+        st.kw = None
     st.zdirty |= 1 << z
     kt = st.kt
     if kt is not None and (kt[0] | kt[3]) >> z & 1:
@@ -1210,7 +1217,7 @@ def enumerate_actions(st: State, actions, player: int) -> list:
         return values
     kw = st.kw
     if kw is None:
-        kw = st.kw = (_action_cards(g), {})
+        kw = st.kw = (_ability_cards(g), {})
     plan = kw[1].get(id(actions))
     if plan is None:
         plan = kw[1][id(actions)] = _present_actions(st, actions, order)
@@ -1233,12 +1240,16 @@ def enumerate_actions(st: State, actions, player: int) -> list:
 PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's cache
 
 
-def _action_cards(g) -> frozenset:
-    """The cards that have actions of their own (computed once per game): a move of an object
-    of another card leaves every window's plan as it was (`State.kw`)."""
+def _ability_cards(g) -> frozenset:
+    """The cards that have abilities of their own (actions, triggers, costs; computed once
+    per game): only their objects are found present (`objects_by_card`), and a move of an
+    object of another card leaves that and every window's plan as they were (`State.kw`)."""
     got = g.action_cards
     if got is None:
-        got = g.action_cards = frozenset(a.card_index for a in g.prog.actions if a.origin == "card")
+        prog = g.prog
+        got = frozenset(a.card_index for a in prog.actions if a.origin == "card")
+        got |= {lst.card_index for lst in prog.listener_by_id.values() if lst.origin == "card"}
+        got = g.action_cards = frozenset(got)
     return got
 
 
@@ -1768,28 +1779,54 @@ def was_declined(st: State, declined: list, lst, src) -> bool:
 
 
 def objects_by_card(st: State) -> dict[int, list[int]]:
-    """The objects in active zones grouped by card, in zone order: one pass serves every
-    ability of a card, so cards loaded but not in play cost nothing. Kept until a zone changes
-    (`State.zone_kept`): callers only read it."""
-    return st.zone_kept(PRESENT, _objects_by_card)
+    """The objects of cards with abilities of their own (`_ability_cards`: no other card is
+    looked up) where those are in force, grouped by card, in zone order: one pass serves every
+    ability of a card, so cards loaded but not in play cost nothing. Kept with the windows'
+    plans (`State.kw`) until an object of one of those cards comes or goes where its
+    abilities are in force, or an active zone is shuffled or loses an object: callers only
+    read it."""
+    kw = st.kw
+    if kw is None:
+        kw = st.kw = (_ability_cards(st.g), {})
+    present = kw[1].get(PRESENT)
+    if present is None:
+        present = kw[1][PRESENT] = _objects_by_card(st)
+    elif st.g.prog.verify_checks and present != _objects_by_card(st):
+        raise AssertionError("an object of a card with abilities moved without forgetting kw")
+    return present
 
 
 def _objects_by_card(st: State) -> dict[int, list[int]]:
     present: dict[int, list[int]] = {}
     obj_card = st.obj_card
     zones = st.zones
-    card_zones = st.g.card_zones
-    for z in st.g.active_zones:
+    g = st.g
+    for z, cards in _zone_cards(g):
         for o in zones[z]:
             c = obj_card[o]
-            if card_zones is not None and z not in card_zones[c]:
-                continue
-            lst = present.get(c)
-            if lst is None:
-                present[c] = [o]
-            else:
-                lst.append(o)
+            if c in cards:
+                lst = present.get(c)
+                if lst is None:
+                    present[c] = [o]
+                else:
+                    lst.append(o)
     return present
+
+
+def _zone_cards(g) -> list:
+    """Per game: each active zone with the cards with abilities whose abilities are in force
+    there (`Game.card_zones`), those without any left out."""
+    got = g.kept_points.get(PRESENT)
+    if got is None:
+        cards = _ability_cards(g)
+        czones = g.card_zones
+        got = []
+        for z in g.active_zones:
+            here = cards if czones is None else frozenset(c for c in cards if z in czones[c])
+            if here:
+                got.append((z, here))
+        g.kept_points[PRESENT] = got
+    return got
 
 
 def in_force_of(st: State, objs: list) -> list:
