@@ -91,14 +91,15 @@ class Game:
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
-    action_cards: frozenset | None = None  # the cards that have actions (engine, State.kw)
+    action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those
-    # names' and counters' values (build/enumerators.py: build/depends.domain_counters)
+    # names' and counters' values (build/enumerators.py: build/depends.domain_counters); and
+    # a window's `by` with what it read, under ("by", its text) (engine.Window.exec)
     domains: dict = field(default_factory=dict)
 
     def zone_label(self, z: int) -> str:
