@@ -7,6 +7,7 @@ import random
 
 import pytest
 from madang.game.api import load_program, new_game
+from madang.runtime import effects, inputs
 from madang.runtime import engine as E
 
 RULESETS = ["nivel_arena", "game_of_thrones_2p", "clash_of_decks", "cthulhu_wars"]
@@ -82,13 +83,19 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     )
     E.move_object(st, st.zones[deck][0], hand, "back")  # a draw: a zone it does not read
     assert evaluated() == 0
-    E.forget_kept(st, "scope")  # (a turn began) the modifiers' kept totals are forgotten
-    assert st.kt is None and evaluated() == 1
-    assert evaluated() == 0
+    E.forget_kept(st, "scope")  # (a turn began) the modifiers' kept totals are forgotten,
+    assert st.kt is None and evaluated() == 0  # found again equal: still kept false
+    assert st.kt is not None and ("totals", "파워") in st.kt[1]
     c = st.clone()  # a clone's zones are its own: evaluated on it once
     c.dirty = -1
     E.run_checks(c)
     assert calls == [1]
+    # the totals found again differ for one unit: evaluated again (not by the condition, which
+    # the tests' compiled reads compare with the general way)
+    monkeypatch.setattr(E.Check, "fire", lambda c, s: c is chk and calls.append(1) and False)
+    st.kt = None
+    inputs.kept_totals(st)[1][("totals", "파워")] = {unit: (effects._MISSING, True, 7)}
+    assert evaluated() == 1
 
 
 @pytest.mark.parametrize("name", ["nivel_arena", "game_of_thrones_2p"])

@@ -329,7 +329,8 @@ class Depends:
     def kept_check(self, chk, kept: frozenset) -> tuple[frozenset, frozenset | None] | None:
         """A check's reads and zones (`check_reads`, `check_zones`) when the continuous
         effects on the properties `kept` are read as their kept totals (token `kt`: the
-        state's `kt`, forgotten when anything those effects read changes, zones included);
+        state's `kt`, forgotten when anything those effects read changes, zones included),
+        and `kt:P` for each such property P read (its totals compared, not their making);
         None when it reads a modified property not among them."""
         saved = self._define_reads, self.__dict__.get("_define_zones")
         self.kept, self._define_reads, self.__dict__["_define_zones"] = kept, {}, {}
@@ -342,7 +343,8 @@ class Depends:
         props = {t[5:] for t in reads if t.startswith("kept:")}
         if not props <= kept:
             return None
-        return frozenset({t for t in reads if not t.startswith("kept:")} | {"kt"}), zones
+        kt = {"kt"} | {"kt:" + p for p in props}  # (the totals of each: inputs.reader)
+        return frozenset({t for t in reads if not t.startswith("kept:")} | kt), zones
 
     def define_zones(self, name: str) -> set | None:
         memo = self.__dict__.setdefault("_define_zones", {})

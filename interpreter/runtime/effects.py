@@ -599,7 +599,7 @@ class ContinuousEffects:
         present_of = ContinuousEffects._present
         general = self._read_prop
         statics_on = self._statics_on
-        totals_of = self._statics_totals
+        found = self._kept_found
         tkey = ("totals", name)
 
         def base(st, o):
@@ -620,18 +620,7 @@ class ContinuousEffects:
             if got is None:
                 sums = m.get(tkey)  # every object's, found at once
                 if sums is None:
-                    g = st.g
-                    cache = g.read_cache
-                    if cache is None:  # (nothing changes while one value is read)
-                        g.read_cache = {}
-                        try:
-                            sums = totals_of(st, name, g.read_cache)
-                        finally:
-                            g.read_cache = None
-                    else:
-                        sums = totals_of(st, name, cache)  # (None while it is being found)
-                    if sums is not None:
-                        m[tkey] = sums
+                    sums = found(st, name, m)
                 got = each[o] = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
             setv, added, total = got
             if setv is not _MISSING:
@@ -677,6 +666,37 @@ class ContinuousEffects:
             return v
 
         return verified
+
+    def _kept_found(self, st, name, m) -> dict | None:
+        """Every object's totals of the continuous modifiers of kept property `name` found and
+        kept in `m` (the kept totals' map, `State.kt`); None while they are being found (an
+        amount reads the same property)."""
+        g = st.g
+        cache = g.read_cache
+        if cache is None:  # (nothing changes while one value is read)
+            g.read_cache = {}
+            try:
+                sums = self._statics_totals(st, name, g.read_cache)
+            finally:
+                g.read_cache = None
+        else:
+            sums = self._statics_totals(st, name, cache)
+        if sums is not None:
+            m[("totals", name)] = sums
+        return sums
+
+    def kept_sums(self, st, name: str):
+        """The kept totals of property `name` (found if they are not), as a kept check reads
+        them (inputs.reader: `kt:P`): a check found false stays false while they, and the rest
+        it reads, are equal, even after the totals were forgotten and found again. When they
+        cannot be found now, a new object, equal to no other."""
+        kt = st.kt
+        if kt is None:
+            kt = kept_totals(st)
+        sums = kt[1].get(("totals", name))
+        if sums is None:
+            sums = self._kept_found(st, name, kt[1])
+        return object() if sums is None else sums
 
     def _read_prop(self, st, o, name):
         k = self.prop_slots.get(name)

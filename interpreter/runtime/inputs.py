@@ -34,10 +34,11 @@ def reader(g, toks, cards: bool = True, compiled: bool = True):
     rows: list[int] = []  # laid out properties (State.pv): a row holds what `props` says
     props: list[str] = []  # other properties: what statements wrote (else the cards')
     counters: list[tuple[str, str]] = []  # (the state's table, the counter's name)
-    kt = "kt" in toks
+    sums = sorted(t[3:] for t in toks if t.startswith("kt:"))  # kept totals compared
+    kt = "kt" in toks and not sums  # else by the number of their making (`kept_totals`)
     for t in sorted(toks):
         kind, _, name = t.partition(":")
-        if t == "kt":  # the kept totals of continuous modifiers: compared by their number
+        if t == "kt" or kind == "kt":  # the kept totals of continuous modifiers: below
             pass
         elif t in _LISTS:
             lists.append(_LISTS[t])
@@ -65,9 +66,11 @@ def reader(g, toks, cards: bool = True, compiled: bool = True):
         parts = [f"st.{a}" for a in lists] + [f"st.pv[{int(k)}]" for k in rows]
         parts += [f"(st.props.get({p!r}) or _EMPTY)" for p in props]
         parts += [f"st.{table}.get({c!r})" for table, c in counters]
+        parts += [f"_sums(st, {p!r})" for p in sums]
         if kt:
             parts.append("(st.kt or _kept_totals(st))[2]")
-        env = {"_EMPTY": {}, "_kept_totals": kept_totals, "__builtins__": {}}
+        env = {"_EMPTY": {}, "_kept_totals": kept_totals, "_sums": prog.kept_sums}
+        env["__builtins__"] = {}
         return eval("lambda st: [" + ", ".join(parts) + "]", env)  # noqa: S307
     get = _getter(attrgetter, lists) if lists else lambda st: ()  # (a tuple, in one C call)
     rget = _getter(itemgetter, rows) if rows else None
@@ -80,6 +83,8 @@ def reader(g, toks, cards: bool = True, compiled: bool = True):
             out.append(st.props.get(p) or {})
         for table, c in counters:  # (a player's or an area's counters: lists, copied by `point`)
             out.append(getattr(st, table).get(c))
+        for p in sums:
+            out.append(prog.kept_sums(st, p))
         if kt:
             out.append((st.kt or kept_totals(st))[2])
         return out
