@@ -258,3 +258,59 @@ def test_a_require_marks_what_a_holds_end_does_not_the_players_out(tmp_path, mon
     # the check (the suite evaluates every check that is not due: none may hold)
     g = new_game(folder, {}, seed=1)
     assert (g.st.counters["rung"], g.st.counters["done"]) == (1, 1)
+
+
+LEAVING = """\
+kind token:
+    power: number
+
+zone box: shared, public
+zone pile: shared, public
+zone heap: shared, public
+
+counter ready = 0
+counter fired = 0
+
+check lone if ready > 0 and count(box) == 1:
+    ready = 0
+    fired += 1
+
+flow:
+    create "T" in box
+    create "T" in box
+    create "T" in pile
+    ready = 1
+    let p = first(pile)
+    move p to heap
+    let t = first(box)
+    move t to heap
+    let q = first(heap)
+    move q to (if ready > 0 then pile else box)
+"""
+
+
+def test_a_move_marks_the_checks_of_the_zones_not_named_that_it_leaves_or_enters(
+    tmp_path, monkeypatch
+):
+    # depends.writes: `move t to heap` names only the zone its token goes to, so its mask
+    # holds no check reading `box`; the token leaving the box makes those due when it leaves
+    # (engine.move_object, Game.zone_checks), and only those: leaving the pile makes none due.
+    # A zone computed (`if ... then pile else box`) marks those of the zone entered.
+    folder = token_ruleset(tmp_path, LEAVING, "power: 0")
+    mask, bit = flow_masks(monkeypatch, folder, LEAVING)
+    assert mask("    move p to heap") == 0
+    assert mask("    move t to heap") == 0
+    assert mask("    move q to (if ready > 0 then pile else box)") == 0
+    due = []  # after each move, whether the check is due
+    move = E.move_objects
+
+    def moved(st, *args):
+        move(st, *args)
+        due.append(st.dirty & bit)
+
+    monkeypatch.setattr(E, "move_objects", moved)
+    g = new_game(folder, {}, seed=1)
+    assert due == [0, bit, bit]
+    assert g.st.counters["fired"] == 1  # the box went down to one token: the check fired
+    zc, base = g.st.g.zone_checks, g.st.g.zone_base
+    assert [zc[base[z]] for z in ("box", "pile", "heap")] == [bit, 0, 0]

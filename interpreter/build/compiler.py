@@ -136,6 +136,10 @@ class Compiler:
                 zones = self.deps.zone_reads(chk.over) if c.zoned else None
                 if zones is not None and not zones & {"@any", "@objzone"}:
                     c.domain_zones = frozenset(zones)  # kept while none of these changes
+            if self.check_marks is not None:  # marked by the zones its objects leave
+                from .depends import marked_zones
+
+                c.marked_zones = marked_zones(self.check_marks[i])
             p.add_stmt(c)
             p.checks.append(c)
             p.check_bits |= c.bit

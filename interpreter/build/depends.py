@@ -433,13 +433,18 @@ class Depends:
             case n.Remove():
                 return {"zones", "owner"}
             case n.Move():
-                # from a zone named to one named that is not `new objects`: only those two
-                # change (an object arriving in a `new objects` zone forgets its fields, its
-                # modifiers and grants)
+                # the zone its objects go to and those they come from, when named here, else
+                # `zone:@moved`: a zone not named, which meets the reads of every zone
+                # (`_zones_meet`); the checks that read a zone by name are marked when objects
+                # leave it or come into it (engine.move_object: `Game.zone_checks`, the
+                # checks' `marked_zones`). An object arriving in a `new objects` zone forgets
+                # its fields, its modifiers and grants.
                 src, dest = self.source_zone(s.what), self.zone_named(s.zone)
-                if src is not None and dest is not None and not self.s.zones[dest].renews:
-                    return {"zone:" + src, "zone:" + dest}
-                return {"zones", "lki", "prop:*", "mods:*", "grants", "used"}
+                out = {"zone:" + (dest or "@moved")} | ({"zone:" + src} if src else set())
+                renews = self.s.zones[dest].renews if dest is not None else self.renewing()
+                if not renews:
+                    return out
+                return out | {"lki", "prop:*", "mods:*", "grants", "used"}
             case n.Win() | n.Lose() | n.DrawGame():
                 return {"lost"}
             case n.Reveal():
@@ -451,6 +456,10 @@ class Depends:
             case n.End():
                 return {"used", "lost"}  # frames left; triggers held there start; end game
         return {ANY}
+
+    def renewing(self) -> bool:
+        """Whether some zone is declared `new objects` (a move to a zone not named may renew)."""
+        return any(z.renews for z in self.s.zones.values())
 
     def end_writes(self, s) -> set | None:
         """The tokens the end of the frame a statement owns may change (`Stmt.END_DIRTY`: the
@@ -521,6 +530,13 @@ def check_mask(writes: set, check_reads: list[set]) -> int:
         if overlaps(writes, reads) or _zones_meet(writes, one_zone, reads):
             mask |= 1 << i
     return mask
+
+
+def marked_zones(marks: set) -> frozenset:
+    """The zones by name of a check's marks (`Depends.mark_reads`): a move marks the checks of
+    the zones its objects leave and enter when they move (engine.move_object), since a `move`
+    statement may not name them (a verb's parameter, a zone computed: `Depends.writes`)."""
+    return frozenset(t[5:] for t in marks if t.startswith("zone:"))
 
 
 def _zones_meet(writes: set, one_zone: bool, reads: set) -> bool:

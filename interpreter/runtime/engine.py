@@ -253,6 +253,18 @@ def _check_plan(g) -> tuple:
     return rows, tuple(zoned), domains
 
 
+def zone_checks(g) -> list[int]:
+    """By zone instance, the bits of the checks that read it by name (`Check.marked_zones`):
+    due when an object leaves or enters it (move_object), as a `move` statement's own mask
+    holds only the zones it names (not a verb's parameter's, build/depends.py)."""
+    canon = g.prog.canonical
+    g.zone_checks = [
+        sum(c.bit for c in g.prog.checks if canon.get(name, name) in c.marked_zones)
+        for name, _owner in g.zone_info
+    ]
+    return g.zone_checks
+
+
 def ask(
     st: State,
     fr: Frame,
@@ -389,8 +401,14 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     st.zmemo = None
     bits = 1 << old | 1 << z if old >= 0 else 1 << z
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
+    zc = st.g.zone_checks  # the checks that read the zones it leaves and enters, by name
+    if zc is None:
+        zc = zone_checks(st.g)
     if old >= 0:
         st.zones[old].remove(o)
+        st.dirty |= zc[old] | zc[z]
+    else:
+        st.dirty |= zc[z]
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
     if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
         st.kt = None
@@ -1950,7 +1968,7 @@ class Check:
 
     __slots__ = (
         "id", "var", "over", "cond", "body", "name", "bit", "reads", "zones", "zoned",
-        "domain_zones",
+        "domain_zones", "marked_zones",
     )  # fmt: skip
     END_DIRTY = 0  # its end only counts the checks in progress
 
@@ -1969,6 +1987,9 @@ class Check:
         # or, when these are its zones by name, until one of them changes (`_kept_domain`)
         self.zoned = False
         self.domain_zones: frozenset | None = None
+        # the zones by name that an object leaving or entering makes it due (move_object: a
+        # `move` statement's mask holds only the zones it names, build/depends.py)
+        self.marked_zones: frozenset = frozenset()
 
     def _envs(self, st: State) -> list[dict]:
         if self.var is None:
