@@ -53,9 +53,11 @@ def test_kept_checks_and_domains_are_those_found_afresh_in_random_games(name, mo
             g.apply_action(rng.randrange(len(g.st.pending.values)))
             if rng.random() < 0.1:
                 g = g.clone()
-    if name in ("nivel_arena", "game_of_thrones_2p"):
-        # (hundreds in Game of Thrones: a decision answered or a require marks it no more)
-        assert len(skipped) > 300
+    # (Game of Thrones: about nine a game, since a decision answered, a require and a move
+    # from a zone it does not read mark its check no more)
+    least = {"nivel_arena": 300, "game_of_thrones_2p": 30}
+    if name in least:
+        assert len(skipped) > least[name]
 
 
 def _lane_and_hand(st):
