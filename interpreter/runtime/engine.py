@@ -258,10 +258,11 @@ def zone_checks(g) -> list[int]:
     due when an object leaves or enters it (move_object), as a `move` statement's own mask
     holds only the zones it names (not a verb's parameter's, build/depends.py)."""
     canon = g.prog.canonical
-    g.zone_checks = [
+    bits = [
         sum(c.bit for c in g.prog.checks if canon.get(name, name) in c.marked_zones)
         for name, _owner in g.zone_info
     ]
+    g.zone_checks = bits if any(bits) else []  # (empty: no check reads a zone by name)
     return g.zone_checks
 
 
@@ -406,8 +407,9 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         zc = zone_checks(st.g)
     if old >= 0:
         st.zones[old].remove(o)
-        st.dirty |= zc[old] | zc[z]
-    else:
+        if zc:
+            st.dirty |= zc[old] | zc[z]
+    elif zc:
         st.dirty |= zc[z]
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
     if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
