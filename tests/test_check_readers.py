@@ -52,3 +52,38 @@ def test_a_written_counter_makes_a_point_differ():
     assert inputs.same(st, pt, read(st), 0)
     st.pcounters["가문권력"][0] += 1
     assert not inputs.same(st, pt, read(st), 0)
+
+
+def test_a_kept_checks_totals_are_those_found_afresh():
+    """Nivel Arena's `파워0` reads power's kept totals themselves (`kt:파워`), not the number of
+    their making: at every decision of seeded games, what its reader gives for them equals the
+    totals found on a copy of the state that keeps nothing (a clone starts without them)."""
+    prog = load_program("nivel_arena")
+    (chk,) = [c for c in prog.checks if c.reads is not None and "kt:파워" in c.reads]
+    seen = 0
+    for seed in range(3):
+        g = new_game(prog, seed=seed, memory=False)
+        read = inputs.reader(g.st.g, chk.reads, cards=chk.zones is None)
+        rng, st = random.Random(seed), g.st
+        while not st.over:
+            totals = read(st)[-1]  # (the kept totals come last)
+            assert type(totals) is dict
+            c = st.clone()
+            assert c.kt is None
+            assert totals == prog.kept_sums(c, "파워")
+            seen += bool(totals)  # (some unit's power modified)
+            g.apply_action(rng.randrange(len(st.pending.values)))
+    assert seen >= 20
+
+
+def test_totals_that_cannot_be_found_equal_nothing():
+    # (an amount reading the same property while they are found: then no point is the same)
+    prog = load_program("nivel_arena")
+    st = new_game(prog, seed=1, memory=False).st
+    st.kt = None
+    st.g.read_cache = {("summing", "파워"): True}
+    try:
+        got = prog.kept_sums(st, "파워")
+        assert type(got) is object and got != prog.kept_sums(st, "파워")
+    finally:
+        st.g.read_cache = None
