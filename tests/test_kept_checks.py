@@ -85,7 +85,7 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     assert evaluated() == 0
     E.forget_kept(st, "scope")  # (a turn began) the modifiers' kept totals are forgotten,
     assert st.kt is None and evaluated() == 0  # found again equal: still kept false
-    assert st.kt is not None and ("totals", "파워") in st.kt[1]
+    assert st.kt is not None and "파워" in st.kt[1]
     c = st.clone()  # a clone's zones are its own: evaluated on it once
     c.dirty = -1
     E.run_checks(c)
@@ -94,7 +94,7 @@ def test_a_check_kept_false_is_evaluated_again_once_what_it_reads_changed(monkey
     # the tests' compiled reads compare with the general way)
     monkeypatch.setattr(E.Check, "fire", lambda c, s: c is chk and calls.append(1) and False)
     st.kt = None
-    inputs.kept_totals(st)[1][("totals", "파워")] = {unit: (effects._MISSING, True, 7)}
+    inputs.kept_totals(st)[1]["파워"] = {unit: (effects._MISSING, True, 7)}
     assert evaluated() == 1
 
 

@@ -600,7 +600,6 @@ class ContinuousEffects:
         general = self._read_prop
         statics_on = self._statics_on
         found = self._kept_found
-        tkey = ("totals", name)
 
         def base(st, o):
             if k is not None:
@@ -612,16 +611,10 @@ class ContinuousEffects:
             kt = st.kt
             if kt is None:
                 kt = kept_totals(st)
-            m = kt[1]
-            each = m.get(name)  # each object's, found when it is first read
-            if each is None:
-                each = m[name] = {}
-            got = each.get(o)
-            if got is None:
-                sums = m.get(tkey)  # every object's, found at once
-                if sums is None:
-                    sums = found(st, name, m)
-                got = each[o] = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
+            sums = kt[1].get(name)  # every object's, found at once
+            if sums is None:
+                sums = found(st, name, kt[1])
+            got = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
             setv, added, total = got
             if setv is not _MISSING:
                 v = setv
@@ -682,7 +675,7 @@ class ContinuousEffects:
         else:
             sums = self._statics_totals(st, name, cache)
         if sums is not None:
-            m[("totals", name)] = sums
+            m[name] = sums
         return sums
 
     def kept_sums(self, st, name: str):
@@ -693,7 +686,7 @@ class ContinuousEffects:
         kt = st.kt
         if kt is None:
             kt = kept_totals(st)
-        sums = kt[1].get(("totals", name))
+        sums = kt[1].get(name)
         if sums is None:
             sums = self._kept_found(st, name, kt[1])
         return object() if sums is None else sums
