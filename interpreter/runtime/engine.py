@@ -250,6 +250,7 @@ def _check_plan(g) -> tuple:
         if read is not None:  # (kept false by what it reads: `fire` finds the domain)
             dkey = None
         rows.append((chk, chk.bit, read, zmask, dkey, domains.get(chk.bit)))
+    zone_checks(g)
     return rows, tuple(zoned), domains
 
 
@@ -402,15 +403,13 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     st.zmemo = None
     bits = 1 << old | 1 << z if old >= 0 else 1 << z
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
-    zc = st.g.zone_checks  # the checks that read the zones it leaves and enters, by name
-    if zc is None:
-        zc = zone_checks(st.g)
     if old >= 0:
         st.zones[old].remove(o)
-        if zc:
-            st.dirty |= zc[old] | zc[z]
-    elif zc:
-        st.dirty |= zc[z]
+    # the checks that read the zones it leaves and enters, by name (made with the checks'
+    # plan: until the game's first run_checks, every check of every state is due)
+    zc = st.g.zone_checks
+    if zc:
+        st.dirty |= zc[z] | zc[old] if old >= 0 else zc[z]
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
     if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
         st.kt = None

@@ -97,7 +97,7 @@ class Game:
     # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
     # by zone instance, the state checks an object leaving or entering it makes due
-    # (engine.zone_checks, move_object); None until the first move
+    # (engine.zone_checks, move_object); None until the checks' plan is made (run_checks)
     zone_checks: list | None = None
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those
