@@ -96,6 +96,7 @@ INLINE_MAX = 800  # characters of a definition's body written at its uses
 # loop (build/hoist.py), so that they are
 INLINE_HOIST_MAX = 2400
 INLINE_DEPTH = 4  # definitions inlined inside one another
+FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
 _PURE_CALLS = frozenset(
@@ -103,6 +104,21 @@ _PURE_CALLS = frozenset(
     " _fact _dget _index _in_effect _players PROG.read_prop PROG.granted_args len env.get".split()
 )
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)?(\]?)\(")
+
+
+def _fusible(src: str) -> bool:
+    """Whether Python written for a test calls only `_PURE_CALLS`, or goes through lists of its
+    own (`_each`, `any`: they charge the budget for what they go through, no more): tested for
+    every item in another order, or for fewer items, it gives the same matches and charges
+    what it went through."""
+    return all(
+        (name in _PURE_CALLS or name in _FUSIBLE_CALLS or name.startswith("_RP_")) and not sub
+        for name, sub in _CALLED.findall(src)
+        if name or sub
+    )
+
+
+_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg"))
 
 
 def _pure(src: str) -> bool:
@@ -653,6 +669,9 @@ class CodeGen:
             case n.ListExpr():
                 return "[" + ", ".join(self.src(i, its) for i in e.items) + "]"
             case n.BinOp():
+                some = self._some_match(e, its)
+                if some is not None:
+                    return some
                 a, b = self.src(e.left, its), self.src(e.right, its)
                 types = r.operand_types(e)
                 numeric = types == (NUMBER, NUMBER)
@@ -746,14 +765,16 @@ class CodeGen:
 
     def where(self, e: n.Where, its, start: str, end: str, element=None) -> str:
         """`items where cond` as a list comprehension (or a generator, with parentheses);
-        `element(var)` writes what it keeps of each match (`(L where C).p`), else the match."""
+        `element(var)` writes what it keeps of each match (`(L where C).p`), else the match.
+        The items of an inner `where` of pure tests are gone through in the same loop
+        (`where_parts`)."""
         var = f"it{len(its)}"
-        items = self._iterated(e.items, its)
+        items, conds = self.where_parts(e, its)
+        cond = " and ".join(_grouped(c) for c in conds) if len(conds) > 1 else conds[0]
         held = self.objects_only(e.items)
         if held:
             self.objs.add(var)
         try:
-            cond = self.src(e.cond, its + (var,))
             one = var if element is None else element(var)
         finally:
             if held:
@@ -765,6 +786,99 @@ class CodeGen:
                 f"([{one} for {var} in _each(st, {z}) if {cond}] if ({z} := {m.group(1)}) else [])"
             )
         return f"{start}{one} for {var} in {items} if {cond}{end}"
+
+    def where_parts(self, e: n.Where, its) -> tuple[str, list[str]]:
+        """The items `e` goes through (charged) and the tests of a match, in order: when its
+        items are a `where` too (written so, or the body of a definition written inline) and
+        every test is pure (`_fusible`), the inner `where`'s items and its tests first, one
+        loop and no list between (each item charged once, not once per level); else `e`'s
+        items and its own test."""
+        var = f"it{len(its)}"
+        held = self.objects_only(e.items)
+        if held:
+            self.objs.add(var)
+        try:
+            cond = self.src(e.cond, its + (var,))
+        finally:
+            if held:
+                self.objs.discard(var)
+        if FUSE and _fusible(cond) and not self._guard and self._hoist is None:
+            inner = self.matches(e.items, its)
+            if inner is not None:
+                return inner[0], inner[1] + [cond]
+        return self._iterated(e.items, its), [cond]
+
+    # `count(L) OP k` that says whether `L` has an item (True) or none (False)
+    _ANY = {(">", 0): True, (">=", 1): True, ("!=", 0): True}
+    _ANY |= {("==", 0): False, ("<", 1): False, ("<=", 0): False}
+    _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+    def _some_match(self, e: n.BinOp, its) -> str | None:
+        """`count(L where P) > 0` (or `== 0`, `>= 1`, ...) as whether an item matches, up to
+        the first match (`any`), when the tests are pure (`matches`): the items after it are
+        not tested, and their tests' own lists not charged; None for anything else."""
+        op, left, right = e.op, e.left, e.right
+        if isinstance(left, n.Num) and op in self._FLIP:
+            op, left, right = self._FLIP[op], right, left
+        if not (isinstance(right, n.Num) and isinstance(left, n.Call) and len(left.args) == 1):
+            return None
+        some = self._ANY.get((op, right.value))
+        if some is None or not FUSE or self.r.call_of(left) != rv.BuiltinRef("count"):
+            return None
+        if self._guard or self._hoist is not None:
+            return None
+        parts = self.matches(left.args[0], its)
+        if parts is None:
+            return None
+        var = f"it{len(its)}"
+        cond = " and ".join(_grouped(c) for c in parts[1]) if len(parts[1]) > 1 else parts[1][0]
+        got = f"any(True for {var} in {parts[0]} if {cond})"
+        return got if some else f"(not {got})"
+
+    def matches(self, e, its) -> tuple[str, list[str]] | None:
+        """`e` as the items of one loop and the pure tests of its matches (`where_parts`) when
+        it is a `where`, or a definition whose body is one, written inline with arguments that
+        are names, constants or reads of a table by a name (as `inline_define`); None
+        otherwise, or when a test is not pure."""
+        if isinstance(e, n.Where):
+            items, conds = self.where_parts(e, its)
+            return (items, conds) if all(_fusible(c) for c in conds) else None
+        res = (
+            self.r.call_of(e)
+            if isinstance(e, n.Call)
+            else self.r.name_of(e)
+            if isinstance(e, n.Name)
+            else None
+        )
+        if not isinstance(res, rv.DefineRef):
+            return None
+        d = self.s.defines[res.name]
+        if d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
+            return None
+        if not isinstance(d.decl.body, (n.Where, n.Call, n.Name)):
+            return None
+        nodes = e.args if isinstance(e, n.Call) else ()
+        args = [self.listed(q.type, x, self.src(x, its)) for q, x in zip(d.params, nodes)]
+        lazy = self._lazy_args(d, args, nodes)
+        if lazy is None:
+            return None
+        bound = {q.name: a for q, a in zip(d.params, args)}
+        bound["you"], bound["this"] = self._special("you"), self._special("this")
+        saved, self.bound = self.bound, bound
+        self._inlining.append(d.name)
+        try:
+            got = self.matches(d.decl.body, its)
+        finally:
+            self.bound = saved
+            self._inlining.pop()
+        if got is None:
+            return None
+        # each argument written once per read, and a body no longer, as inline_define's
+        src = got[0] + " ".join(got[1])
+        if any(src.count(a) > k for a, k in lazy.items()):
+            return None
+        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        return got if size <= INLINE_MAX else None
 
     def _seats(self, name: str, e, src: str, its) -> str | None:
         """`first(players)` and `last(players)` as the seats they are while nobody has lost,
@@ -897,6 +1011,10 @@ class CodeGen:
         or a `where` over them."""
         if isinstance(e, n.Where):
             return self.objects_only(e.items)
+        if isinstance(e, n.BinOp):  # two lists of objects joined (operators._plus)
+            return e.op == "+" and all(
+                self._list(x) and self.objects_only(x) for x in (e.left, e.right)
+            )
         if isinstance(e, n.Call):
             res = self.r.call_of(e)
             if isinstance(res, rv.DefineRef):  # what its body is, whatever the args
@@ -976,19 +1094,9 @@ class CodeGen:
         (`ok(p, f(p, x))` is `p.n >= f(...)` after the tests before it)."""
         if d.name in self._inlining or len(self._inlining) >= INLINE_DEPTH:
             return None
-        lazy = {}
-        for i, a in enumerate(args):
-            if _SIMPLE.fullmatch(a) or _READ.fullmatch(a):
-                continue
-            q = d.params[i].name
-            if i >= len(nodes) or _once(d.decl.body, q, self.r) > 1:
-                return None
-            if not self._skippable(nodes[i], set()):
-                return None
-            lazy[a] = sum(
-                isinstance(x, n.Name) and x.name == q and isinstance(self.r.name_of(x), rv.LocalRef)
-                for x in d.decl.body.walk()
-            )
+        lazy = self._lazy_args(d, args, nodes)
+        if lazy is None:
+            return None
         bound = {q.name: a for q, a in zip(d.params, args)}
         bound["you"], bound["this"] = self._special("you"), self._special("this")
         saved, self.bound = self.bound, bound
@@ -1004,6 +1112,25 @@ class CodeGen:
             return None
         size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
         return f"({src})" if size <= limit else None
+
+    def _lazy_args(self, d, args: list[str], nodes) -> dict[str, int] | None:
+        """The arguments of `d` written inline (`inline_define`) that are computed where the
+        body reads them, each with the number of its parameter's reads in the body; None when
+        one may not be (read more than once on a path, or not `_skippable`)."""
+        lazy = {}
+        for i, a in enumerate(args):
+            if _SIMPLE.fullmatch(a) or _READ.fullmatch(a):
+                continue
+            q = d.params[i].name
+            if i >= len(nodes) or _once(d.decl.body, q, self.r) > 1:
+                return None
+            if not self._skippable(nodes[i], set()):
+                return None
+            lazy[a] = sum(
+                isinstance(x, n.Name) and x.name == q and isinstance(self.r.name_of(x), rv.LocalRef)
+                for x in d.decl.body.walk()
+            )
+        return lazy
 
     _UNSKIPPABLE = frozenset(("random", "roll", "shuffled", "behind", "ahead", "neighbours"))
     _UNSKIPPABLE |= frozenset(("fail", "area", "ceil_div"))
