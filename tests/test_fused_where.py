@@ -61,6 +61,17 @@ def test_a_where_over_inlined_wheres_is_one_loop_with_the_same_matches(tmp_path)
     assert "any(True for it1 in _each(st, st.zones[" in code
 
 
+def test_the_fused_loop_charges_the_innermost_items_once(tmp_path, monkeypatch):
+    rules = SETUP + "    n = count(mids(first(players)))\n"
+    folder = write_ruleset(tmp_path, UNITS + DEFINES + rules, CARDS, 2, name="fw")
+    fused = new_game(api._load_cached.__wrapped__(folder, ()), seed=1).st
+    monkeypatch.setattr(codegen, "FUSE", False)
+    nested = new_game(api._load_cached.__wrapped__(folder, ()), seed=1).st
+    assert fused.counters["n"] == nested.counters["n"] == 3
+    # nested: the zone's 4 objects, then the 4 of `tops`; fused: the zone's 4 once
+    assert nested.work - fused.work == 4
+
+
 @pytest.mark.parametrize(
     "test, value",
     [
