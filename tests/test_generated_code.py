@@ -51,9 +51,13 @@ def test_a_condition_is_not_wrapped_and_an_over_test_is_not_repeated():
 def test_a_require_or_trigger_condition_is_a_test_not_a_value():
     # only its truth counts: `not c.fresh or c has K` is Python's `or`, not True/False made
     prog = load_program("clash_of_decks")
-    (req,) = [s for s in prog.blocks[prog.verbs["attack"].body][0].fn.delegated]
+    reqs = [s for s in prog.stmts if type(s).__name__ == "Require"]
+    (req,) = [s for s in reqs if "'분노'" in s.cond.generated]  # attack's `not c.fresh or ...`
     assert req.cond.generated.splitlines()[-1].startswith("    return (not ")
     assert "True if" not in req.cond.generated
+    # the verb's block tests it inline (build/resumable.py `leave`), as a test too
+    test = next(x for x in generated("clash_of_decks", "attack").splitlines() if "'분노'" in x)
+    assert test.lstrip().startswith("if not ((not ") and "True if" not in test
 
 
 def test_the_game_s_end_is_tested_only_after_what_may_end_it():

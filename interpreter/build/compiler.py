@@ -117,7 +117,7 @@ class Compiler:
             p.verbs[ev.name] = VerbRT(ev.name, ev.params, None)
         self._cards()
         for v in s.unique(s.verbs):
-            p.verbs[v.name].body = self.block(v.decl.body, name=v.name)
+            p.verbs[v.name].body = self.block(v.decl.body, name=v.name, func=True)
         for ab in s.abilities:
             self.ability(ab)
         for vrt in p.verbs.values():
@@ -329,7 +329,7 @@ class Compiler:
             if d.optional is not None and d.timing != "instead":
                 # "you may": the block starts by asking its player (engine.AskOptional)
                 heads.append(E.AskOptional(d.span, lst))
-            lst.body = self.block(d.body, tuple(heads), f"{d.timing}_{verb.name}")
+            lst.body = self.block(d.body, tuple(heads), f"{d.timing}_{verb.name}", func=True)
             self.acts.listeners[lst.id] = d.body
             p.listener_by_id[lst.id] = lst
             verb.listeners.setdefault(d.timing, []).append(lst)
@@ -412,7 +412,7 @@ class Compiler:
             ]
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
             a.guard = self.codegen.last_guard  # its first test alone (or None): windows share it
-            a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name)
+            a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name, func=True)
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
             a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None
@@ -452,18 +452,20 @@ class Compiler:
                 break
             heads.append(self.expr(s.cond))
         lst.requires = heads
-        lst.body = self.block(d.body, name=f"cost_{sym.name}")
+        lst.body = self.block(d.body, name=f"cost_{sym.name}", func=True)
         p.listener_by_id[lst.id] = lst
         p.costs.setdefault(sym.name, []).append(lst)
 
     # ---------------------------------------------------------------- statements
-    def block(self, b: n.Block, heads: tuple = (), name: str = "") -> int:
+    def block(self, b: n.Block, heads: tuple = (), name: str = "", func: bool = False) -> int:
         """A block of statements (after `heads`, statement objects that start it), compiled
         into one resumable function (resumable.py) named after `name` (what the block is in
-        the rules): the block is its sections, the run loop's only steps."""
+        the rules): the block is its sections, the run loop's only steps. `func`: it always
+        runs in a FUNC frame of its own (a verb's, an action's, a listener's body)."""
         p = self.p
         heads = tuple(p.add_stmt(rt) for rt in heads)
-        return p.add_block([p.add_stmt(m) for m in self.resumable.block(b, heads, name)])
+        sections = self.resumable.block(b, heads, name, func)
+        return p.add_block([p.add_stmt(m) for m in sections])
 
     def checked_stmt(self, s):
         """A statement's object, numbered, with the state checks it may change."""

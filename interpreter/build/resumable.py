@@ -35,6 +35,9 @@ RELOAD = "@RELOAD@"  # where the local names' variables are loaded from the env 
 
 _LEAVES = PLAIN_STMTS  # single statements that stmtgen.StmtGen writes as Python
 _LOOPS = (n.For, n.Repeat, n.While)
+# A `require`/`return` of a block run in its own FUNC frame leaves it inline (_Emitter.leave);
+# off: delegated to its object as any statement (tests compare the two)
+LEAVE_INLINE = True
 
 
 class Section(E.Stmt):
@@ -74,6 +77,7 @@ class ResumableGen:
         ns = self.cg.ns
         ns["_run_checks"] = E.run_checks
         ns["_call_from"] = E.call_from
+        ns["_leave_func"] = E.leave_func
         compiler.p.note_error = note_rules_place
 
     # ------------------------------------------------------------ classification
@@ -103,12 +107,14 @@ class ResumableGen:
         return bool(b.body)
 
     # ------------------------------------------------------------ compile
-    def block(self, b: n.Block, heads: tuple = (), name: str = "") -> list:
+    def block(self, b: n.Block, heads: tuple = (), name: str = "", func: bool = False) -> list:
         """The sections of `b` (after `heads`, statement objects that start it) compiled into
-        one resumable function; an empty block has none."""
+        one resumable function; an empty block has none. `func`: the block is always run in
+        a frame of its own of kind FUNC (a verb's, an action's or a listener's body), so a
+        `require` or `return` at its level leaves that frame alone (`_Emitter.leave`)."""
         if not heads and not b.body:
             return []
-        m = _Emitter(self)
+        m = _Emitter(self, func)
         saved = self.cg.locals_start(b.body)
         try:
             m.open(m.sym())
@@ -125,8 +131,10 @@ class _Emitter:
     opened (so that a delegated statement's section K is followed by its continuation K + 1,
     where `ask` rewinds the frame's pc to K)."""
 
-    def __init__(self, gen: ResumableGen):
+    def __init__(self, gen: ResumableGen, func: bool = False):
         self.g = gen
+        self.func = func
+        self.pinned: list[int] = []  # sections kept in the numbering as a delegated one's
         self.lines: list[str] = []
         self.nsym = 0
         self.num: dict[int, int] = {}
@@ -185,6 +193,8 @@ class _Emitter:
         if not g.native(s):
             if isinstance(s, n.CallStmt) and g.sg.verb_unheard(s):
                 self.call(s)
+            elif self.func and isinstance(s, (n.Require, n.Return)) and LEAVE_INLINE:
+                self.leave(s)
             else:
                 self.delegate(g.c.checked_stmt(s), s)
             return
@@ -257,6 +267,35 @@ class _Emitter:
         # it may have written names (a choice, a scope's block): their variables loaded again
         self.reloads.append(None if stmt is None else _written(stmt))
         self.line(f"{RELOAD}{len(self.reloads) - 1}")
+        self.closed = False
+        self.open(after)
+
+    def leave(self, s: n.Require | n.Return) -> None:
+        """A `require` (when its condition fails) or a `return` in a block run in its own
+        FUNC frame: that frame is the innermost one whichever flattened branch or loop the
+        statement is in, so leaving the block is popping it (`engine.leave_func`), as
+        `unwind(st, (FUNC,), inclusive=True)` would, without the statement's object, its
+        condition's function and the tests after it. The sections are numbered as the
+        delegated statement's were (the same frames' `pc` in saved games); the checks marked
+        are the statement's own, as after its `exec`."""
+        g = self.g
+        rt = g.c.checked_stmt(s)  # numbered as before: the statements' ids are saved
+        at, after = self.sym(), self.sym()
+        self.open(at)
+        self.pinned += [at, after]
+        mark_line = f"st.dirty |= {rt.dirty}" if g.checks and rt.dirty else None
+        start = len(self.lines)
+        pad = ""
+        if isinstance(s, n.Require):
+            self.line(f"if not ({g.cg.test(s.cond, ())}):")
+            pad = "    "
+        self.line(f"{pad}_leave_func(st, fr)")
+        if mark_line:
+            self.line(pad + mark_line)
+        self.line(f"{pad}return")
+        if mark_line and pad:
+            self.line(mark_line)  # passed: marked as after its `exec`
+        mark(self.lines, start, s.span)
         self.closed = False
         self.open(after)
 
@@ -371,7 +410,8 @@ class _Emitter:
         count = self.count
         if not single:
             code = _thread_jumps(code)
-            code, new, count = _renumber(code, count, {a for a, _ in sections})
+            keep = {a for a, _ in sections} | {self.num[k] for k in self.pinned}
+            code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
         fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
         fn.delegated = self.delegated

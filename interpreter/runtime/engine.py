@@ -321,6 +321,21 @@ def unwind(st: State, kinds: tuple[int, ...], inclusive: bool) -> Frame | None:
     return out
 
 
+def leave_func(st: State, fr: Frame) -> None:
+    """A `require` that failed, or a `return`, in a block whose own frame `fr` is of kind FUNC
+    (build/resumable.py `_Emitter.leave`): `unwind(st, (FUNC,), inclusive=True)` and
+    `recount_checks` when `fr` is the innermost frame, as it is while its section runs (no
+    `hold:` block to release, no check's frame left, so the count of those is unchanged)."""
+    frames = st.frames
+    if frames and frames[-1] is fr:
+        frames.pop()
+        if EFFECT in fr.env:
+            effect_ended(st, fr.env)
+        return
+    unwind(st, (FUNC,), inclusive=True)
+    recount_checks(st)
+
+
 def recount_checks(st: State) -> None:
     st.checking = sum(1 for f in st.frames if f.kind == CHECK)
 
