@@ -863,25 +863,29 @@ class ScopeStmt(Stmt):
 
     def exec(self, st, fr):
         extra = {"phase": st.phase}
-        log = st.log
-        if self.kind == "turn":
+        kind = self.kind
+        if kind == "phase":
+            st.phase = self.name
+            if st.log is not None:
+                note(st, {"phase": self.name})
+        elif kind == "turn":
             st.active = self.player(st, fr.env)
             st.turn += 1
             forget_kept(st, "scope")
-            if log is not None:
+            if st.log is not None:
                 note(st, {"turn": st.turn, "player": st.active})
-        elif self.kind == "round":
+        else:
             st.round += 1
             forget_kept(st, "scope")
-            if log is not None:
+            if st.log is not None:
                 note(st, {"round": st.round})
-        else:
-            st.phase = self.name
-            if log is not None:
-                note(st, {"phase": self.name})
         st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, None, 0, extra))
 
     def at_end(self, st, fr):
+        if not (st.mods or st.grants or st.used):  # nothing lasts until a scope's end
+            if self.kind == "phase":
+                st.phase = fr.extra["phase"]
+            return False
         names = self.names
         # a turn also ends the modifiers `until end of turn of` its player
         other = turn_of(st.active) if self.kind == "turn" else self.name
