@@ -733,10 +733,12 @@ def test_replay_of_a_save_says_why_it_cannot(tmp_path, capsys):
 def test_compile_lists_what_became_generated_python(capsys):
     assert main(["compile", CLASH, "--format", "json"]) == 0
     rows = {r["name"]: r for r in out_json(capsys)}
-    # attack's body is one generated function; its `require`, which may leave it, is run by
-    # its object from there: no statement is a step of the run loop of its own
+    # attack's body is one generated function, its `require` tested in it (resumable.leave);
+    # attack_phase's scope is run by its object from there: no statement is a step of the
+    # run loop of its own
     assert rows["attack"]["kind"] == "verb" and rows["attack"]["generated"] == 1
-    assert rows["attack"]["objects"] >= 1 and rows["attack"]["steps"] == 0
+    assert rows["attack"]["objects"] == 0 and rows["attack"]["steps"] == 0
+    assert rows["attack_phase"]["objects"] >= 1 and rows["attack_phase"]["steps"] == 0
     assert rows["summon"]["kind"] == "action"
     assert main(["compile", "game_of_thrones_2p", "--format", "json"]) == 0
     rows = out_json(capsys)
@@ -751,10 +753,14 @@ def test_compile_show_prints_the_generated_source_of_a_verb(capsys):
     assert out.startswith("verb attack\n")
     # the whole body is one function, resumable at numbered sections
     assert "generated Python, " in out and "def _attack_m" in out and "if pc == 1:" in out
-    assert "run by their objects" in out and "Require" in out  # what may leave the block
+    assert "_leave_func(st, fr)" in out  # its `require` leaves the block from here
+    assert "run by their objects" not in out  # nothing else is a statement's object
     # strike may wait for a decision: the generated code starts its block and returns if it did
     assert "if _call_from(st, fr, " in out and "'target': " in out
     assert "legal options:" not in out  # an action's enumerator belongs to the action
+    assert main(["compile", CLASH, "--show", "attack_phase"]) == 0
+    out = capsys.readouterr().out
+    assert "run by their objects" in out and "ScopeStmt" in out and "Window" in out
     assert main(["compile", CLASH, "--show", "summon"]) == 0
     assert "legal options:" in capsys.readouterr().out
     assert main(["compile", "nivel_arena", "--show", "check 파워0"]) == 0
