@@ -862,15 +862,8 @@ class CodeGen:
         lazy = self._lazy_args(d, args, nodes)
         if lazy is None:
             return None
-        bound = {q.name: a for q, a in zip(d.params, args)}
-        bound["you"], bound["this"] = self._special("you"), self._special("this")
-        saved, self.bound = self.bound, bound
-        self._inlining.append(d.name)
-        try:
+        with self._inlined(d, args):
             got = self.matches(d.decl.body, its)
-        finally:
-            self.bound = saved
-            self._inlining.pop()
         if got is None:
             return None
         # each argument written once per read, and a body no longer, as inline_define's
@@ -879,6 +872,20 @@ class CodeGen:
             return None
         size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
         return got if size <= INLINE_MAX else None
+
+    @contextmanager
+    def _inlined(self, d, args: list[str]):
+        """Compiling the body of definition `d` written inline: its parameters read as the
+        arguments' code, `you` and `this` as the caller's."""
+        bound = {q.name: a for q, a in zip(d.params, args)}
+        bound["you"], bound["this"] = self._special("you"), self._special("this")
+        saved, self.bound = self.bound, bound
+        self._inlining.append(d.name)
+        try:
+            yield
+        finally:
+            self.bound = saved
+            self._inlining.pop()
 
     def _seats(self, name: str, e, src: str, its) -> str | None:
         """`first(players)` and `last(players)` as the seats they are while nobody has lost,
@@ -1097,15 +1104,8 @@ class CodeGen:
         lazy = self._lazy_args(d, args, nodes)
         if lazy is None:
             return None
-        bound = {q.name: a for q, a in zip(d.params, args)}
-        bound["you"], bound["this"] = self._special("you"), self._special("this")
-        saved, self.bound = self.bound, bound
-        self._inlining.append(d.name)
-        try:
+        with self._inlined(d, args):
             src = self.src(d.decl.body, its)
-        finally:
-            self.bound = saved
-            self._inlining.pop()
         # an argument written into the body once per read of its parameter, not more; the
         # body's length is counted without the arguments' text
         if any(src.count(a) > k for a, k in lazy.items()):
@@ -1387,30 +1387,37 @@ def _plain(src: str) -> bool:
 _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.get\('[^'\\]*'\))?|-?\d+")  # name, env.get('x')
 
 
+def bracket_depths(src: str):
+    """(index, character, depth) of each character of generated Python `src` outside its
+    string literals; depth counts the brackets open there (an opening one counts itself, a
+    closing one no longer)."""
+    depth, quote, k = 0, "", 0
+    while k < len(src):
+        ch = src[k]
+        if quote:
+            if ch == "\\":
+                k += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        else:
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            yield k, ch, depth
+        k += 1
+
+
 def _grouped(src: str) -> str:
     """`src` in parentheses, unless it is one parenthesised group already or a name."""
     if _ATOM.fullmatch(src):
         return src
     if src.startswith("(") and src.endswith(")"):
-        depth, quote, k = 0, "", 0
-        while k < len(src):
-            ch = src[k]
-            if quote:
-                if ch == "\\":
-                    k += 1
-                elif ch == quote:
-                    quote = ""
-            elif ch in "'\"":
-                quote = ch
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-                if depth == 0 and k < len(src) - 1:
-                    break  # closed before the end: `(a) + (b)`
-            k += 1
-        else:
-            return src
+        last = len(src) - 1
+        if not any(d == 0 and ch in ")]}" and k < last for k, ch, d in bracket_depths(src)):
+            return src  # not closed before the end, as `(a) + (b)` is
     return f"({src})"
 
 

@@ -26,6 +26,7 @@ from .codegen import (
     _grouped,
     _ids,
     _once,
+    bracket_depths,
     define,
     py_name,
 )
@@ -84,29 +85,16 @@ def _bases(lines: list[str], pad: str) -> list[str]:
 def _top_split(src: str, word: str) -> list[str] | None:
     """The items of `src` split at its top-level ` and `s or ` or `s (`word`); None when it
     has a top-level conditional or `lambda`, where the split would not be that operator's."""
-    parts, depth, quote, start, k = [], 0, "", 0, 0
+    parts, start = [], 0
     sep = f" {word} "
-    while k < len(src):
-        ch = src[k]
-        if quote:
-            if ch == "\\":
-                k += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and ch == " ":
-            if src.startswith((" if ", " else ", " lambda"), k):
-                return None
-            if src.startswith(sep, k):
-                parts.append(src[start:k])
-                start = k + len(sep)
-                k = start - 1
-        k += 1
+    for k, ch, depth in bracket_depths(src):
+        if k < start or depth or ch != " ":
+            continue
+        if src.startswith((" if ", " else ", " lambda"), k):
+            return None
+        if src.startswith(sep, k):
+            parts.append(src[start:k])
+            start = k + len(sep)
     parts.append(src[start:])
     return None if src.startswith("lambda") else parts
 
