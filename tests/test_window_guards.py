@@ -14,26 +14,17 @@ from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
 from minirules import write_ruleset
+from playthrough import offers
 
 RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p"]
-
-
-def _offers(prog, seed: int, limit: int = 400) -> list:
-    """The state's digest and the options offered at each decision of a seeded random game."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < limit:
-        seen.append((g.digest(), repr(g.st.pending.values)))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
 
 
 def _both_ways(prog, seed: int, monkeypatch) -> tuple[list, list]:
     """The offers of one seeded game with the window's shared guards and without them (the
     windows' kept orders are per game, so each new game reads `ENUM_GUARDS` afresh)."""
-    guarded = _offers(prog, seed)
+    guarded = offers(prog, seed)
     monkeypatch.setattr(E, "ENUM_GUARDS", False)
-    plain = _offers(prog, seed)
+    plain = offers(prog, seed)
     monkeypatch.setattr(E, "ENUM_GUARDS", True)
     return guarded, plain
 
