@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from ..language import nodes as n
 from ..language.desugar import has_self_test
 from ..language.limits import limit_group
-from ..language.resolved import KeywordRef, LocalRef, Resolved
+from ..language.resolved import BuiltinRef, KeywordRef, LocalRef, Resolved
 from ..language.symbols import CONDITION, OBJECT, Ability, CardSym, Symbols, type_name
 from ..runtime import budget
 from ..runtime import engine as E
@@ -356,10 +356,21 @@ class Compiler:
                 sa.args = self.granted_args(eff)
                 sa.target = self.expr(eff.to)
                 sa.prop = None
+                # `grant K to neighbours(this)` without condition or arguments: whether it
+                # gives `o` the keyword is asked of o's own neighbours (effects._granted_by)
+                sa.near = (
+                    eff.cond is None
+                    and not sa.args
+                    and isinstance(eff.to, n.Call)
+                    and self.r.call_of(eff.to) == BuiltinRef("neighbours")
+                    and len(eff.to.args) == 1
+                    and isinstance(eff.to.args[0], n.Special)
+                    and eff.to.args[0].which == "this"
+                )
                 p.statics_grant.append(sa)
             else:
                 sa.grant = False
-                sa.fixed = False
+                sa.fixed = sa.near = False
                 sa.args = None
                 sa.op = eff.op
                 sa.value = self.expr(eff.amount)

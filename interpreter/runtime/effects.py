@@ -109,6 +109,24 @@ def _granted_by(st, o, kw, plan):
     grant asked of its sources in force (those of its cards' objects that are in force, in zone
     order, as `StaticRT.sources` and `sources_for` find them; none for the rules' own)."""
     for sa, objs in plan:
+        if sa.near and objs is not None:
+            # `to neighbours(this)`, no condition nor arguments: o is a target exactly when a
+            # source in force is one of o's own neighbours (at most two objects to ask)
+            z = st.obj_zone[o]
+            if z < 0:
+                continue
+            objs_z = st.zones[z]
+            i = objs_z.index(o)
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(objs_z):
+                    src = objs_z[j]
+                    if (
+                        src in objs
+                        and in_force(st, src)
+                        and sa.value(st, sa.env_for(st, src)) == kw
+                    ):
+                        return []
+            continue
         if objs is None:
             srcs = _RULES
         elif len(objs) == 1:
@@ -157,6 +175,7 @@ class StaticRT:
         "card_set",
         "fixed",
         "kw_cards",
+        "near",
     )
 
     def sources(self, st):
