@@ -112,14 +112,15 @@ def _granted_by(st, o, kw, plan):
         if sa.near and objs is not None:
             # `to neighbours(this)`, no condition nor arguments: o is a target exactly when a
             # source in force is one of o's own neighbours (at most two objects to ask)
+            # (builtins._neighbours written out: importing it here would make a circle)
             z = st.obj_zone[o]
-            if z < 0:
+            if z < 0:  # out of every zone: nobody's neighbour
                 continue
-            objs_z = st.zones[z]
-            i = objs_z.index(o)
+            row = st.zones[z]
+            i = row.index(o)
             for j in (i - 1, i + 1):
-                if 0 <= j < len(objs_z):
-                    src = objs_z[j]
+                if 0 <= j < len(row):
+                    src = row[j]
                     if (
                         src in objs
                         and in_force(st, src)

@@ -102,8 +102,9 @@ def kept_totals(st) -> list:
     property: every object's totals}, a number new per game and making, the bits of the
     other active zones (where their sources are), the cards of their sources]: a move in or
     out of a zone of the first bits forgets them, and in or out of the others a move of one
-    of those cards (engine's moves). A check that reads them is kept false while the totals of each property it reads
-    are equal (token `kt:P`, `ContinuousEffects.kept_sums`), or else the number (token `kt`)."""
+    of those cards (engine's moves). A check that reads them is kept false while the totals
+    of each property it reads are equal (token `kt:P`, `ContinuousEffects.kept_sums`), or
+    else the number (token `kt`)."""
     kt = st.kt
     if kt is None:
         kept = st.g.kept_points
