@@ -1,7 +1,7 @@
 """The state's layout of properties (State.pv): for each property the rules write, its value
 per object, derived from what statements wrote (`State.props`, what saves hold) and the cards.
 It must agree with them at every decision, after a clone, a save and a load, and the saves
-must hold exactly what they held before the layout existed (docs/engine.md, issue #34)."""
+must hold exactly what they held before the layout existed (docs/speed.md, issue #34)."""
 
 from __future__ import annotations
 

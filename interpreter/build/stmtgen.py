@@ -16,7 +16,7 @@ from .codegen import CodeGen, _ids, _Locals, define, mark, py_name
 
 # Writes of laid-out properties marked in the state per object and per slot (State.wrote),
 # for the run time's incremental options and checks: off until one reads them (their cost
-# is measured in docs/engine.md).
+# is measured in docs/speed.md).
 MARK_WRITES = False
 
 
