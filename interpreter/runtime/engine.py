@@ -935,22 +935,38 @@ class Expire(Stmt):
 class Choose(Stmt):
     """One pick, or between `lo` and `hi` picks one at a time (with a 'done' option)."""
 
-    __slots__ = ("name", "options", "by", "prompt", "lo", "hi", "type")
+    __slots__ = ("name", "options", "by", "prompt", "lo", "hi", "type", "key")
 
     def __init__(self, span, name, options, by, prompt, lo, hi, type_):
         super().__init__(span)
         self.name, self.options, self.by, self.prompt = name, options, by, prompt
         self.lo, self.hi, self.type = lo, hi, type_
+        self.key = "\x00" + name  # the picks so far of several, in the frame's environment
 
     def exec(self, st, fr):
         env = fr.env
-        multi = self.lo is not None
-        key = "\x00" + self.name
-        if st.has_answer:
-            v = take_answer(st)
-            if not multi:
-                env[self.name] = v
+        if self.lo is None:  # one pick
+            if st.has_answer:  # (take_answer, written out)
+                st.has_answer = False
+                env[self.name] = st.answer
+                st.answer = None
                 return
+            opts = self.options(st, env)
+            opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
+            by = self.by(st, env) if self.by is not None else env.get("you", st.active)
+            if not opts:
+                env[self.name] = None
+                return
+            if len(opts) == 1 and st.g.auto_single:
+                env[self.name] = opts[0]
+                return
+            ask(st, fr, by, self.prompt, opts, "choose", self.type)
+            return
+        key = self.key
+        if st.has_answer:  # (take_answer, written out)
+            st.has_answer = False
+            v = st.answer
+            st.answer = None
             picked = env.get(key, [])
             if v == DONE:
                 env.pop(key, None)
@@ -974,15 +990,6 @@ class Choose(Stmt):
         opts = self.options(st, env)
         opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
         by = self.by(st, env) if self.by is not None else env.get("you", st.active)
-        if not multi:
-            if not opts:
-                env[self.name] = None
-                return
-            if len(opts) == 1 and st.g.auto_single:
-                env[self.name] = opts[0]
-                return
-            ask(st, fr, by, self.prompt, opts, "choose", self.type)
-            return
         rng = st.rng
         picked = env.get(key, [])
         lo, hi = self.lo(st, env), self.hi(st, env)
@@ -1435,11 +1442,18 @@ class Call(Stmt):
                 f"(last events: {' → '.join(chain)}); rules involved: {', '.join(sorted(set(verb.rule_names(st))))}"
             )
         listeners = verb.listeners
-        if verb.body is None and not listeners.get("before") and not listeners.get("instead"):
+        if listeners.get("before") or listeners.get("instead"):
+            self.stages(st, env)
+        elif verb.body is not None:
+            self.body_then_after(st, verb, env)
+        else:
             # an event heard only after it happens, with no block: nothing happens between its
             # start and its `after` stage, so its frame is needed only if a trigger is found
             st.dirty |= self.END_DIRTY
-            found = after_triggers(st, verb, env)
+            found = collect(st, listeners.get("after"), env)
+            when = listeners.get("when")
+            if when:
+                found += collect(st, when, env)
             if not found:
                 return
             frames = st.frames
@@ -1451,13 +1465,60 @@ class Call(Stmt):
             push_after(st, found)
             if len(frames) == depth and st.pending is None and frames[-1] is ev:
                 frames.pop()  # (its last stage: nothing more happens)
-            return
+
+    def stages(self, st, env) -> None:
+        """An event with `before` listeners or replacements: its frame, and its stages from
+        the first."""
         ev = Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 0, "rep": None})
         st.frames.append(ev)
         # its stages start now, as the run loop would start them at its next step
         st.dirty |= self.END_DIRTY
         if not self.at_end(st, ev) and st.frames and st.frames[-1] is ev:
             st.frames.pop()
+
+    def body_then_after(self, st, verb, env) -> None:
+        """A verb with a block heard only after it: no `before` listener, no replacement, so
+        its block starts at once (its stages 0 and 1, as `at_end` takes them). Its frame, at
+        stage 2, is put under the block's only when the block waits or leaves others above
+        it: while the block runs here nothing reads it (the frames of events are counted for
+        `MAX_CHAIN` only, which the levels run here, fewer than `ENTER_DEPTH`, cannot reach
+        before theirs are in place; its stage 2 has no replacement applied nor trigger
+        declined). When the block ends at once, its `after` triggers are found as at stage 2,
+        and its frame made, at its last stage, only when one is found, as an event without a
+        block makes it."""
+        st.dirty |= self.END_DIRTY
+        frames = st.frames
+        depth = len(frames)
+        top = frames[-1] if frames else None
+        body = Frame(verb.body, dict(env), -1, FUNC)
+        frames.append(body)
+        try:
+            enter(st, body)
+        except BaseException:  # (a step stopped for a chance outcome: the state as it would be)
+            self.event_under(st, env, depth)
+            raise
+        if len(frames) != depth or st.pending is not None or (frames and frames[-1] is not top):
+            self.event_under(st, env, depth)  # the block waits, or started others
+            return
+        listeners = verb.listeners
+        found = collect(st, listeners.get("after"), env)
+        when = listeners.get("when")
+        if when:
+            found += collect(st, when, env)
+        if found:
+            ev = Frame(
+                st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 3, "rep": None}
+            )
+            frames.append(ev)
+            push_after(st, found)
+            if len(frames) == depth + 1 and st.pending is None and frames[-1] is ev:
+                frames.pop()  # (its last stage: nothing more happens)
+
+    def event_under(self, st, env, depth: int) -> None:
+        """The frame of an event whose block is in progress, at stage 2, put under the block's
+        frame (at `depth`) where the general way has it: its stage 2 comes when the block ends."""
+        ev = Frame(st.g.prog.empty_block, env, self.id, EVENT, None, 0, {"stage": 2, "rep": None})
+        st.frames.insert(depth, ev)
 
     @staticmethod
     def note_call(st, verb, env) -> None:
@@ -1887,9 +1948,8 @@ def collect(st: State, lsts, args: dict) -> list:
     g = st.g
     prog = g.prog
     out = []
-    n = g.nplayers
     active = st.active
-    policy = prog.settings.get("trigger_order", "active_first")
+    policy = None  # (the order of what fires, found at the first that does)
     present = None  # the objects in active zones by card, found once for every card's listener
     for lst in lsts:
         origin = lst.origin
@@ -1936,6 +1996,9 @@ def collect(st: State, lsts, args: dict) -> list:
             if lst.cond is not None and not lst.cond(st, env):
                 continue
             owner = env["you"]
+            if policy is None:
+                policy = prog.settings.get("trigger_order", "active_first")
+                n = g.nplayers
             if policy in ("active_first", "by_owner"):
                 order = ((owner - active) % n, prog.zone_order(st, src), lst.id)
             elif policy == "turn_order":
