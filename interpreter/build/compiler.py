@@ -117,7 +117,9 @@ class Compiler:
             p.verbs[ev.name] = VerbRT(ev.name, ev.params, None)
         self._cards()
         for v in s.unique(s.verbs):
-            p.verbs[v.name].body = self.block(v.decl.body, name=v.name, func=True)
+            vrt = p.verbs[v.name]
+            vrt.body = self.block(v.decl.body, name=v.name, func=True)
+            self.resumable.define_quick(vrt, vrt.body)  # its calls' frameless copy
         for ab in s.abilities:
             self.ability(ab)
         for vrt in p.verbs.values():

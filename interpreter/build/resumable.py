@@ -38,6 +38,10 @@ _LOOPS = (n.For, n.Repeat, n.While)
 # A `require`/`return` of a block run in its own FUNC frame leaves it inline (_Emitter.leave);
 # off: delegated to its object as any statement (tests compare the two)
 LEAVE_INLINE = True
+# A call of a verb that may wait runs its block's frameless copy (`quick_variant`), which
+# makes the verb's frame only where it waits or needs one; off: every such call makes its
+# frame (engine.call_from), as before (tests compare the two)
+QUICK_CALLS = True
 
 
 class Section(E.Stmt):
@@ -78,7 +82,70 @@ class ResumableGen:
         ns["_run_checks"] = E.run_checks
         ns["_call_from"] = E.call_from
         ns["_leave_func"] = E.leave_func
+        ns["_quick_sink"] = E.quick_sink
+        ns["_quick_hand_over"] = E.quick_hand_over
+        ns["_ENTER_DEPTH"] = E.ENTER_DEPTH
+        ns["_Frame"], ns["_FUNC"] = E.Frame, E.FUNC
         compiler.p.note_error = note_rules_place
+        self.last_quick: tuple | None = None  # the frameless copy of the last block (`block`)
+        self._holders: dict[str, list] = {}  # by verb: [its frameless copy] (`quick_holder`)
+        self._recursive: dict[str, bool] = {}
+
+    # ------------------------------------------------------------ frameless calls
+    def recursive(self, verb: str) -> bool:
+        """Whether a verb's block may call the verb again (through others): such a call keeps
+        its frame (`call_from`), whose depth the run loop and the budget bound."""
+        known = self._recursive.get(verb)
+        if known is None:
+            verbs = self.cg.s.verbs
+            seen, pending = set(), [verb]
+            known = False
+            while pending and not known:
+                body = verbs[pending.pop()].decl.body
+                for x in body.walk() if body is not None else ():
+                    if isinstance(x, n.CallStmt):
+                        name = verbs[x.verb].name
+                        known = known or name == verb
+                        if name not in seen:
+                            seen.add(name)
+                            pending.append(name)
+            self._recursive[verb] = known
+        return known
+
+    def quick_holder(self, verb: str) -> str:
+        """The constant holding (`[fn]`) the function a call of `verb` runs: its block's
+        frameless copy, or `call_from` where it has none (filled by `define_quick`)."""
+        holder = self._holders.get(verb)
+        if holder is None:
+            holder = self._holders[verb] = []
+        return self.cg.const(holder, f"{py_name(verb) or 'verb'}_q")
+
+    def define_quick(self, vrt, block: int) -> None:
+        """After a verb's block was compiled (`block`, numbered `block`): its frameless copy
+        defined into its holder, or `call_from` in its place."""
+        holder = self._holders.setdefault(vrt.name, [])
+        made = self.last_quick
+        self.last_quick = None
+        blk = self.c.p.blocks[block]
+        if made is None or not QUICK_CALLS or self.recursive(vrt.name) or not blk:
+            # `call_from` written for this block: its frame made at once
+            name = blk[0].fn.__name__ if blk else None
+            qname = f"{name or '_empty'}_f"
+            code = _FRAMED_CALL.format(
+                name=qname, verb=self.cg.const(vrt), block=block, fn=name, count=len(blk)
+            )
+            if not blk:  # (never called: an empty block makes no call)
+                code = code.replace(f"    {name}(st, callee, 0)\n", "")
+            holder[:] = [define(self.cg.ns, qname, code, f"<madang {qname}>")]
+            return
+        code, qname, span = made
+        code = code.replace("@BLOCK@", str(block)).replace("@VERB@", self.cg.const(vrt))
+        # a call's environment holds `you` and the arguments only: the other names start none
+        bound = {"you", *vrt.param_names}
+        top, _, rest = code.partition("\n    pc = 0\n")
+        top = _LOAD.sub(lambda m: m.group(0) if m.group(2) in bound else m.group(1) + "None", top)
+        code = top + "\n    pc = 0\n" + rest
+        holder[:] = [define(self.cg.ns, qname, code, f"<madang {qname} {span}>")]
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:
@@ -112,6 +179,7 @@ class ResumableGen:
         one resumable function; an empty block has none. `func`: the block is always run in
         a frame of its own of kind FUNC (a verb's, an action's or a listener's body), so a
         `require` or `return` at its level leaves that frame alone (`_Emitter.leave`)."""
+        self.last_quick = None
         if not heads and not b.body:
             return []
         m = _Emitter(self, func)
@@ -123,7 +191,9 @@ class ResumableGen:
             m.seq(b.body, [])
         finally:
             loc = self.cg.locals_end(saved)
-        return m.finish(b.span, loc, name)
+        out = m.finish(b.span, loc, name)
+        self.last_quick = m.quick
+        return out
 
 
 class _Emitter:
@@ -144,6 +214,7 @@ class _Emitter:
         self.delegated: list = []
         self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
         self.reloads: list[set[str] | None] = []  # per delegated statement: the names it writes
+        self.quick: tuple | None = None  # (code, name, span) of the frameless copy (finish)
 
     def sym(self) -> int:
         self.nsym += 1
@@ -238,8 +309,12 @@ class _Emitter:
         self.line(f"fr.pc = {self.ref(after)}")
         if g.resumable(g.cg.s.verbs[s.verb].decl.body):  # (an empty body: nothing to run)
             # its block's function called at once (engine.call_from): a frame, but no trip
-            # through the run loop
-            self.line(f"if _call_from(st, fr, {vr}, {args}, {str(s.span)!r}):")
+            # through the run loop; or its frameless copy, which makes the frame only where
+            # the block waits (`quick_variant`)
+            if QUICK_CALLS and not g.recursive(verb):
+                self.line(f"if {g.quick_holder(verb)}[0](st, {args}, {str(s.span)!r}):")
+            else:
+                self.line(f"if _call_from(st, fr, {vr}, {args}, {str(s.span)!r}):")
             self.line("    return")
         self.closed = False
         self.open(after)
@@ -414,11 +489,146 @@ class _Emitter:
             code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
         fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
+        if self.func and QUICK_CALLS:
+            quick = quick_variant(code, name, count, single)
+            self.quick = None if quick is None else (quick, name + "_q", span)
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
         # scenario may enter the flow at one: build/flowpoints.py)
         fn.sections = sections
         return [Section(span, fn, k) for k in range(count)]
+
+
+# a call of a verb without a frameless copy: engine.call_from written for its block
+_FRAMED_CALL = """\
+def {name}(st, env, span):
+    frames = st.frames
+    if len(frames) >= _ENTER_DEPTH:
+        return _call_from(st, frames[-1], {verb}, env, span)
+    caller = frames[-1]
+    callee = _Frame({block}, env, -1, _FUNC, None, 0, None, 1)
+    frames.append(callee)
+    {fn}(st, callee, 0)
+    if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
+        frames.pop()
+    return st.pending is not None or st.over or not frames or frames[-1] is not caller
+"""
+_LOAD = re.compile(r"(?m)^(    _l\d+ = )env\.get\('([^'\\]*)'\)$")  # a function's first loads
+_FRAMED = re.compile(r"\.exec\(st, fr\)|_call_from\(st, fr,")  # needs the frame pushed
+_FR = re.compile(r"\bfr\b")
+_GOES = re.compile(r" +pc = (\d+)")  # a jump, or the fall into the next section
+
+
+def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
+    """The frameless copy of a verb's block function `name` (its `count` sections in `code`):
+    `name_q(st, env, span)`, run by the verb's calls in place of `engine.call_from` (true when
+    the caller must return, as there). It runs the same sections with the frame's `pc` in a
+    variable (`fpc`); the frame `call_from` would have pushed at depth `n0` is made only where
+    it is still there when the block returns (a decision, a check's frames or a call that waits
+    above it: `engine.quick_sink` puts it under them), and a section that needs it pushed (a
+    statement's object, a call through `call_from`) is run by the block's own function in it
+    (`engine.quick_hand_over`). Nothing else differs: the same states, frames and steps. None
+    when some line uses the frame otherwise (that block's calls keep their frame).
+    `@BLOCK@` and `@VERB@` stand for the block's number and the verb's constant."""
+    lines = code.split("\n")
+    assert lines[0] == f"def {name}(st, fr, pc):" and lines[1] == "    env = fr.env"
+    k = 2
+    while k < len(lines) and lines[k].startswith("    _l") and " = env.get(" in lines[k]:
+        k += 1
+    sink = f"return _quick_sink(st, @BLOCK@, env, n0, fpc, {count})"
+    head = [
+        f"def {name}_q(st, env, span):",
+        "    n0 = len(st.frames)",
+        "    if n0 >= _ENTER_DEPTH:  # deeper, as call_from does",
+        "        return _call_from(st, st.frames[-1], @VERB@, env, span)",
+        "    fpc = 1",
+        *lines[2:k],
+        "    pc = 0",
+    ]
+    out: list[str] = []
+    section = -1
+    body: list[str] = []
+    framed: set[int] = set()  # the sections run in the frame (`quick_hand_over`)
+    ends: set[int] = set()  # the sections where the block may end or leave
+    goes: dict[int, set[int]] = {}  # the sections each one jumps or falls through to
+
+    def flush() -> bool:
+        if section >= 0:
+            goes[section] = {int(m.group(1)) for x in body if (m := _GOES.fullmatch(x))}
+            if any(f"fr.pc = {count}" in x or "_leave_func(" in x for x in body):
+                ends.add(section)
+        if section >= 0 and any(_FRAMED.search(x) for x in body):
+            framed.add(section)
+            pad = " " * 12
+            out.append(
+                f"{pad}return _quick_hand_over(st, @BLOCK@, env, n0, fpc, {section}, {name},"
+                f" {count})"
+            )
+            return True
+        for x in body:
+            stripped = x.lstrip()
+            pad = x[: len(x) - len(stripped)]
+            if stripped.startswith("fr.pc = "):
+                out.append(f"{pad}fpc = {stripped[8:]}")
+            elif stripped == "return" and out[-1].strip() == f"fpc = {count}":
+                # the block's end: nothing above it (the usual case) leaves no frame
+                out.append(f"{pad}if len(st.frames) == n0 and st.pending is None:")
+                out.append(f"{pad}    return st.over")
+                out.append(pad + sink)
+            elif stripped == "return" or stripped.endswith(": return"):  # (`if st.over: return`)
+                out.append(pad + stripped.removesuffix("return") + sink)
+            elif stripped == "if st.frames[-1] is not fr:":
+                out.append(f"{pad}if len(st.frames) != n0:")
+            elif stripped == "_leave_func(st, fr)":
+                if section < 0:
+                    return False
+                # (nothing above the block: popping it is the block's end)
+                out.append(
+                    f"{pad}if len(st.frames) != n0: return _quick_hand_over(st, @BLOCK@,"
+                    f" env, n0, fpc, {section}, {name}, {count})"
+                )
+                out.append(f"{pad}fpc = {count}")
+            elif _FR.search(x.split("  # ")[0] if "  # " in x else x):
+                return False
+            else:
+                out.append(x)
+        return True
+
+    for x in lines[k:]:
+        head_m = _HEAD.fullmatch(x)
+        if head_m is not None or x.startswith("        raise RulesError("):
+            if not flush():
+                return None
+            body = []
+            out.append(x)
+            section = int(head_m.group(1)) if head_m is not None else -1
+            continue
+        if section < 0 and not single:
+            out.append(x)  # `while True:`
+            continue
+        body.append(x)
+    if not flush():
+        return None
+    if not single and not _frameless_end(goes, framed, ends):
+        return None  # every way through the block needs its frame: no copy (`call_from`)
+    return "\n".join(head + out) + "\n"
+
+
+def _frameless_end(goes: dict[int, set[int]], framed: set[int], ends: set[int]) -> bool:
+    """Whether some way from the first section reaches the block's end (or a leaving)
+    through sections that do not need the frame."""
+    seen, ways = {0}, [0]
+    while ways:
+        k = ways.pop()
+        if k in framed:
+            continue
+        if k in ends:
+            return True
+        for t in goes.get(k, ()):
+            if t not in seen:
+                seen.add(t)
+                ways.append(t)
+    return False
 
 
 def _written(s) -> set[str]:

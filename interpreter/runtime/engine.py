@@ -1629,6 +1629,33 @@ def call_from(st: State, fr: Frame, verb, env: dict, span) -> bool:
     return st.pending is not None or st.over or not frames or frames[-1] is not fr
 
 
+def quick_sink(st: State, block: int, env: dict, n0: int, pc: int, nblk: int) -> bool:
+    """The end of a verb's call run without a frame (build/resumable.py `quick_variant`): what
+    `call_from` does after the block's first section returned, for a frame that would have
+    stood at `n0` with `pc` (true when the caller must return). A block that ended with
+    nothing above it leaves no frame; otherwise its frame is put where it would have stood
+    (under the frames a check or a call pushed since), as `call_from` would have left it."""
+    frames = st.frames
+    if pc >= nblk and st.pending is None and len(frames) == n0:
+        return st.over
+    frames.insert(n0, Frame(block, env, -1, FUNC, None, 0, None, pc))
+    return True
+
+
+def quick_hand_over(st: State, block: int, env: dict, n0: int, pc: int, k: int, fn, nblk) -> bool:
+    """A verb's call run without a frame that reached a section needing one (a statement's
+    object, a call through `call_from`): its frame pushed as `call_from` would have made it,
+    section `k` of the block's own function run in it, and `call_from`'s end."""
+    frames = st.frames
+    caller = frames[-1]
+    callee = Frame(block, env, -1, FUNC, None, 0, None, pc)
+    frames.append(callee)
+    fn(st, callee, k)
+    if callee.pc >= nblk and st.pending is None and frames[-1] is callee:
+        frames.pop()
+    return st.pending is not None or st.over or not frames or frames[-1] is not caller
+
+
 def push_triggers(st: State, verb, timing: str, args: dict) -> None:
     if timing == "after":
         found = after_triggers(st, verb, args)
