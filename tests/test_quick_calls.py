@@ -40,6 +40,11 @@ verb ending(x: number):
         win first(players)
     later += 10
 
+# waits at once on every way through it: no frameless copy, `call_from` written for it
+verb asks(x: number):
+    choose w from [1, 2] by first(players) "w"
+    total += w + x
+
 # a check that waits fires in the middle of a verb: the verb's frame goes under the check's
 check big if total >= 20 and fired == 0:
     fired += 1
@@ -50,6 +55,7 @@ flow:
     outer(1)
     outer(3)
     outer(5)
+    asks(1)
     repeat 6 times:
         outer(2)
         hit(3)
@@ -78,7 +84,7 @@ def _quick(prog, verb: str):
         for k, v in prog.blocks[prog.verbs[verb].body][0].fn.__globals__.items()
         if k.startswith(f"_{verb}_q_") and isinstance(v, list)
     )
-    return fn, fn.__name__.endswith("_q")
+    return fn, fn.__name__.endswith("_q")  # (else `call_from` written for it: `_f`)
 
 
 def test_frameless_calls_leave_the_frames_call_from_leaves(tmp_path, monkeypatch):
@@ -89,6 +95,8 @@ def test_frameless_calls_leave_the_frames_call_from_leaves(tmp_path, monkeypatch
         fn, quick = _quick(fast, verb)
         assert quick, verb
         assert "_quick_sink(" in fn.generated
+    fn, quick = _quick(fast, "asks")
+    assert not quick and fn.__name__.endswith("_f") and "callee = _Frame(" in fn.generated
     # `hit`'s choice needs its frame: that section is run by the block's own function
     assert "_quick_hand_over(" in _quick(fast, "hit")[0].generated
     code = "\n".join(s.fn.generated for b in general.blocks for s in b[:1] if hasattr(s, "fn"))
