@@ -88,7 +88,6 @@ class ResumableGen:
         ns["_Frame"], ns["_FUNC"] = E.Frame, E.FUNC
         compiler.p.note_error = note_rules_place
         self.last_quick: tuple | None = None  # the frameless copy of the last block (`block`)
-        self._holders: dict[str, list] = {}  # by verb: [its frameless copy] (`quick_holder`)
         self._recursive: dict[str, bool] = {}
 
     # ------------------------------------------------------------ frameless calls
@@ -115,15 +114,13 @@ class ResumableGen:
     def quick_holder(self, verb: str) -> str:
         """The constant holding (`[fn]`) the function a call of `verb` runs: its block's
         frameless copy, or `call_from` where it has none (filled by `define_quick`)."""
-        holder = self._holders.get(verb)
-        if holder is None:
-            holder = self._holders[verb] = []
+        holder = self.c.p.verbs[verb].quick  # (the program's: a snippet's calls find it)
         return self.cg.const(holder, f"{py_name(verb) or 'verb'}_q")
 
     def define_quick(self, vrt, block: int) -> None:
         """After a verb's block was compiled (`block`, numbered `block`): its frameless copy
         defined into its holder, or `call_from` in its place."""
-        holder = self._holders.setdefault(vrt.name, [])
+        holder = vrt.quick
         made = self.last_quick
         self.last_quick = None
         blk = self.c.p.blocks[block]

@@ -14,9 +14,19 @@ from .errors import RulesError
 class VerbRT:
     """A verb or event at run time: parameters, body block, and who listens to it."""
 
-    __slots__ = ("name", "param_names", "param_types", "body", "listeners", "listened", "narration")
+    __slots__ = (
+        "name",
+        "param_names",
+        "param_types",
+        "body",
+        "listeners",
+        "listened",
+        "narration",
+        "quick",
+    )
 
     def __init__(self, name, params, body, narration=None):
+        self.quick: list = []  # [the function a generated call runs] (build/resumable.py)
         self.name = name
         self.param_names = [p.name for p in params]
         self.param_types = [p.type for p in params]
