@@ -510,6 +510,15 @@ def {name}(st, env, span):
         frames.pop()
     return st.pending is not None or st.over or not frames or frames[-1] is not caller
 """
+_HAND_OVER = """\
+frames = st.frames
+caller = frames[-1]
+callee = _Frame(@BLOCK@, env, -1, _FUNC, None, 0, None, fpc)
+frames.append(callee)
+{fn}(st, callee, {k})
+if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
+    frames.pop()
+return st.pending is not None or st.over or not frames or frames[-1] is not caller"""
 _LOAD = re.compile(r"(?m)^(    _l\d+ = )env\.get\('([^'\\]*)'\)$")  # a function's first loads
 _FRAMED = re.compile(r"\.exec\(st, fr\)|_call_from\(st, fr,")  # needs the frame pushed
 _FR = re.compile(r"\bfr\b")
@@ -556,10 +565,9 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
                 ends.add(section)
         if section >= 0 and any(_FRAMED.search(x) for x in body):
             framed.add(section)
-            pad = " " * 12
-            out.append(
-                f"{pad}return _quick_hand_over(st, @BLOCK@, env, n0, fpc, {section}, {name},"
-                f" {count})"
+            # engine.quick_hand_over written out: the frame pushed, the section run in it
+            out.extend(
+                " " * 12 + x for x in _HAND_OVER.format(k=section, fn=name, count=count).split("\n")
             )
             return True
         for x in body:
