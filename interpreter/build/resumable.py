@@ -537,7 +537,8 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
     when some line uses the frame otherwise (that block's calls keep their frame).
     `@BLOCK@` and `@VERB@` stand for the block's number and the verb's constant."""
     lines = code.split("\n")
-    assert lines[0] == f"def {name}(st, fr, pc):" and lines[1] == "    env = fr.env"
+    if lines[0] != f"def {name}(st, fr, pc):" or lines[1] != "    env = fr.env":
+        return None  # (not a block function as `finish` writes it)
     k = 2
     while k < len(lines) and lines[k].startswith("    _l") and " = env.get(" in lines[k]:
         k += 1
