@@ -64,6 +64,15 @@ _WHERE_DOMAIN = re.compile(
 # a test part `X or Y`, X whether an object of a zone matches (`exists(first(Z where P))`, P
 # pure): X's zone gone through to its first match in statements, Y tested only if none did
 OR_SCANS = True
+# a domain kept per game (`domain_key`): the entry of the listing's action, parameter, `you`
+# and counters' values (a dictionary of the domains by the names' values) looked up once per
+# listing, when first needed, then only the names' values per binding (off: the whole key,
+# the counters' rows included, made and hashed at each binding)
+KEPT_ROWS = True
+# `this` in an enumerator read as its `src` argument (which every caller gives as the env's
+# `this`), not from the env: an enumerator that reads no other name from the env writes no
+# parameter into it (a definition's call passes `this` on)
+THIS_SRC = True
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -129,7 +138,7 @@ class Enumerators(CodeGen):
         # each part's source, at the level where what it reads is bound (a definition whose
         # body is an `and` split into its parts: the parts of `f(you, q, a)` that read `a`
         # alone are tested once per `a`, not once per `a` and `q`)
-        self.bound = {"you": "you_"} | {q.name: f"v{i}" for i, q in enumerate(params)}
+        self.bound = self._own() | {q.name: f"v{i}" for i, q in enumerate(params)}
         levels_of = {"you": 0} | {q.name: i + 1 for i, q in enumerate(params)}
         tests: list[list[str]] = [[] for _ in req_exprs]
         # A domain that reads none of the parameters bound just before it (`c: card from
@@ -156,7 +165,7 @@ class Enumerators(CodeGen):
             holders = list(self._hoist.values()) if self._hoist is not None else []
         finally:
             self._hoist = None
-        self.bound = {"you": "you_"}
+        self.bound = self._own()
 
         def test(level: int, on_fail: str) -> None:
             # `if not (a and b): fail` as a test per run of parts, and a part that is whether
@@ -231,6 +240,7 @@ class Enumerators(CodeGen):
                     lines.append(f"{pad}{k} = {{}}" if k[:2] == "km" else f"{pad}{k} = None")
 
         reset(0)
+        kept: list[str] = []  # `kk{i} = None`: the per-game domains' rows, found when first needed
         known = dict(holders)
         filters = [
             self._filters(i, levels[i], tests[i + 1], len(params), known)
@@ -245,8 +255,20 @@ class Enumerators(CodeGen):
             if hoisted:
                 lines.append(f"{pad}if h{i} is None:")
             kd = self.domain_key(act, i, dom_names[i]) if key is None else None
-            if kd is not None:  # computed once per game for each value of what it reads
-                lines.append(f"{inner}kd_ = {kd}")
+            if kd is not None and KEPT_ROWS:  # the listing's row of values found once
+                outer, by = kd
+                by_src = by[0] if len(by) == 1 else f"({', '.join(by)})" if by else "()"
+                kept.append(f"    kk{i} = None")
+                lines.append(f"{inner}if kk{i} is None:")
+                lines.append(
+                    f"{inner}    kk{i} = st.g.domains.setdefault(({', '.join(outer)}), {{}})"
+                )
+                lines.append(f"{inner}d{i} = kk{i}.get({by_src})")
+                lines.append(f"{inner}if d{i} is None:")
+                lines.append(f"{inner}    d{i} = kk{i}[{by_src}] = {dom}")
+            elif kd is not None:  # computed once per game for each value of what it reads
+                outer, by = kd
+                lines.append(f"{inner}kd_ = ({', '.join(outer[:3] + by + outer[3:])})")
                 lines.append(f"{inner}d{i} = st.g.domains.get(kd_)")
                 lines.append(f"{inner}if d{i} is None:")
                 lines.append(f"{inner}    d{i} = st.g.domains[kd_] = {dom}")
@@ -260,7 +282,7 @@ class Enumerators(CodeGen):
                 lines.extend(self._domain_lines(dom, f"d{i}", inner))
             if q.domain is not None and self._zone(q.domain):  # a zone: its contents
                 lines.append(f"{inner}d{i} = st.zones[d{i}]")
-            elif q.domain is None or not self._list(q.domain):  # a list is read as it is
+            elif q.domain is None or not (self._list(q.domain) or self._is_areas(q.domain)):
                 lines.append(
                     f"{inner}d{i} = d{i} if isinstance(d{i}, list) else st.zones[d{i}] "
                     f"if isinstance(d{i}, int) else ()"
@@ -297,11 +319,25 @@ class Enumerators(CodeGen):
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
+        lines[after_first:after_first] = kept
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    @staticmethod
+    def _own() -> dict[str, str]:
+        """The Python of `you` and `this` in an enumerator: its locals `you_` and `src` (the
+        object whose action it is, none for the rules' own: every caller gives the env's
+        `this` as `src`), so that a definition's call there reads neither from the env."""
+        return {"you": "you_", "this": "src"} if THIS_SRC else {"you": "you_"}
+
+    def _is_areas(self, e) -> bool:
+        """Whether a domain is the built-in `areas`: a new list of the areas' numbers (its
+        entry in a listing's cache, under its source, is always that list), so it is read
+        as it is, like any list, without the tests for a zone."""
+        return isinstance(e, n.Name) and self.r.name_of(e) == rv.BuiltinRef("areas")
 
     def _domain_lines(self, dom: str, var: str, pad: str) -> list[str]:
         """`var = dom` for a domain computed at each binding or listing; a guarded `where` over a zone
@@ -624,22 +660,23 @@ class Enumerators(CodeGen):
             self._guard = saved
         return src
 
-    def domain_key(self, act, i: int, names: set) -> str | None:
+    def domain_key(self, act, i: int, names: set) -> tuple[list[str], list[str]] | None:
         """The key under which parameter i's domain is kept per game (`Game.domains`) when it
         reads only the names bound before it, `you` and counters (build/depends.
-        domain_counters: `b: area from near(you, a)`, from the map alone): the action, the
-        parameter, those names' and counters' values. None: the domain is computed each time."""
+        domain_counters: `b: area from near(you, a)`, from the map alone), in two parts: what
+        is the same for a whole listing (the action, the parameter, `you`, the counters'
+        values) and the values of those names. None: the domain is computed each time."""
         fixed = act.dom_fixed[i]
         if fixed is None or not all(x in self.bound for x in names):
             return None
-        parts = [str(act.id), str(i), "you_"] + [self.bound[x] for x in sorted(names)]
+        outer = [str(act.id), str(i), "you_"]
         for c in fixed:
             sym = self.p.counters.get(c)
             if sym is None:
                 return None
             if sym.scope == "global":
-                parts.append(f"st.counters.get({c!r})")
+                outer.append(f"st.counters.get({c!r})")
             else:  # the whole row: a player's or an area's counter read for any of them
                 table = "pcounters" if sym.scope == "player" else "acounters"
-                parts.append(f"tuple(st.{table}[{c!r}])")
-        return f"({', '.join(parts)})"
+                outer.append(f"tuple(st.{table}[{c!r}])")
+        return outer, [self.bound[x] for x in sorted(names)]

@@ -18,7 +18,7 @@ _ENV_KEPT = re.compile(r"env\.get\('(?:this|you)'\)")  # the same through a whol
 
 def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
     """The enumerator level at which the Python expression `src` may be computed: the deepest
-    parameter it reads (`v{i}`: level i + 1; `you_`, `this`, the state, constants: 0; a holder:
+    parameter it reads (`v{i}`: level i + 1; `you_`, `this` (`src`), the state, constants: 0; a holder:
     its own level), or None when it reads anything else (a comprehension's variable of an
     enclosing `where`, a local of a function of its own, the env's other names)."""
     read = params_read(src, ns, holders)
@@ -54,7 +54,7 @@ def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
             read.add(int(m.group(1)) + 1)
         elif name in holders:
             read.add(holders[name])
-        elif name in ("st", "you_", "env") or name in ns or hasattr(builtins, name):
+        elif name in ("st", "you_", "src", "env") or name in ns or hasattr(builtins, name):
             continue
         else:
             return None
