@@ -115,3 +115,83 @@ def test_a_cards_action_reading_this_offers_what_it_offered(tmp_path, monkeypatc
             assert a == b, f"{switch} {seed}"
             sizes |= {opts.count("], ") for _, opts in a}
         assert len(sizes) > 2  # listings of different lengths: the tests decide some
+
+
+def test_summons_areas_are_made_first_and_end_an_empty_listing(monkeypatch):
+    """Summon's areas (a gate the player controls: the listing's own filtered domain) are made
+    before the monsters' names and their costs, and a listing without one ends there; the
+    options and states are those of before at every decision (the work charged is less)."""
+    on = load_program("cthulhu_wars")
+    code = enumerator_code(on, "summon")
+    assert code.index("if not h1: return") < code.index("for v0 in d0:")
+    off = compiled_with("cthulhu_wars", enumerators, "EMPTY_FIRST", False, monkeypatch)
+    assert "if not h1: return" not in enumerator_code(off, "summon")
+    for seed in range(3):
+        assert offers(on, seed) == offers(off, seed), f"seed {seed}"
+    gots = compiled_with("game_of_thrones_2p", enumerators, "EMPTY_FIRST", False, monkeypatch)
+    for seed in range(2):
+        assert offers(load_program("game_of_thrones_2p"), seed) == offers(gots, seed)
+
+
+EARLY = """\
+zone hand: per player, ordered, owner sees
+zone field: per player, ordered, public
+counter n = 0
+
+kind gem:
+    size: number
+
+define fits(c: card, u: card) = c.size <= u.size
+
+action fit(c: card from you.hand, u: card from you.field) in act:
+    require c.size RISK> 0 and u.size > 1 and fits(c, u)
+    move c to you.field
+    n += 1
+
+action take_back(u: card from you.field) in act:
+    require u.size < 3
+    move u to you.hand
+
+action rest in act:
+    n += 1
+
+setup:
+    for p in players:
+        create "Small" in p.hand
+        create "Mid" in p.field
+        create "Big" in p.hand
+
+flow:
+    repeat 12 times:
+        for p in players:
+            turn p:
+                window act by p once
+"""
+GEMS = (
+    "cards:\n  - {name: Small, type: gem, size: 1}\n  - {name: Mid, type: gem, size: 2}\n"
+    "  - {name: Big, type: gem, size: 3}\n"
+)
+
+
+def test_a_kept_domain_empty_in_some_listings_ends_them_only_after_pure_loops(
+    tmp_path, monkeypatch
+):
+    """The field's gems above size 1 are made before the hand's loop (whose test is pure) and
+    end the listing when there are none; with a `%` in the hand's test (which may raise) they
+    are not; the same options both ways in every seeded game, both cases met."""
+    (tmp_path / "a").mkdir()
+    pure = write_ruleset(tmp_path / "a", EARLY.replace("RISK", ""), GEMS, name="early")
+    on = load_program(pure)
+    off = compiled_with(pure, enumerators, "EMPTY_FIRST", False, monkeypatch)
+    code = enumerator_code(on, "fit")
+    assert code.index("if not h1: return") < code.index("for v0 in d0:")
+    empty = full = 0
+    for seed in range(10):
+        a = offers(on, seed)
+        assert a == offers(off, seed), f"seed {seed}"
+        empty += sum("[0, [" not in opts for _, opts in a)
+        full += sum("[0, [" in opts for _, opts in a)
+    assert empty and full
+    (tmp_path / "b").mkdir()
+    risky = write_ruleset(tmp_path / "b", EARLY.replace("RISK", "% (n + 1) "), GEMS, name="risky")
+    assert "if not h1: return" not in enumerator_code(load_program(risky), "fit")

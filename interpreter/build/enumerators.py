@@ -73,6 +73,10 @@ KEPT_ROWS = True
 # `this`), not from the env: an enumerator that reads no other name from the env writes no
 # parameter into it (a definition's call passes `this` on)
 THIS_SRC = True
+# a domain kept for the listing and filtered by its own tests (`h{i}`, computed at the first
+# binding that needs it) made before the loops of the parameters before it when those are pure:
+# an empty one ends the listing before them (the areas a player may place in, found first)
+EMPTY_FIRST = True
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -240,6 +244,7 @@ class Enumerators(CodeGen):
                     lines.append(f"{pad}{k} = {{}}" if k[:2] == "km" else f"{pad}{k} = None")
 
         reset(0)
+        early_at, early = len(lines), []  # `_empty_first`'s lines, written after reset(0)
         kept: list[str] = []  # `kk{i} = None`: the per-game domains' rows, found when first needed
         known = dict(holders)
         filters = [
@@ -252,6 +257,7 @@ class Enumerators(CodeGen):
             key = act.dom_keys[i]
             hoisted = levels[i] < i
             inner = pad + "    " if hoisted else pad
+            block_at = len(lines)
             if hoisted:
                 lines.append(f"{pad}if h{i} is None:")
             kd = self.domain_key(act, i, dom_names[i]) if key is None else None
@@ -293,6 +299,9 @@ class Enumerators(CodeGen):
                 lines.append(f"{pad}    h{i} = []")
                 lines.append(f"{pad}    for v{i} in d{i}:")
                 lines.append(f"{pad}        if {cond}: h{i}.append(v{i})")
+                if levels[i] == 0 and self._empty_first(params, tests, filters, i):
+                    cut = len(pad) - 4  # the block as written at the listing's level
+                    early += [x[cut:] for x in lines[block_at:]] + [f"    if not h{i}: return"]
                 lines.append(f"{pad}d{i} = h{i}")
                 lines.append(f"{pad}st.work += n{i}")
             elif hoisted:
@@ -319,12 +328,30 @@ class Enumerators(CodeGen):
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
+        lines[early_at:early_at] = early
         lines[after_first:after_first] = kept
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _empty_first(self, params, tests, filters, i: int) -> bool:
+        """Whether parameter i's domain, kept for the whole listing and filtered by its own
+        tests (`h{i}`), one of which reads the state, may be made before the loops of the
+        parameters before it, the listing ending there when it is empty (`EMPTY_FIRST`): every
+        option needs one of its values, and what the skipped loops would have done (their
+        domains, their tests, the filter's own) is pure and raises nothing, so only the work
+        charged changes (less where it ends early, one filtered domain more where no binding
+        before it would have needed it)."""
+        if not EMPTY_FIRST:
+            return False
+        pure = self._skippable_parts
+        if not all(src in pure for src in filters[i]) or not any("st." in x for x in filters[i]):
+            return False  # (a filter that reads no state, `q != you`, rarely empties it)
+        if not all(src in pure for level in range(1, i + 1) for src in tests[level]):
+            return False
+        return all(q.domain is None or self._skippable(q.domain, set()) for q in params[: i + 1])
 
     @staticmethod
     def _own() -> dict[str, str]:
