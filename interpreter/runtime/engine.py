@@ -12,6 +12,8 @@ game's progress.
 
 from __future__ import annotations
 
+import weakref
+
 from . import budget, seen
 from . import inputs as kept_inputs
 from .effects import acting, cards_objects, in_force, printing_cards
@@ -184,7 +186,7 @@ def run_checks(st: State) -> None:
     kept = g.kept_points
     plan = kept.get("plan")
     if plan is None:
-        plan = kept["plan"] = _check_plan(g)
+        plan = kept["plan"] = game_plan(g)
     zch = st.zdirty
     if zch:  # the zones changed since the last call: gathered into this state's points
         st.zdirty = 0
@@ -227,6 +229,30 @@ def run_checks(st: State) -> None:
     finally:
         g.read_cache = outer
     st.dirty = dirty & g.prog.check_bits
+
+
+def game_plan(g) -> tuple:
+    """`_check_plan` of game `g`, made once per program and layout of zones (setup's
+    `_layouts`: the games of one program and number of players share their `zone_info`) and
+    shared by its games: it reads nothing else of a game, and making it (the readers' `eval`,
+    the zones' masks) cost up to 5% of a random game."""
+    by_layout = _plans.get(g.prog)
+    if by_layout is None:
+        by_layout = _plans[g.prog] = {}
+    got = by_layout.get(id(g.zone_info))
+    if got is not None and got[0] is g.zone_info:
+        g.zone_checks = got[2]
+        return got[1]
+    if len(by_layout) > 16:  # (games laid out on their own: loaded, edited by tools)
+        by_layout.clear()
+    plan = _check_plan(g)
+    by_layout[id(g.zone_info)] = (g.zone_info, plan, g.zone_checks)
+    return plan
+
+
+# By program (kept while it lives): by the id of a layout's `zone_info`, (it, the plan, the
+# checks by zone instance), as `game_plan` made them.
+_plans: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _check_plan(g) -> tuple:
@@ -2053,7 +2079,7 @@ def _kept_domain(st: State, chk) -> list:
     kept = st.g.kept_points
     plan = kept.get("plan")
     if plan is None:
-        plan = kept["plan"] = _check_plan(st.g)
+        plan = kept["plan"] = game_plan(st.g)
     mask = plan[2].get(chk.bit)
     if mask is None:
         return st.zone_kept(("check domain", chk.id, tuple(st.lost)), _check_domain, chk)

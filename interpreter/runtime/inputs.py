@@ -5,6 +5,7 @@ clones and digests do not see them (issue #34, step 4)."""
 
 from __future__ import annotations
 
+import weakref
 from operator import attrgetter, itemgetter
 
 _LISTS = {"grants": "grants", "lki": "lki", "lost": "lost", "owner": "obj_owner"}
@@ -110,10 +111,28 @@ def kept_totals(st) -> list:
         kept = st.g.kept_points
         masks = kept.get("kept_totals")
         if masks is None:
-            masks = kept["kept_totals"] = _kept_masks(st.g)
+            masks = kept["kept_totals"] = _layout_masks(st.g)
         serial = kept["kept_serial"] = kept.get("kept_serial", 0) + 1
         kt = st.kt = [masks[0], {}, serial, masks[1], masks[2]]
     return kt
+
+
+def _layout_masks(g) -> tuple:
+    """`_kept_masks` of game `g`, made once per program and layout of zones (the games of one
+    program and number of players share their `zone_info`, runtime/setup.py)."""
+    by_layout = _masks.get(g.prog)
+    if by_layout is None:
+        by_layout = _masks[g.prog] = {}
+    got = by_layout.get(id(g.zone_info))
+    if got is None or got[0] is not g.zone_info:
+        if len(by_layout) > 16:  # (games laid out on their own: loaded, edited by tools)
+            by_layout.clear()
+        got = by_layout[id(g.zone_info)] = (g.zone_info, _kept_masks(g))
+    return got[1]
+
+
+# By program (kept while it lives): by the id of a layout's `zone_info`, (it, its masks).
+_masks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _kept_masks(g) -> tuple:
