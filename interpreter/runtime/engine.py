@@ -235,7 +235,7 @@ def game_plan(g) -> tuple:
     """`_check_plan` of game `g`, made once per program and layout of zones (setup's
     `_layouts`: the games of one program and number of players share their `zone_info`) and
     shared by its games: it reads nothing else of a game, and making it (the readers' `eval`,
-    the zones' masks) cost up to 5% of a random game."""
+    the zones' masks) cost 1-2% of a random game."""
     by_layout = _plans.get(g.prog)
     if by_layout is None:
         by_layout = _plans[g.prog] = {}
