@@ -41,8 +41,12 @@ def _same_plan(g, st) -> None:
     fresh = E._check_plan(g)
     assert len(shared[0]) == len(fresh[0]) > 0
     for a, b in zip(shared[0], fresh[0]):
-        assert a[0] is b[0] and a[1] == b[1] and a[3:] == b[3:]
-        assert (a[2] is None) == (b[2] is None)
+        assert a[0] is b[0] and a[1] == b[1] and a[5] == b[5]
+        if a[2] is None and b[2] is not None:  # no longer kept false (`_settle`)
+            assert a[6] is None and a[3] is None
+            assert a[4] == (None if a[5] is None else ("domain", a[1]))
+            continue
+        assert a[3:5] == b[3:5] and (a[2] is None) == (b[2] is None)
         if a[2] is not None:
             assert a[2](st) == b[2](st)
     assert shared[1:] == fresh[1:]
@@ -91,3 +95,85 @@ def test_a_game_of_another_layout_gets_its_own_plan(tmp_path):
     st.dirty |= prog.check_bits
     E.run_checks(st)
     assert st.frames and st.frames[-1].env.get("t") == o  # the third seat's box is read
+
+
+RARE = """\
+kind token:
+    power: number
+
+zone box: shared, public
+zone pile: shared, public
+counter n = 0
+
+check full if count(box) >= 50:
+    move first(box) to pile
+
+flow:
+    repeat 3 times:
+        create "T" in pile
+    repeat until n >= 40:
+        choose t from pile by first(players) "t"
+        move t to box
+        move first(box) to pile
+        n += 1
+"""
+
+
+def test_a_kept_check_whose_points_seldom_hold_is_no_longer_kept(tmp_path, monkeypatch):
+    """A check kept false by its zone (`box`), which every round's moves make due, is not
+    found false by its point after a move: after `TRIAL` such due points it is evaluated
+    whenever due, in this and the next games of the program (the shared plan), and the games
+    play as before (skipped checks are evaluated anyway under the tests: verify_checks)."""
+    monkeypatch.setattr(E, "TRIAL", 16)
+    folder = write_ruleset(tmp_path, RARE, "cards: [{name: T, type: token, power: 0}]\n")
+    prog = load_program(folder)
+    (chk,) = prog.checks
+    assert chk.reads is not None and chk.zones == {"box"}
+    evaluated = []
+    fire = E.Check.fire
+    monkeypatch.setattr(E.Check, "fire", lambda c, s: evaluated.append(1) or fire(c, s))
+    g = new_game(prog, {}, seed=1)
+    row = g.st.g.kept_points["plan"][0][0]
+    assert row[2] is not None and row[6] is not None
+
+    def forced() -> int:  # due twice on the same state: how many evaluations
+        evaluated.clear()
+        for _ in range(2):
+            g.st.dirty |= prog.check_bits
+            E.run_checks(g.st)
+        return len(evaluated)
+
+    assert forced() <= 1  # kept false on the same state
+    rng = random.Random(1)
+    while not g.st.over and row[6] is not None and row[6][0] < E.TRIAL:
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    assert not g.st.over
+    (row,) = g.st.g.kept_points["plan"][0]
+    assert row[2] is None and row[6] is None  # settled: no longer kept, nor counted
+    assert forced() == 2
+    h = new_game(prog, {}, seed=2)
+    assert h.st.g.kept_points["plan"][0][0][2] is None
+
+
+def test_a_kept_check_whose_points_hold_stays_kept():
+    """Nivel Arena's `파워0` (its points hold at about two thirds of its due points): after
+    enough games to settle it, it is still kept false; `_settle` keeps a row whose points
+    held at a quarter of its due points or more, and drops one below."""
+    prog = load_program("nivel_arena")
+    for seed in range(6):
+        g = new_game(prog, seed=seed, memory=False)
+        rng = random.Random(seed)
+        while not g.st.over:
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+    rows = g.st.g.kept_points["plan"][0]
+    (row,) = [r for r in rows if r[0].name == "파워0"]
+    assert row[2] is not None and row[6] is None
+    fresh = E._check_plan(g.st.g)[0]
+    (i,) = [k for k, r in enumerate(fresh) if r[0].name == "파워0"]
+    fresh[i][6][:] = [300, 100]  # held at 100 of 400 due points: a quarter, kept
+    E._settle(fresh, fresh[i][0])
+    assert fresh[i][2] is not None and fresh[i][6] is None
+    fresh = E._check_plan(g.st.g)[0]
+    fresh[i][6][:] = [301, 100]  # fewer than a quarter: no longer kept
+    E._settle(fresh, fresh[i][0])
+    assert fresh[i][2] is None and fresh[i][3] is None and fresh[i][6] is None

@@ -202,7 +202,7 @@ def run_checks(st: State) -> None:
     if outer is None:
         g.read_cache = {}
     try:
-        for chk, bit, read, zmask, dkey, dmask in plan[0]:
+        for chk, bit, read, zmask, dkey, dmask, tally in plan[0]:
             if dirty & bit:
                 if dkey is not None:  # a domain kept by its zones: its items found here
                     if not chk.fire_over(st, _domain_at(st, chk, kept, dkey, dmask)):
@@ -217,9 +217,15 @@ def run_checks(st: State) -> None:
                         else pt[0] is st.zmemo and pt[1] == inputs
                     ):
                         dirty &= ~bit  # false on a state equal in all it reads: false
+                        if tally is not None:
+                            tally[1] += 1
                         if verify:
                             chk.verify_quiet(st)
                         continue
+                    if tally is not None:
+                        tally[0] += 1
+                        if tally[0] >= TRIAL:
+                            _settle(plan[0], chk)
                 if not chk.fire(st):
                     dirty &= ~bit
                     if read is not None:
@@ -229,6 +235,29 @@ def run_checks(st: State) -> None:
     finally:
         g.read_cache = outer
     st.dirty = dirty & g.prog.check_bits
+
+
+# A kept check's first due points that do not hold, counted in its program's shared plan with
+# those that do: if fewer than a quarter of its due points held, it is no longer kept false
+# (`_settle`).
+TRIAL = 256
+
+
+def _settle(rows: list, chk) -> None:
+    """Stop counting check `chk`'s points in the shared plan's `rows`; if they held at fewer
+    than a quarter of its due points, it is no longer kept false in this program's games:
+    reading its parts at each due point and copying them after each false evaluation then
+    cost more than the evaluations they spare (Game of Thrones' `권력15`, which a character
+    coming into play makes due: 12% held). Which states it is evaluated on changes, never
+    what a game does: a check kept false is false (`Program.verify_checks`)."""
+    for i, row in enumerate(rows):
+        if row[0] is chk:
+            bit, dmask, tally = row[1], row[5], row[6]
+            if tally[1] * 3 < tally[0]:  # (a kept domain found by its zones again)
+                dkey = None if dmask is None else ("domain", bit)
+                rows[i] = (chk, bit, None, None, dkey, dmask, None)
+            else:
+                rows[i] = (*row[:6], None)
 
 
 def game_plan(g) -> tuple:
@@ -275,7 +304,8 @@ def _check_plan(g) -> tuple:
                 zoned.append(chk.bit)
         if read is not None:  # (kept false by what it reads: `fire` finds the domain)
             dkey = None
-        rows.append((chk, chk.bit, read, zmask, dkey, domains.get(chk.bit)))
+        tally = None if read is None else [0, 0]  # (its points that did not hold, that did)
+        rows.append((chk, chk.bit, read, zmask, dkey, domains.get(chk.bit), tally))
     zone_checks(g)
     return rows, tuple(zoned), domains
 
