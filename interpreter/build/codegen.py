@@ -8,6 +8,7 @@ and from constants bound into the function's globals (never from the ruleset's t
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
+from .fold import empty_value
 from .hoist import params_read
 
 _ids = count()
@@ -96,6 +98,10 @@ INLINE_MAX = 800  # characters of a definition's body written at its uses
 # loop (build/hoist.py), so that they are
 INLINE_HOIST_MAX = 2400
 INLINE_DEPTH = 4  # definitions inlined inside one another
+CARD_CMP = True  # a property printed on every card compared without `_le` (`_printed_compare`)
+DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
+SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
+MG_INLINE = False  # `has` reads the kept plan of grants (`State.ko`) without calling `_mg`
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
@@ -118,7 +124,7 @@ def _fusible(src: str) -> bool:
     )
 
 
-_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg"))
+_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg", "_kog"))
 
 
 def _pure(src: str) -> bool:
@@ -240,6 +246,10 @@ class CodeGen:
         # Local names held in Python variables of the function being generated (an action's
         # enumerator binds its parameters and `you`), instead of read from env.
         self.bound: dict[str, str] = {}
+        self._far_tables: dict[tuple, str] = {}  # `_printed_compare`'s tables by property
+        # definitions' bodies taking their arguments in order (`define_args`): the holder's
+        # name in the namespace, or None where the body reads the env otherwise
+        self._args_bodies: dict[str, str | None] = {}
         cards, prog = self.p.cards, self.p
 
         granted = prog.granted_args
@@ -282,6 +292,9 @@ class CodeGen:
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
         self.ns["_mg"] = _mg
+        # `_mg` written out: the kept plan's answer (`State.ko`), or "may" where none is kept
+        # yet, so that `granted_args` makes the plan (its first test is the same lookup)
+        self.ns.update(_kog=dict.get, _MAYG=(True, None))
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -489,10 +502,72 @@ class CodeGen:
 
     def _define_call(self, d, args: list[str]) -> str:
         """A call of definition `d`'s compiled body with the arguments' sources `args`."""
+        held = self.define_args(d)
+        if held is not None:  # `you`, `this` and the arguments in order, as the env had them
+            both = [self._special("you"), self._special("this"), *args]
+            return f"{held}[0](st, {', '.join(both)})"
         fn = self.const(self.c.define_body(d), d.name)
         items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
         items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
         return f"{fn}[0](st, {{{', '.join(items)}}})"
+
+    def define_args(self, d) -> str | None:
+        """The name of a holder (`[fn]`) of definition `d`'s body as a function of `st`,
+        `you`, `this` and its parameters in order, each a Python variable of the body, for
+        the calls the generated code makes: no dictionary built per call, no `env.get` per
+        read (`define_body`'s function, of `(st, env)`, stays for the engine's calls). Made
+        once; None when the body would read the env for anything else (`it` outside a
+        `where`), or when not enabled (`DEF_ARGS`)."""
+        if not DEF_ARGS:
+            return None
+        if d.name in self._args_bodies:
+            return self._args_bodies[d.name]
+        holder: list = []
+        held = self._args_bodies[d.name] = self.const(holder, d.name + "_args")
+        names = [f"_a{k}" for k in range(len(d.params))]
+        bound = {"you": "_you", "this": "_this"}
+        bound.update({q.name: v for q, v in zip(d.params, names)})
+        # (the body is its own: no name of the caller's held, no definition of the caller's
+        # being written inline around it, whatever the place of its first call)
+        saved = self.bound, self.objs, self._hoist, self.let_kinds, self.zone_vars
+        saved_inlining, self._inlining = self._inlining, [d.name]
+        self.bound, self.objs, self._hoist, self.let_kinds, self.zone_vars = (
+            bound,
+            set(),
+            None,
+            {},
+            set(),
+        )
+        try:
+            src = self.src(d.decl.body, ())
+        finally:
+            self.bound, self.objs, self._hoist, self.let_kinds, self.zone_vars = saved
+            self._inlining = saved_inlining
+        if re.search(r"\benv\b", src):
+            self._args_bodies[d.name] = None
+            return None
+        charged = f"definition {d.name} ({d.decl.span})"
+        empty = empty_value(self.s, self.r, self._skippable, d)
+        fold = ""
+        if empty:
+            k = next(i for i, q in enumerate(d.params) if q.name == empty[0])
+            fold = f"    if {names[k]} == []: return {empty[1]!r}\n"
+        name = f"_e{next(_ids)}"
+        code = (
+            f"def {name}(st, {', '.join(['_you', '_this', *names])}):\n"
+            "    st.work += 1\n"
+            f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
+            + fold
+            + f"    try:\n        return {src}\n"
+            f"    except RecursionError:\n        _too_deep({charged!r})\n"
+        )
+        try:
+            holder.append(define(self.ns, name, code, f"<madang {d.decl.body.span}>"))
+        except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
+            raise RulesError(
+                f"{d.decl.body.span}: expression too deeply nested to compile"
+            ) from None
+        return held
 
     def hoisted_define(self, e, d, args: list[str]) -> str:
         """A definition call `e` in an enumerator's test, its arguments' sources `args`: a
@@ -596,11 +671,7 @@ class CodeGen:
                     inlined = self.inline_define(d, args, its, e.args)
                     if inlined is not None:
                         return inlined
-                    body = self.c.define_body(d)
-                    fn = self.const(body, res.name)
-                    items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
-                    items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
-                    return f"{fn}[0](st, {{{', '.join(items)}}})"
+                    return self._define_call(d, args)
                 if (
                     len(e.args) == 2
                     and res.name in ("first", "last")
@@ -704,6 +775,9 @@ class CodeGen:
                 held = _or_zero(e, a, b, op) if numeric else None
                 if held is not None:
                     return held
+                printed = self._printed_compare(e, a, b, sure, its) if CARD_CMP else None
+                if printed is not None:
+                    return printed
                 return f"{CMP[op]}({a}, {b})"
             case n.BoolOp():  # a value: true or false, whatever the items are
                 if all(self._boolean(i) for i in e.items):  # Python's and/or give one of them
@@ -740,9 +814,12 @@ class CodeGen:
                 )
                 # the grants asked only when a statement granted something now or a continuous
                 # ability of this game may grant the keyword (`_mg`)
-                granted = (
-                    f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
+                may = (
+                    f"_mg(st, {kw})"  # the kept plan compared with a fresh one at each ask
+                    if self.p.verify_checks or not MG_INLINE
+                    else f"_kog(st.ko or _NOD, {kw}, _MAYG)[0]"
                 )
+                granted = f"(st.grants or {may}) and PROG.granted_args(st, {o}, {kw}) is not None"
                 if o in self.objs:  # an object, never none: the printed keywords first
                     return f"({kw} in CARDS[st.obj_card[{o}]].keywords or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
@@ -903,7 +980,14 @@ class CodeGen:
             and len(e.args) == 1
             and self.r.call_of(e) == rv.BuiltinRef("opponents")
         ):  # one call, no list (its argument written once, so a definition of it is inlined)
-            return f"_first_opponent(st, {self.src(e.args[0], its)})"
+            p = self.src(e.args[0], its)
+            if SEAT_INLINE and (_SIMPLE.fullmatch(p) or _READ.fullmatch(p)):
+                # read twice at no cost: the seat itself while nobody has lost, no call
+                return (
+                    f"((0 if {p} != 0 else 1 if st.g.nplayers > 1 else None)"
+                    f" if not st.lost else _first_opponent(st, {p}))"
+                )
+            return f"_first_opponent(st, {p})"
         return None
 
     def _iterated(self, e, its) -> str:
@@ -1164,6 +1248,58 @@ class CodeGen:
 
     _COMPARE = frozenset(("==", "!=", "<", "<=", ">", ">="))
 
+    def _printed_read(self, e, its) -> tuple[str, list, str] | None:
+        """(the object, the values by card, the property) of `x.p` where `x` is a name and `p`
+        a number property nothing in the rules writes nor modifies: the value is the card's
+        unless something outside the rules wrote `p` (a scenario's position: `_oprop`)."""
+        if not isinstance(e, n.Attr) or self.r.maps_list(e):
+            return None
+        ref = self.r.attr_of(e)
+        if not isinstance(ref, rv.ObjProp):
+            return None
+        name = ref.name
+        if (
+            name in self.p.modified_props
+            or name in self.c.modified_names()
+            or self.p.prop_slots.get(name) is not None
+            or len(self.p.cards) < len(self.s.cards)
+        ):
+            return None
+        obj = self.src(e.obj, its)
+        values = self.p.card_values(name)
+        if not _plain(obj) or not all(v is None or type(v) in (int, float) for v in values):
+            return None
+        return obj, values, name
+
+    def _printed_compare(self, e: n.BinOp, a: str, b: str, sure, its) -> str | None:
+        """`x.p <= n` of a card's number property `x.p` (`_printed_read`) and a number `n` that
+        is never none or is read twice at no cost: the comparison written out, no call of
+        `_le` (a card's cost against a player's counter in listings). A card without `p`
+        reads infinity from a table made for the comparison (`inf <= n` is false, as
+        `_le(None, n)`); false where `x` is none; `_le` itself on a value written from outside
+        the rules, as before."""
+        for side, other, k, op in ((e.left, b, sure[1], e.op), (e.right, a, sure[0], _FLIP[e.op])):
+            got = self._printed_read(side, its)
+            if got is None or not (k or _plain(other) or _CHEAP.fullmatch(other)):
+                continue
+            obj, values, name = got
+            # a card without the property: a value no number passes (none compares false)
+            far = math.inf if op in ("<", "<=") else -math.inf
+            key = (name, far)
+            table = self._far_tables.get(key)
+            if table is None:
+                word = "card_" + name + ("_hi" if far > 0 else "_lo")
+                table = self.const([far if v is None else v for v in values], word)
+                self._far_tables[key] = table
+            tests = [] if obj in self.objs else [f"{obj} is not None"]
+            if not k:
+                tests.append(f"{other} is not None")
+            fast = f"{table}[st.obj_card[{obj}]] {op} {other}"
+            slow = f"{CMP[op]}(_oprop(st, {obj}, {name!r}), {other})"
+            tests.append(f"({fast} if {name!r} not in st.props else {slow})")
+            return f"({' and '.join(tests)})"
+        return None
+
     def _boolean(self, e) -> bool:
         """Whether the Python written for `e` is always True or False (a comparison, `has`,
         `is`, `in`, `not`, `exists`, and/or of such): `and`/`or` of them need no wrapping."""
@@ -1210,10 +1346,7 @@ class CodeGen:
             inlined = self.inline_define(self.s.defines[target], [], its)
             if inlined is not None:
                 return inlined
-            fn = self.const(self.c.define_body(self.s.defines[target]), target)
-            return (
-                f"{fn}[0](st, {{'you': {self._special('you')}, 'this': {self._special('this')}}})"
-            )
+            return self._define_call(self.s.defines[target], [])
         if isinstance(res, rv.CounterRef):
             return f"st.counters[{target!r}]"
         if isinstance(res, rv.ZoneRef):
