@@ -101,7 +101,6 @@ INLINE_DEPTH = 4  # definitions inlined inside one another
 CARD_CMP = True  # a property printed on every card compared without `_le` (`_printed_compare`)
 DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
 SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
-MG_INLINE = False  # `has` reads the kept plan of grants (`State.ko`) without calling `_mg`
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
@@ -124,7 +123,7 @@ def _fusible(src: str) -> bool:
     )
 
 
-_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg", "_kog"))
+_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg"))
 
 
 def _pure(src: str) -> bool:
@@ -292,9 +291,6 @@ class CodeGen:
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
         self.ns["_mg"] = _mg
-        # `_mg` written out: the kept plan's answer (`State.ko`), or "may" where none is kept
-        # yet, so that `granted_args` makes the plan (its first test is the same lookup)
-        self.ns.update(_kog=dict.get, _MAYG=(True, None))
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -814,12 +810,9 @@ class CodeGen:
                 )
                 # the grants asked only when a statement granted something now or a continuous
                 # ability of this game may grant the keyword (`_mg`)
-                may = (
-                    f"_mg(st, {kw})"  # the kept plan compared with a fresh one at each ask
-                    if self.p.verify_checks or not MG_INLINE
-                    else f"_kog(st.ko or _NOD, {kw}, _MAYG)[0]"
+                granted = (
+                    f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
                 )
-                granted = f"(st.grants or {may}) and PROG.granted_args(st, {o}, {kw}) is not None"
                 if o in self.objs:  # an object, never none: the printed keywords first
                     return f"({kw} in CARDS[st.obj_card[{o}]].keywords or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
