@@ -500,20 +500,40 @@ class CodeGen:
         """A call of definition `d`'s compiled body with the arguments' sources `args`."""
         held = self.define_args(d)
         if held is not None:  # `you`, `this` and the arguments in order, as the env had them
-            both = [self._special("you"), self._special("this"), *args]
-            return f"{held}[0](st, {', '.join(both)})"
+            both = [self._special("you"), self._special("this")] if self._seated(d) else []
+            return f"{held}[0](st{''.join(', ' + a for a in both + args)})"
         fn = self.const(self.c.define_body(d), d.name)
         items = [f"'you': {self._special('you')}", f"'this': {self._special('this')}"]
         items += [f"{q.name!r}: {a}" for q, a in zip(d.params, args)]
         return f"{fn}[0](st, {{{', '.join(items)}}})"
 
+    def _seated(self, d, seen: frozenset = frozenset()) -> bool:
+        """Whether definition `d`'s body may read `you` or `this`: by name, through a
+        definition that may, or a call of anything but a built-in or a definition (a
+        `doable`); else its function takes neither (`define_args`). A definition that refers
+        to itself is taken as one that may."""
+        if d.name in seen:
+            return True
+        seen = seen | {d.name}
+        for x in d.decl.body.walk():
+            if isinstance(x, n.Special) and x.which in ("you", "this"):
+                return True
+            ref = self.r.call_of(x) if isinstance(x, n.Call) else None
+            if isinstance(x, n.Name) and isinstance(self.r.name_of(x), rv.DefineRef):
+                ref = self.r.name_of(x)
+            elif ref is None or isinstance(ref, rv.BuiltinRef):
+                continue
+            if not isinstance(ref, rv.DefineRef) or self._seated(self.s.defines[ref.name], seen):
+                return True
+        return False
+
     def define_args(self, d) -> str | None:
         """The name of a holder (`[fn]`) of definition `d`'s body as a function of `st`,
-        `you`, `this` and its parameters in order, each a Python variable of the body, for
-        the calls the generated code makes: no dictionary built per call, no `env.get` per
-        read (`define_body`'s function, of `(st, env)`, stays for the engine's calls). Made
-        once; None when the body would read the env for anything else (`it` outside a
-        `where`), or when not enabled (`DEF_ARGS`)."""
+        `you` and `this` if it reads them (`_seated`) and its parameters in order, each a
+        Python variable of the body, for the calls the generated code makes: no dictionary
+        built per call, no `env.get` per read (`define_body`'s function, of `(st, env)`,
+        stays for the engine's calls). Made once; None when the body would read the env for
+        anything else (`it` outside a `where`), or when not enabled (`DEF_ARGS`)."""
         if not DEF_ARGS:
             return None
         if d.name in self._args_bodies:
@@ -521,7 +541,8 @@ class CodeGen:
         holder: list = []
         held = self._args_bodies[d.name] = self.const(holder, d.name + "_args")
         names = [f"_a{k}" for k in range(len(d.params))]
-        bound = {"you": "_you", "this": "_this"}
+        seats = ["_you", "_this"] if self._seated(d) else []
+        bound = dict(zip(("you", "this"), seats))
         bound.update({q.name: v for q, v in zip(d.params, names)})
         # (the body is its own: no name of the caller's held, no definition of the caller's
         # being written inline around it, whatever the place of its first call)
@@ -550,7 +571,7 @@ class CodeGen:
             fold = f"    if {names[k]} == []: return {empty[1]!r}\n"
         name = f"_e{next(_ids)}"
         code = (
-            f"def {name}(st, {', '.join(['_you', '_this', *names])}):\n"
+            f"def {name}(st{''.join(', ' + v for v in seats + names)}):\n"
             "    st.work += 1\n"
             f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
             + fold
