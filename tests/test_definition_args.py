@@ -16,6 +16,7 @@ every decision, never more work charged."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from madang.build import codegen
@@ -78,6 +79,7 @@ def test_definitions_are_called_with_their_arguments_in_order(tmp_path):
     code = _flow_code(g)
     assert "_twice_args_" in code and "_deep_args_" in code and "_big_args_" in code
     assert "'you':" not in code  # no dictionary per call
+    assert re.search(r"_twice_args_\d+\[0\]\(st, \(len\(", code)  # neither you nor this
     deep = next(v for k, v in _ns(g).items() if k.startswith("_deep_args_"))[0]
     assert "deep_args_" in deep.generated and "env" not in deep.generated  # itself, by its args
 
@@ -103,9 +105,9 @@ def test_a_card_number_written_from_outside_the_rules_is_read_as_written(tmp_pat
     small = next(v for k, v in _ns(g).items() if k.startswith("_small_args_"))[0]
     assert "_card_hp_hi_" in small.generated
     a, b, r = st.zones[st.g.zone_base["top"] + 0]
-    assert [small(st, None, None, o) for o in (a, b, r, None)] == [True, False, False, False]
+    assert [small(st, o) for o in (a, b, r, None)] == [True, False, False, False]
     st.props["hp"] = {a: 9, r: 0, b: None}  # as a scenario's position writes it
-    assert [small(st, None, None, o) for o in (a, b, r)] == [False, False, True]
+    assert [small(st, o) for o in (a, b, r)] == [False, False, True]
 
 
 @pytest.mark.parametrize("lost", [False, True])

@@ -2,7 +2,7 @@
 (`CodeGen._seats`, `codegen._SMALL`): `first(players)`, `last(players)` and `nth(players, k)`
 are the seats while nobody has lost, `first(opponents(p))` is one call without the list
 (`operators._first_opponent`), and a product of a literal and the number of seats needs no
-`_mul`. The fast code must play the same games as the general code, charging the same work."""
+`_mul`. The fast code must play the same games as the general code, charging no more work."""
 
 from __future__ import annotations
 
@@ -82,4 +82,7 @@ def test_the_written_out_helpers_play_the_bundled_games_as_the_general_code(rule
     general = api._load_cached.__wrapped__(str(fast.folder), ())
     assert _all_code(general) != _all_code(fast)  # the general code, really
     for seed in range(3):
-        assert decisions(fast, seed) == decisions(general, seed)  # states and work charged
+        fast_seen, general_seen = decisions(fast, seed), decisions(general, seed)
+        assert [d for d, _ in fast_seen] == [d for d, _ in general_seen]  # the same states
+        # and no more work: a shorter body may be written inline where a call was charged
+        assert all(a <= b for (_, a), (_, b) in zip(fast_seen, general_seen))
