@@ -97,7 +97,7 @@ INLINE_MAX = 800  # characters of a definition's body written at its uses
 # a longer body written inline in an enumerator's test when parts of it are kept at an outer
 # loop (build/hoist.py), so that they are
 INLINE_HOIST_MAX = 2400
-INLINE_DEPTH = 4  # definitions inlined inside one another
+INLINE_DEPTH = 6  # definitions inlined inside one another
 CARD_CMP = True  # a property printed on every card compared without `_le` (`_printed_compare`)
 DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
 SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
@@ -141,9 +141,12 @@ _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?
 # an argument read again at each use for less than a call costs: a table of the state or the
 # game indexed by a name, a zone of a name's (`p.hand`, `z.owner`)
 _N = r"(?:[A-Za-z_]\w*|env\.get\('[^'\\]*'\))"
+_OBJ_READ = (
+    rf"\(None if {_N} is None else st\.obj_(?:owner|zone)\[{_N}\]\)|st\.obj_(?:owner|zone)\[{_N}\]"
+)
 _READ = re.compile(
-    rf"st\.g\.zone_info\[{_N}\]\[1\]|\(st\.g\.zone_base\['[^'\\]*'\] \+ {_N}\)"
-    rf"|\(None if {_N} is None else st\.obj_(?:owner|zone)\[{_N}\]\)"
+    rf"st\.g\.zone_info\[(?:{_N}|{_OBJ_READ})\]\[1\]|\(st\.g\.zone_base\['[^'\\]*'\] \+ {_N}\)"
+    rf"|{_OBJ_READ}"
 )
 
 
