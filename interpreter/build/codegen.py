@@ -22,7 +22,6 @@ from ..runtime.acts import doable
 from ..runtime.builtins import BUILTIN_FUNCS
 from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
-from .fold import empty_value
 from .hoist import params_read
 
 _ids = count()
@@ -567,7 +566,7 @@ class CodeGen:
             self._args_bodies[d.name] = None
             return None
         charged = f"definition {d.name} ({d.decl.span})"
-        empty = empty_value(self.s, self.r, self._skippable, d)
+        empty = self.c.empty_of(d)
         fold = ""
         if empty:
             k = next(i for i, q in enumerate(d.params) if q.name == empty[0])

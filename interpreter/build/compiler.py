@@ -599,9 +599,13 @@ class Compiler:
             holder = []
             cache[d.name] = holder
             where = f"definition {d.name} ({d.decl.span})"
-            empty = empty_value(self.s, self.r, self.codegen._skippable, d)
-            holder.append(self.codegen.compile(d.decl.body, charged=where, empty=empty))
+            holder.append(self.codegen.compile(d.decl.body, charged=where, empty=self.empty_of(d)))
         return cache[d.name]
+
+    def empty_of(self, d):
+        """(parameter, value) of definition `d` on an empty list of that parameter, or None
+        (build/fold.py): what its compiled bodies return without computing it."""
+        return empty_value(self.s, self.r, self.codegen._skippable, d)
 
     def any_deps(self):
         """The read analysis (build/depends.py), also for a ruleset without state checks."""
