@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from madang.build import enumerators
+from madang.build import codegen, enumerators
 from madang.game.api import load_program, new_game
 from minirules import write_ruleset
 from playthrough import compiled_with, decisions, enumerator_code, offers
@@ -47,6 +47,13 @@ def test_the_bundled_rulesets_play_as_before_with_and_without(switch, monkeypatc
 
 def test_battle_passes_src_as_this_and_writes_nothing_into_the_env(monkeypatch):
     on = enumerator_code(load_program("cthulhu_wars"), "battle")
+    assert "_power_of_args_" in on and "env[" not in on and "env.pop" not in on
+    # (the definition called with its arguments in order takes no `this`: codegen.DEF_ARGS;
+    # called with an env, it is given the enumerator's src)
+    monkeypatch.setattr(codegen, "DEF_ARGS", False)
+    on = enumerator_code(
+        compiled_with("cthulhu_wars", enumerators, "THIS_SRC", True, monkeypatch), "battle"
+    )
     off = enumerator_code(
         compiled_with("cthulhu_wars", enumerators, "THIS_SRC", False, monkeypatch), "battle"
     )
