@@ -1298,21 +1298,32 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     order = g.action_orders.get(id(actions))
     if order is None:
         order = _action_order(g, actions)
-    if order[0] is None:  # no card's own action: each listed by its own function
-        for fast, act in order[1]:
+    kind = order[0]
+    if kind is None or kind is False:  # no card's own action: each listed by its own function
+        if kind is None:
+            rows = order[1]
+        else:  # the same, and first tests shared by actions: each tested once
+            ok = tuple([t(st, player) for t in order[2]])
+            rows = order[3].get(ok)
+            if rows is None:  # the actions whose guard passes (or who have none), in order
+                rows = order[3][ok] = tuple(
+                    r for r, k in zip(order[1], order[4]) if k is None or ok[k]
+                )
+        used = st.used
+        for fast, act in rows:
             if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
                 fast(st, env, None, values, cache)
-            else:
-                act.enumerate(st, player, values, cache)
-        return values
-    if order[0] is False:  # the same, and first tests shared by actions: each tested once
-        ok = tuple([t(st, player) for t in order[2]])
-        rows = order[3].get(ok)
-        if rows is None:  # the actions whose guard passes (or who have none), in order
-            rows = order[3][ok] = tuple(r for r, k in zip(order[1], order[4]) if k is None or ok[k])
-        for fast, act in rows:
-            if fast is not None:
-                fast(st, env, None, values, cache)
+            elif act.origin == "global" and not act.costs:  # a limit: ActionRT.enumerate's
+                if not used:
+                    act.fast_enum(st, env, None, values, cache)
+                elif act.limit_by is None:
+                    if not act._used_up(st, player, None):
+                        act.fast_enum(st, env, None, values, cache)
+                else:  # a limit per argument: the options it used up left out
+                    start = len(values)
+                    act.fast_enum(st, env, None, values, cache)
+                    if len(values) > start:
+                        act._filter(st, player, values, start)
             else:
                 act.enumerate(st, player, values, cache)
         return values

@@ -112,11 +112,12 @@ class ActionRT:
 
     def enumerate(self, st, player, values, cache=None):
         if self.origin == "global":  # one source: no list of sources nor loop
-            if st.used and self._used_up(st, player, None):
+            used = st.used
+            if used and self.limit_by is None and self._used_up(st, player, None):
                 return
             start = len(values)
             self.fast_enum(st, {"you": player}, None, values, cache)
-            if len(values) > start:
+            if len(values) > start and (self.costs or used and self.limit_by is not None):
                 self._filter(st, player, values, start)
             return
         if self.origin == "card":
@@ -132,7 +133,7 @@ class ActionRT:
             sources = [
                 o for o in acting(st) if st.obj_owner[o] == player and prog.has(st, o, self.owner)
             ]
-        if st.used:
+        if st.used and self.limit_by is None:
             sources = [s for s in sources if not self._used_up(st, player, s)]
         fast = self.fast_enum
         start = len(values)
@@ -153,10 +154,12 @@ class ActionRT:
         """Leave out of `values[start:]` the options whose limit per argument is used up and
         those whose additional costs cannot be paid."""
         if self.limit_by is not None and st.used:
-            used = st.used
-            values[start:] = [
-                v for v in values[start:] if self.used_key(st, player, v[2], v[1]) not in used
-            ]
+            # the arguments this limit was used for in this period (`used_key`'s, found once)
+            key, scope = self.limit_key, E.scope_name(st, self.limit)
+            taken = [u[1] for u in st.used if u[0] == key and u[2] == scope]
+            if taken:
+                by = self.limit_by
+                values[start:] = [v for v in values[start:] if v[1][by] not in taken]
         if self.costs:
             values[start:] = [v for v in values[start:] if self.payable(st, v[1], player)]
 
