@@ -1185,7 +1185,20 @@ class Window(Stmt):
             # with nothing to do but pass is passed without a frame (the same game).
             if by in st.lost:
                 return
-            values = enumerate_actions(st, self.actions, by)
+            solo = g.listings.get(self)
+            if solo is None:
+                solo = self._solo(g)
+            if solo is False:
+                values = enumerate_actions(st, self.actions, by)
+            elif type(solo) is tuple:  # the rules' own, listed by their own functions
+                values = []
+                env = {"you": by}
+                cache: dict = {}
+                for f in solo:
+                    f(st, env, None, values, cache)
+            else:  # one: nothing to share
+                values = []
+                solo(st, {"you": by}, None, values, None)
             if not values:
                 return
             pass_if = self.pass_if
@@ -1223,6 +1236,21 @@ class Window(Stmt):
         # loop: the same game, fewer steps (docs/engine.md, "the step counter").
         if not checks and not self.at_end(st, wf) and st.frames[-1] is wf:
             st.frames.pop()
+
+    def _solo(self, g):
+        """How the window is listed when its actions are all the rules' own without limit or
+        cost (`direct`) and share no first test (`_guarded`'s): by the one action's enumerator,
+        or a tuple of theirs called in order (the same options as `enumerate_actions`, without
+        its look-ups); else False (`enumerate_actions`). Found at the window's first listing in
+        a game and kept with it (`Game.listings`: the Program is never written while playing)."""
+        acts = self.actions
+        solo = False
+        guards = [a.guard for a in acts if a.guard is not None]
+        # (shared guards whether or not `ENUM_GUARDS` is on now: found from the program alone)
+        if acts and all(a.direct for a in acts) and len(set(guards)) == len(guards):
+            solo = acts[0].fast_enum if len(acts) == 1 else tuple(a.fast_enum for a in acts)
+        g.listings[self] = solo
+        return solo
 
     def _frame(self, st, fr, players, multi):
         return Frame(
@@ -1262,7 +1290,20 @@ class Window(Stmt):
             if player in st.lost:  # a player out of the game passes from now on
                 st.has_answer, st.answer = True, DONE
                 continue
-            values = enumerate_actions(st, self.actions, player)
+            solo = st.g.listings.get(self)
+            if solo is None:
+                solo = self._solo(st.g)
+            if solo is False:
+                values = enumerate_actions(st, self.actions, player)
+            elif type(solo) is tuple:
+                values = []
+                env = {"you": player}
+                cache = {}
+                for f in solo:
+                    f(st, env, None, values, cache)
+            else:
+                values = []
+                solo(st, {"you": player}, None, values, None)
             auto = st.g.auto_single
             if not values and auto:  # pass is all there is: taken at once
                 ex["passes"] += 1
