@@ -23,6 +23,17 @@ def decisions(prog, seed: int, limit: int = 400) -> list:
     return seen
 
 
+def work(prog, seed: int, limit: int = 400) -> list:
+    """The work charged up to each decision of a seeded random game (a cheaper compilation
+    charges no more than the general one)."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng, seen = random.Random(seed), []
+    while not g.st.over and len(seen) < limit:
+        seen.append(g.st.work)
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    return seen
+
+
 def offers(prog, seed: int, limit: int = 400) -> list:
     """The state's digest and the options offered at each decision of a seeded random game
     (not the work charged: a test made before a domain leaves the domain uncomputed)."""

@@ -19,7 +19,6 @@ charges no step of its own, but all its body goes through)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -29,7 +28,7 @@ from madang.game.api import load_program, new_game
 from madang.runtime.errors import RulesError
 from madang.runtime.program import Program
 from minirules import write_ruleset
-from playthrough import offers
+from playthrough import offers, work
 
 RULES = (
     "kind unit:\n    hp: number\nkind rock:\n    heavy: bool = false\n"
@@ -138,15 +137,6 @@ def _all_code(prog) -> str:
     return "\n".join(code)
 
 
-def _work(prog, seed: int, limit: int = 400) -> list:
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < limit:
-        seen.append(g.st.work)
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
-
-
 def _both(ruleset, monkeypatch):
     """The bundled ruleset compiled afresh with the cheaper calls and without them."""
     fast = api._load_cached.__wrapped__(str(load_program(ruleset).folder), ())
@@ -175,5 +165,5 @@ def test_the_cheaper_calls_charge_about_the_same_work(ruleset, monkeypatch):
     monkeypatch.setattr(Program, "verify_checks", False)
     fast, general = _both(ruleset, monkeypatch)
     for seed in range(3):
-        work = zip(_work(fast, seed), _work(general, seed))
-        assert all(a <= b + b // 100 + 1 for a, b in work)
+        pairs = zip(work(fast, seed), work(general, seed))
+        assert all(a <= b + b // 100 + 1 for a, b in pairs)

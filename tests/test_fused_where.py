@@ -10,7 +10,7 @@ from madang.build import codegen
 from madang.game import api
 from madang.game.api import load_program, new_game
 from minirules import UNITS, write_ruleset
-from playthrough import offers
+from playthrough import offers, work
 
 CARDS = (
     "cards: [{name: A, type: unit, hp: 1}, {name: B, type: unit, hp: 2},"
@@ -135,16 +135,4 @@ def test_the_fused_tests_play_the_bundled_games_as_the_general_code(ruleset, mon
         assert _all_code(general) != _all_code(fast)  # the general code, really
     for seed in range(3):
         assert offers(fast, seed) == offers(general, seed)  # states and options
-        assert all(a <= b for a, b in zip(_work(fast, seed), _work(general, seed)))
-
-
-def _work(prog, seed: int, limit: int = 400) -> list:
-    """The work charged up to each decision of a seeded random game."""
-    import random
-
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < limit:
-        seen.append(g.st.work)
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    return seen
+        assert all(a <= b for a, b in zip(work(fast, seed), work(general, seed)))
