@@ -1185,20 +1185,7 @@ class Window(Stmt):
             # with nothing to do but pass is passed without a frame (the same game).
             if by in st.lost:
                 return
-            solo = g.listings.get(self)
-            if solo is None:
-                solo = self._solo(g)
-            if solo is False:
-                values = enumerate_actions(st, self.actions, by)
-            elif type(solo) is tuple:  # the rules' own, listed by their own functions
-                values = []
-                env = {"you": by}
-                cache: dict = {}
-                for f in solo:
-                    f(st, env, None, values, cache)
-            else:  # one: nothing to share
-                values = []
-                solo(st, {"you": by}, None, values, None)
+            values = self.listing(st, by)
             if not values:
                 return
             pass_if = self.pass_if
@@ -1236,6 +1223,24 @@ class Window(Stmt):
         # loop: the same game, fewer steps (docs/engine.md, "the step counter").
         if not checks and not self.at_end(st, wf) and st.frames[-1] is wf:
             st.frames.pop()
+
+    def listing(self, st, player: int) -> list:
+        """The options of `player` in this window: `enumerate_actions`, or the enumerators of
+        its actions called directly where that lists the same (`_solo`)."""
+        solo = st.g.listings.get(self)
+        if solo is None:
+            solo = self._solo(st.g)
+        if solo is False:
+            return enumerate_actions(st, self.actions, player)
+        values: list = []
+        if type(solo) is tuple:  # the rules' own, listed by their own functions
+            env = {"you": player}
+            cache: dict = {}
+            for f in solo:
+                f(st, env, None, values, cache)
+        else:  # one: nothing to share
+            solo(st, {"you": player}, None, values, None)
+        return values
 
     def _solo(self, g):
         """How the window is listed when its actions are all the rules' own without limit or
@@ -1290,20 +1295,7 @@ class Window(Stmt):
             if player in st.lost:  # a player out of the game passes from now on
                 st.has_answer, st.answer = True, DONE
                 continue
-            solo = st.g.listings.get(self)
-            if solo is None:
-                solo = self._solo(st.g)
-            if solo is False:
-                values = enumerate_actions(st, self.actions, player)
-            elif type(solo) is tuple:
-                values = []
-                env = {"you": player}
-                cache = {}
-                for f in solo:
-                    f(st, env, None, values, cache)
-            else:
-                values = []
-                solo(st, {"you": player}, None, values, None)
+            values = self.listing(st, player)
             auto = st.g.auto_single
             if not values and auto:  # pass is all there is: taken at once
                 ex["passes"] += 1
