@@ -261,26 +261,20 @@ def _settle(rows: list, chk) -> None:
 
 
 def game_plan(g) -> tuple:
-    """`_check_plan` of game `g`, made once per program and layout of zones (setup's
-    `_layouts`: the games of one program and number of players share their `zone_info`) and
-    shared by its games: it reads nothing else of a game, and making it (the readers' `eval`,
-    the zones' masks) cost 1-2% of a random game."""
-    by_layout = _plans.get(g.prog)
-    if by_layout is None:
-        by_layout = _plans[g.prog] = {}
-    got = by_layout.get(id(g.zone_info))
-    if got is not None and got[0] is g.zone_info:
-        g.zone_checks = got[2]
-        return got[1]
-    if len(by_layout) > 16:  # (games laid out on their own: loaded, edited by tools)
-        by_layout.clear()
-    plan = _check_plan(g)
-    by_layout[id(g.zone_info)] = (g.zone_info, plan, g.zone_checks)
+    """`_check_plan` of game `g`, made once per program and layout of zones and shared by its
+    games (`inputs.per_layout`): it reads nothing else of a game, and making it (the readers'
+    `eval`, the zones' masks) cost 1-2% of a random game."""
+    plan, g.zone_checks = kept_inputs.per_layout(_plans, g, _plan_and_zone_checks)
     return plan
 
 
-# By program (kept while it lives): by the id of a layout's `zone_info`, (it, the plan, the
-# checks by zone instance), as `game_plan` made them.
+def _plan_and_zone_checks(g) -> tuple:
+    plan = _check_plan(g)  # (it sets g.zone_checks, the checks by zone instance)
+    return plan, g.zone_checks
+
+
+# By program (kept while it lives): by the id of a layout's `zone_info`, (it, (the plan, the
+# checks by zone instance)), as `game_plan` made them.
 _plans: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

@@ -118,16 +118,22 @@ def kept_totals(st) -> list:
 
 
 def _layout_masks(g) -> tuple:
-    """`_kept_masks` of game `g`, made once per program and layout of zones (the games of one
-    program and number of players share their `zone_info`, runtime/setup.py)."""
-    by_layout = _masks.get(g.prog)
+    """`_kept_masks` of game `g`, made once per program and layout of zones."""
+    return per_layout(_masks, g, _kept_masks)
+
+
+def per_layout(table: weakref.WeakKeyDictionary, g, make):
+    """`make(g)`, made once per program and layout of zones and kept in `table`: the games of
+    one program and number of players share their `zone_info` (runtime/setup.py), so what is
+    made from the program and the layout alone serves them all."""
+    by_layout = table.get(g.prog)
     if by_layout is None:
-        by_layout = _masks[g.prog] = {}
+        by_layout = table[g.prog] = {}
     got = by_layout.get(id(g.zone_info))
     if got is None or got[0] is not g.zone_info:
         if len(by_layout) > 16:  # (games laid out on their own: loaded, edited by tools)
             by_layout.clear()
-        got = by_layout[id(g.zone_info)] = (g.zone_info, _kept_masks(g))
+        got = by_layout[id(g.zone_info)] = (g.zone_info, make(g))
     return got[1]
 
 
