@@ -247,9 +247,9 @@ def _settle(rows: list, chk) -> None:
     """Stop counting check `chk`'s points in the shared plan's `rows`; if they held at fewer
     than a quarter of its due points, it is no longer kept false in this program's games:
     reading its parts at each due point and copying them after each false evaluation then
-    cost more than the evaluations they spare (Game of Thrones' `권력15`, which a character
-    coming into play makes due: 12% held). Which states it is evaluated on changes, never
-    what a game does: a check kept false is false (`Program.verify_checks`)."""
+    cost more than the evaluations they spare (a check that many moves make due while what it
+    reads changes; docs/speed.md has the measured case). Which states it is evaluated on
+    changes, never what a game does: a check kept false is false (`Program.verify_checks`)."""
     for i, row in enumerate(rows):
         if row[0] is chk:
             bit, dmask, tally = row[1], row[5], row[6]
