@@ -35,6 +35,10 @@ from starlette.testclient import TestClient
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
+# the server compiles a ruleset at its first table: seconds on a slow or busy machine, past
+# httpx's default of 5 s
+HTTP_TIMEOUT = 120
+
 RULESETS = [
     ("clash_of_decks", {}),
     ("nivel_arena", {}),
@@ -137,6 +141,7 @@ def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, rule
     reply = httpx.post(
         base + "/api/tables",
         json={"ruleset": ruleset, "options": options, "seats": seats, "seed": 2},
+        timeout=HTTP_TIMEOUT,
     )
     assert reply.status_code == 200, reply.text
     links = reply.json()["links"]
@@ -197,7 +202,9 @@ def test_a_link_only_opens_its_own_seat(site):
     base, server = site
     client = TestClient(build_app(server, port=int(base.rsplit(":", 1)[1])), base_url=base)
     made = httpx.post(
-        base + "/api/tables", json={"ruleset": "clash_of_decks", "seats": ["human", "human"]}
+        base + "/api/tables",
+        json={"ruleset": "clash_of_decks", "seats": ["human", "human"]},
+        timeout=HTTP_TIMEOUT,
     ).json()
     table = server.tables[made["table"]]
     p2 = next(t for t, s in table.tokens.items() if s == 1)
@@ -226,7 +233,9 @@ def test_a_logged_game_replays_step_by_step(site, tmp_path: Path):
     )
     base, server = site
     client = TestClient(build_app(server, port=int(base.rsplit(":", 1)[1])), base_url=base)
-    made = httpx.post(base + "/api/replays", json={"log": log.read_text()}).json()
+    made = httpx.post(
+        base + "/api/replays", json={"log": log.read_text()}, timeout=HTTP_TIMEOUT
+    ).json()
     table = server.tables[made["table"]]
     assert table.history[-1].is_terminal()
     watch = next(t for t, s in table.tokens.items() if s == -1)
@@ -237,7 +246,7 @@ def test_a_logged_game_replays_step_by_step(site, tmp_path: Path):
         ws.send_json({"step": 0})
         first = ws.receive_json()["view"]
         assert first["replay"]["step"] == 0 and not first["over"]
-    bad = httpx.post(base + "/api/replays", json={"log": "not a log"})
+    bad = httpx.post(base + "/api/replays", json={"log": "not a log"}, timeout=HTTP_TIMEOUT)
     assert bad.status_code == 400 and "not a madang log" in bad.json()["error"]
 
 
@@ -250,6 +259,7 @@ def new_table(site, ruleset: str, seats: list[str], seed: int = 2, options=None)
     reply = httpx.post(
         base + "/api/tables",
         json={"ruleset": ruleset, "seats": seats, "seed": seed, "options": options or {}},
+        timeout=HTTP_TIMEOUT,
     )
     assert reply.status_code == 200, reply.text
     made = reply.json()

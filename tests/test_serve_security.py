@@ -272,7 +272,9 @@ def test_a_signal_stops_a_real_server_at_once(sig):
             except httpx.TransportError:
                 time.sleep(0.05)
         made = httpx.post(
-            base + "/api/tables", json={"ruleset": CLASH, "seats": ["mcts:1000000"] * 2}
+            base + "/api/tables",
+            json={"ruleset": CLASH, "seats": ["mcts:1000000"] * 2},
+            timeout=30,  # the ruleset is compiled at the first table
         )
         assert made.status_code == 200
         deadline = time.monotonic() + 30
