@@ -187,7 +187,7 @@ def test_a_person_plays_a_whole_game_and_never_sees_a_secret(site, browser, rule
 def test_the_lobby_lists_rulesets_and_makes_links(site, browser):
     base, _server = site
     browser.get(base + "/")
-    browser.implicitly_wait(5)
+    browser.implicitly_wait(HTTP_TIMEOUT)  # the lobby lists the rulesets once they are read
     names = [
         o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#ruleset option")
     ]
