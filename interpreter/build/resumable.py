@@ -42,11 +42,6 @@ LEAVE_INLINE = True
 # makes the verb's frame only where it waits or needs one; off: every such call makes its
 # frame (engine.call_from), as before (tests compare the two)
 QUICK_CALLS = True
-# A flattened loop's sections dispatched inside a `while` of their own (its head first), and a
-# section whose jump goes forward falls through to it: a jump tests the sections from its
-# loop's head or from where it is, not from the block's first (`_regions`); off: every jump
-# goes back to the first section's test (tests compare the two)
-LOOP_REGIONS = True
 
 
 class Section(E.Stmt):
@@ -217,7 +212,6 @@ class _Emitter:
         self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
         self.reloads: list[set[str] | None] = []  # per delegated statement: the names it writes
         self.quick: tuple | None = None  # (code, name, span) of the frameless copy (finish)
-        self.loops: list[tuple[int, int]] = []  # each flattened loop's head and exit (syms)
 
     def sym(self) -> int:
         self.nsym += 1
@@ -403,7 +397,6 @@ class _Emitter:
         uid = next(self.g.loop_ids)
         key_items, key_i = repr(f"\x00it{uid}"), repr(f"\x00i{uid}")
         head, body, exit_ = self.sym(), self.sym(), self.sym()
-        self.loops.append((head, exit_))
         where = repr(f"{s.span}: {type(s).__name__.lower()}")
         if isinstance(s, n.For):
             listed = self.g.cg.loop_items(s.items)
@@ -487,35 +480,20 @@ class _Emitter:
         code = re.sub(r"@(\d+)@", lambda m: str(self.num[int(m.group(1))]), code)
         sections = [(self.num[a], self.num[b]) for a, b in self.delegated_at]
         count = self.count
-        regions: list[tuple[int, int]] = []
         if not single:
             code = _thread_jumps(code)
             keep = {a for a, _ in sections} | {self.num[k] for k in self.pinned}
             code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
-            regions = self._regions(new) if LOOP_REGIONS else []
-        quick = None
+        fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
         if self.func and QUICK_CALLS:
             quick = quick_variant(code, name, count, single)
-        fn = define(g.cg.ns, name, _regions(code, regions), f"<madang {name} {span}>")
-        if quick is not None:
-            self.quick = (_regions(quick, regions), name + "_q", span)
+            self.quick = None if quick is None else (quick, name + "_q", span)
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
         # scenario may enter the flow at one: build/flowpoints.py)
         fn.sections = sections
         return [Section(span, fn, k) for k in range(count)]
-
-    def _regions(self, new: dict[int, int]) -> list[tuple[int, int]]:
-        """Each flattened loop's sections, first and last, in the final numbering (`new`, of
-        `_renumber`): its head's and those opened before its exit's, outer loops first."""
-        out = []
-        for head, exit_ in self.loops:
-            lo, end = self.num[head], self.num[exit_]
-            kept = [new[k] for k in range(lo, end) if k in new]
-            if lo in new and kept:
-                out.append((new[lo], max(kept)))
-        return sorted(out, key=lambda r: (r[0], -r[1]))
 
 
 # a call of a verb without a frameless copy: engine.call_from written for its block
@@ -777,69 +755,3 @@ def _renumber(code: str, count: int, keep: set[int]) -> tuple[str, dict[int, int
         _NUMBERED.sub(lambda m: f"{m.group(1)}{new[int(m.group(2))]}", line) for line in out
     )
     return text, new, len(new) - 1
-
-
-_SECTION_JUMP = re.compile(r" {12}pc = (\d+)")  # a section's last jump (or a branch's, deeper)
-_BRANCH = re.compile(r" {12}(?:if |elif |else:)")
-
-
-def _regions(code: str, regions: list[tuple[int, int]]) -> str:
-    """`code` (a block's function as `finish` writes it, or its frameless copy) with each
-    loop's sections `(first, last)` of `regions` inside `while first <= pc <= last:`, and each
-    `continue` that ends a section dropped where it jumps forward (the sections' tests that
-    follow find the target, as falling through does) or kept in the branches that jump back.
-    A `continue` then goes back to the innermost loop's head, which holds every section a
-    jump inside it may go back to; a target outside leaves the `while` by its test. The same
-    sections run in the same order: only the tests of `pc` on the way differ."""
-    if not regions:
-        return code
-    lines = code.split("\n")
-    out: list[str] = []
-    open_: list[int] = []  # the last sections of the regions we are in
-    section = -1
-    for x in lines:
-        head = _HEAD.fullmatch(x)
-        if head is not None or x.startswith("        raise RulesError("):
-            section = int(head.group(1)) if head is not None else -1
-            while open_ and (section < 0 or section > open_[-1]):
-                open_.pop()
-            for lo, hi in regions:
-                if lo == section:
-                    out.append(" " * (8 + 4 * len(open_)) + f"while {lo} <= pc <= {hi}:")
-                    open_.append(hi)
-        elif section >= 0 and x == PAD + "continue":
-            _fall_through(out, section, " " * 4 * len(open_))
-            continue
-        out.append(" " * 4 * len(open_) + x if section >= 0 or head is not None else x)
-    return "\n".join(out)
-
-
-def _fall_through(out: list[str], section: int, pad: str) -> None:
-    """The `continue` that ends section `section` (`out` holds the lines before it): dropped
-    after a forward jump; after a branch of jumps, moved into the arms that jump back."""
-    n = len(pad)
-    last = _SECTION_JUMP.fullmatch(out[-1][n:])
-    if last is not None:
-        if int(last.group(1)) <= section:
-            out.append(pad + PAD + "continue")
-        return
-    back = []  # where a `continue` goes: after each arm that jumps back
-    k = len(out) - 1
-    last_arm = out[k - (out[k][n:] == PAD + "    continue") - 1][n:]
-    if last_arm != PAD + "else:":  # (a branch's every way sets `pc`: `branch` ends in `else`)
-        out.append(pad + PAD + "continue")
-        return
-    while True:  # up the branch: each arm a jump (and maybe its own `continue`)
-        own = out[k][n:] == PAD + "    continue"
-        jump = _JUMP.fullmatch(out[k - own][n:])
-        word = out[k - own - 1][n:]
-        if jump is None or len(jump.group(1)) != 16 or not _BRANCH.match(word):
-            out.append(pad + PAD + "continue")  # (not a branch of jumps: as it was)
-            return
-        if not own and int(jump.group(2)) <= section:
-            back.append(k + 1)
-        k -= own + 2
-        if word.startswith(PAD + "if "):
-            break
-    for at in back:  # (from the last arm up: the places above stay where they are)
-        out.insert(at, pad + PAD + "    continue")
