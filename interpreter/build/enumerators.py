@@ -17,12 +17,14 @@ from ..language import nodes as n
 from ..language import resolved as rv
 from ..runtime.builtins import BUILTIN_FUNCS
 from .codegen import (
+    _GUARDED,
     _NEVER_NONE,
     _READ,
     _SIMPLE,
     INLINE_DEPTH,
     CodeGen,
     _bare,
+    _fusible,
     _grouped,
     _ids,
     _once,
@@ -77,6 +79,12 @@ THIS_SRC = True
 # binding that needs it) made before the loops of the parameters before it when those are pure:
 # an empty one ends the listing before them (the areas a player may place in, found first)
 EMPTY_FIRST = True
+# a test part that is whether a `where` over a zone has a first match written through a
+# definition (`exists(first(keepers(you, a)))`: `((G) or (None,))[0] is not None`, G the
+# guarded comprehension), its condition fusible: gone through to its first match as the
+# scans of `exists(first(Z where P))` are (no list of the matches)
+FIRST_SCANS = True
+_FIRST_TAIL = " or (None,))[0] is not None"
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -110,6 +118,23 @@ def _top_split(src: str, word: str) -> list[str] | None:
             start = k + len(sep)
     parts.append(src[start:])
     return None if src.startswith("lambda") else parts
+
+
+def _first_of(src: str) -> tuple[str, str] | None:
+    """(zone, condition) when `src` is whether a guarded `where` over a zone has a first
+    match, `((G) or (None,))[0] is not None` (`FIRST_SCANS`), its condition fusible: testing
+    the objects up to the first match gives the same truth and charges at most what the list
+    of all matches charged (the zone's length first, the condition's own lists for the objects
+    it tests); else None."""
+    if not (src.startswith("(") and src.endswith(_FIRST_TAIL)):
+        return None
+    listed = src[1 : -len(_FIRST_TAIL)]
+    if _grouped(listed) != listed:
+        return None
+    m = _GUARDED.fullmatch(f"({_bare(listed)})")
+    if m is None or "zg0_" in m.group(1) + m.group(2) or not _fusible(m.group(1)):
+        return None
+    return m.group(2), m.group(1)
 
 
 def _names_read(e, res) -> set[str]:
@@ -665,7 +690,10 @@ class Enumerators(CodeGen):
         zone matches (`exists(first(Z where P))`, `P` pure: `_scans`) or its `not`; else None."""
         src = _bare(src)
         negated = src.startswith("not ")
-        got = self._scans.get(_bare(src[4:]) if negated else src)
+        part = _bare(src[4:]) if negated else src
+        got = self._scans.get(part)
+        if got is None and FIRST_SCANS:
+            got = _first_of(part)
         return None if got is None else (got, negated)
 
     def _statement_src(self, e, make) -> str:
