@@ -85,6 +85,11 @@ EMPTY_FIRST = True
 # scans of `exists(first(Z where P))` are (no list of the matches)
 FIRST_SCANS = True
 _FIRST_TAIL = " or (None,))[0] is not None"
+# a domain kept per game (`KEPT_ROWS`) not yet in this game's rows looked up among those the
+# games of the same program and options computed (`Game.shared`, runtime/setup.py): taken with
+# the work its computation charged there, so that the game charges what it charged before
+# (computed again where that work would pass the budget, for the same error)
+SHARED_ROWS = True
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -296,7 +301,20 @@ class Enumerators(CodeGen):
                 )
                 lines.append(f"{inner}d{i} = kk{i}.get({by_src})")
                 lines.append(f"{inner}if d{i} is None:")
-                lines.append(f"{inner}    d{i} = kk{i}[{by_src}] = {dom}")
+                if SHARED_ROWS:  # found in another game: charged what it charged there
+                    ks = f"(({', '.join(outer)}), {by_src})"
+                    lines += [
+                        f"{inner}    ks_ = st.g.shared.get({ks})",
+                        f"{inner}    if ks_ is not None and st.work + ks_[1] <= st.work_limit:",
+                        f"{inner}        st.work += ks_[1]",
+                        f"{inner}        d{i} = kk{i}[{by_src}] = ks_[0]",
+                        f"{inner}    else:",
+                        f"{inner}        w_ = st.work",
+                        f"{inner}        d{i} = kk{i}[{by_src}] = {dom}",
+                        f"{inner}        st.g.shared[{ks}] = (d{i}, st.work - w_)",
+                    ]
+                else:
+                    lines.append(f"{inner}    d{i} = kk{i}[{by_src}] = {dom}")
             elif kd is not None:  # computed once per game for each value of what it reads
                 outer, by = kd
                 lines.append(f"{inner}kd_ = ({', '.join(outer[:3] + by + outer[3:])})")

@@ -170,27 +170,26 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
         layout = made[nplayers, which] = _layout(prog, nplayers, which)
     for name, value in layout.items():
         setattr(g, name, value)
-    if SHARED_DOMAINS:
-        g.domains = _kept_domains(prog, options)
+    g.shared = _kept_domains(prog, options)
     return g
 
 
 # By program (kept while it lives), the tables of `_layout` by (players, map).
 _layouts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-# The values a game keeps by what they read (`Game.domains`: an action's domain that reads only
-# the names bound before it, `you` and counters, a window's `by` that reads only counters, the
-# players out and the turn order; besides those, only the map, options and data: build/depends.
-# py) are the same in every game of one program and options given, since the key holds all the
-# rest: shared by those games, so that a playout does not compute them again. Emptied for the
-# next game once it holds more than `KEPT_MAX` rows (counters that grow from game to game).
-SHARED_DOMAINS = True
+# The actions' domains a game keeps by what they read (`Game.domains`: a domain that reads only
+# the names bound before it, `you` and counters; besides those, only the map, options and data:
+# build/depends.py) are the same in every game of one program and options given, since their
+# key holds all the rest: kept for those games too (`Game.shared`, with the work each charged:
+# build/enumerators.SHARED_ROWS), so that a playout does not compute them again. Emptied for
+# the next game once it holds more than `KEPT_MAX` entries (counters that grow from game to
+# game).
 KEPT_MAX = 10_000
 _domains: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _kept_domains(prog: Program, options: dict | None) -> dict:
-    """The kept values shared by the games of `prog` with these options (`SHARED_DOMAINS`)."""
+    """The domains kept for the games of `prog` with these options (`Game.shared`)."""
     key = repr(sorted(options.items(), key=repr)) if options else ""
     made = _domains.setdefault(prog, {})
     kept = made.get(key)

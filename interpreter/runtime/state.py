@@ -103,9 +103,11 @@ class Game:
     zone_seen: list | None = None  # by zone instance, the seats that see it (seen.zone_seers)
     # an action's domains that read only the names bound before them and counters, by those
     # names' and counters' values (build/enumerators.py: build/depends.domain_counters); and
-    # a window's `by` with what it read, under ("by", its text) (engine.Window.exec); shared
-    # by the games of one program and options (setup.SHARED_DOMAINS)
+    # a window's `by` with what it read, under ("by", its text) (engine.Window.exec)
     domains: dict = field(default_factory=dict)
+    # those domains, with the work each charged, for every game of the program and options
+    # (setup._kept_domains; build/enumerators.SHARED_ROWS)
+    shared: dict = field(default_factory=dict)
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]
