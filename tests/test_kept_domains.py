@@ -18,10 +18,11 @@ RULESETS = ["cthulhu_wars", "clash_of_decks", "nivel_arena", "game_of_thrones_2p
 
 
 def fresh_listing(st, actions, player) -> list:
-    """The window's options listed on a copy of the state whose game keeps no domain."""
+    """The window's options listed on a copy of the state whose game keeps no domain (nor
+    finds one that other games kept: `Game.shared`)."""
     c = st.clone()
     c.g = copy.copy(st.g)
-    c.g.domains = {}
+    c.g.domains, c.g.shared = {}, {}
     return E.enumerate_actions(c, actions, player)
 
 
