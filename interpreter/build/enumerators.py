@@ -80,7 +80,7 @@ THIS_SRC = True
 # an empty one ends the listing before them (the areas a player may place in, found first)
 EMPTY_FIRST = True
 # a test part that is whether a `where` over a zone has a first match written through a
-# definition (`exists(first(keepers(you, a)))`: `((G) or (None,))[0] is not None`, G the
+# definition (`exists(first(D(you, x)))`: `((G) or (None,))[0] is not None`, G the
 # guarded comprehension), its condition fusible: gone through to its first match as the
 # scans of `exists(first(Z where P))` are (no list of the matches)
 FIRST_SCANS = True
