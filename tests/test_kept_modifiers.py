@@ -159,6 +159,7 @@ def test_totals_added_up_by_card_are_each_objects(op, first):
     try:
         for sa in flipped:
             sa.op = op
+        prog.index_statics()  # (`card_sums` holds each modifier's op, unpacked once)
         hits = 0
         for seed in range(3):
             g = new_game(prog, seed=seed, memory=False)
@@ -170,6 +171,7 @@ def test_totals_added_up_by_card_are_each_objects(op, first):
     finally:
         for sa, was in zip(flipped, before):
             sa.op = was
+        prog.index_statics()
 
 
 def test_the_objects_present_of_modifiers_cards_are_kept_across_other_moves():

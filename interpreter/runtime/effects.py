@@ -524,6 +524,15 @@ class ContinuousEffects:
                 if sa.origin == "card":
                     by_card.setdefault(sa.card_index, []).append(sa)
             self.statics_shared[name] = [sa for sa in lst if sa.origin != "card"]
+        # per property: its cards' modifiers as `_sum_by_card` runs them, and its build's keys
+        self.card_sums = {
+            name: {c: [_summed(sa) for sa in sas] for c, sas in by_card.items()}
+            for name, by_card in self.statics_by_card.items()
+        }
+        self.sum_keys = {
+            name: (("totals", name), ("summing", name), ("building", name))
+            for name in self.statics_prop
+        }
         for sa in self.statics_grant:
             kws = None
             if sa.origin == "keyword":
@@ -687,9 +696,12 @@ class ContinuousEffects:
         g = st.g
         cache = g.read_cache
         if cache is None:  # (nothing changes while one value is read)
-            g.read_cache = {}
-            try:
-                sums = self._statics_totals(st, name, g.read_cache)
+            g.read_cache = cache = {}
+            try:  # (a fresh cache holds no totals: the cards' own are added up at once)
+                if self.statics_shared[name]:
+                    sums = self._statics_totals(st, name, cache)
+                else:
+                    sums = self._sum_by_card(st, name, cache)
             finally:
                 g.read_cache = None
         else:
@@ -820,29 +832,40 @@ class ContinuousEffects:
     def _sum_by_card(self, st, name, cache) -> dict | None:
         """`_statics_totals` when every continuous modifier of `name` is a card's (no rules'
         or keywords' own): the totals added up as the effects are met, in `_statics_on`'s
-        order, without the map of hits; each target and amount found once."""
-        if ("building", name) in cache:
+        order, without the map of hits; each target and amount found once. The modifiers are
+        read from `card_sums` (their functions unpacked once per program) and a source's
+        environment is made in place: this runs at each first read after the kept totals
+        were forgotten (docs/speed.md)."""
+        totals, summing, building = self.sum_keys[name]
+        if building in cache:
             return None
         present = self._present(st, self.static_cards[name])
-        by_card = self.statics_by_card[name]
+        by_card = self.card_sums[name]
+        owner = st.obj_owner
         sums: dict = {}
-        cache[("building", name)] = cache[("summing", name)] = True
+        cache[building] = cache[summing] = True
         try:
             for c, srcs in present.items():
-                for sa in by_card.get(c, ()):
-                    cond, target = sa.cond, sa.target
+                for cond, target, value, is_set, sa in by_card.get(c, ()):
                     for src in srcs:
-                        env = sa.env_for(st, src)
+                        env = (
+                            {"this": src, "you": owner[src]} if sa is None else sa.env_for(st, src)
+                        )
                         if cond is not None and not cond(st, env):
                             continue
                         t = target(st, env)
                         if t is False:
                             continue
-                        objs = dict.fromkeys(t) if isinstance(t, list) else (t,)
-                        if not objs:
+                        if not isinstance(t, list):
+                            objs = (t,)
+                        elif len(t) > 1:
+                            objs = dict.fromkeys(t)
+                        elif t:
+                            objs = t
+                        else:
                             continue
-                        v = sa.value(st, env)
-                        if sa.op == "set":
+                        v = value(st, env)
+                        if is_set:
                             for o in objs:
                                 got = sums.get(o)
                                 sums[o] = (v, False, 0) if got is None else (v, got[1], got[2])
@@ -855,8 +878,8 @@ class ContinuousEffects:
                                     else (got[0], True, got[2] + v)
                                 )
         finally:
-            del cache[("building", name)], cache[("summing", name)]
-        cache[("totals", name)] = sums
+            del cache[building], cache[summing]
+        cache[totals] = sums
         return sums
 
     def _statics_map(self, st, name, cache) -> dict | None:
@@ -904,6 +927,12 @@ class ContinuousEffects:
         finally:
             del cache[("building", name)]
         return found
+
+
+def _summed(sa) -> tuple:
+    """A card's modifier as `_sum_by_card` runs it: (condition, target, amount, whether it
+    sets, the ability when its environment needs `env_for` (keyword parameters) else None)."""
+    return sa.cond, sa.target, sa.value, sa.op == "set", sa if sa.kw_params else None
 
 
 def _add_up(st, hits, cache) -> tuple:

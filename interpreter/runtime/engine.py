@@ -205,7 +205,12 @@ def run_checks(st: State) -> None:
         for chk, bit, read, zmask, dkey, dmask, tally in plan[0]:
             if dirty & bit:
                 if dkey is not None:  # a domain kept by its zones: its items found here
-                    if not chk.fire_over(st, _domain_at(st, chk, kept, dkey, dmask)):
+                    pt = kept.get(dkey)  # (`_domain_at`'s kept case written out)
+                    if pt is not None and pt[0] is st and not pt[1] & dmask and pt[2] == st.lost:
+                        items = pt[3] if not verify else _domain_at(st, chk, kept, dkey, dmask)
+                    else:
+                        items = _domain_at(st, chk, kept, dkey, dmask)
+                    if not items or not chk.fire_over(st, items):  # (none: nothing to fire)
                         dirty &= ~bit
                     continue
                 if read is not None:

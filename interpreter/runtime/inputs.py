@@ -67,7 +67,8 @@ def reader(g, toks, cards: bool = True, compiled: bool = True):
         parts = [f"st.{a}" for a in lists] + [f"st.pv[{int(k)}]" for k in rows]
         parts += [f"(st.props.get({p!r}) or _EMPTY)" for p in props]
         parts += [f"st.{table}.get({c!r})" for table, c in counters]
-        parts += [f"_sums(st, {p!r})" for p in sums]
+        # (the kept totals as they are, found only when they are not: `kept_sums`)
+        parts += [f"((st.kt or _kept_totals(st))[1].get({p!r}) or _sums(st, {p!r}))" for p in sums]
         if kt:
             parts.append("(st.kt or _kept_totals(st))[2]")
         env = {"_EMPTY": {}, "_kept_totals": kept_totals, "_sums": prog.kept_sums}
