@@ -23,6 +23,18 @@ def decisions(prog, seed: int, limit: int = 400) -> list:
     return seen
 
 
+def decision_steps(prog, seed: int, limit: int = 400) -> list:
+    """The state's digest, work and steps at each decision of a seeded random game, and at
+    its end with whether it is over and its counters (a compilation that keeps the steps)."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng, seen = random.Random(seed), []
+    while not g.st.over and len(seen) < limit:
+        seen.append((g.digest(), g.st.work, g.st.steps))
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    seen.append((g.digest(), g.st.work, g.st.steps, g.st.over, dict(g.st.counters)))
+    return seen
+
+
 def work(prog, seed: int, limit: int = 400) -> list:
     """The work charged up to each decision of a seeded random game (a cheaper compilation
     charges no more than the general one)."""

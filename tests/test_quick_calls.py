@@ -6,14 +6,13 @@ when a check's frames, a nested call that waits or the game's end leave it in pl
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from madang.build import resumable
 from madang.game.api import load_program, new_game
 from minirules import write_ruleset
-from playthrough import compiled_with
+from playthrough import compiled_with, decision_steps
 
 RULES = """\
 counter total = 0
@@ -67,17 +66,6 @@ flow:
 """
 
 
-def _play(prog, seed: int) -> list:
-    """The state's digest, work and steps at each decision and at the end."""
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < 400:
-        seen.append((g.digest(), g.st.work, g.st.steps))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    seen.append((g.digest(), g.st.work, g.st.steps, g.st.over))
-    return seen
-
-
 def _quick(prog, verb: str):
     """The function a call of `verb` runs (its holder's), and whether it is a frameless copy."""
     fn = next(
@@ -104,7 +92,7 @@ def test_frameless_calls_leave_the_frames_call_from_leaves(tmp_path, monkeypatch
     assert "_q_" not in code and "_call_from(st, fr" in code  # the general code, really
     ended = 0
     for seed in range(12):
-        a, b = _play(fast, seed), _play(general, seed)
+        a, b = decision_steps(fast, seed), decision_steps(general, seed)
         assert a == b
         ended += a[-1][3]
     assert ended == 12
@@ -150,4 +138,4 @@ def test_frameless_calls_play_the_bundled_games_as_call_from(ruleset, monkeypatc
     )
     assert copies > 0
     for seed in range(3):
-        assert _play(fast, seed) == _play(general, seed)
+        assert decision_steps(fast, seed) == decision_steps(general, seed)

@@ -42,6 +42,9 @@ LEAVE_INLINE = True
 # makes the verb's frame only where it waits or needs one; off: every such call makes its
 # frame (engine.call_from), as before (tests compare the two)
 QUICK_CALLS = True
+# A call of a verb or event that triggers listen to computes its arguments in the block and
+# starts its object with them (`_Emitter.heard`); off: its object's `exec` computes them
+HEARD_INLINE = True
 
 
 class Section(E.Stmt):
@@ -261,6 +264,8 @@ class _Emitter:
         if not g.native(s):
             if isinstance(s, n.CallStmt) and g.sg.verb_unheard(s):
                 self.call(s)
+            elif isinstance(s, (n.CallStmt, n.Emit)) and HEARD_INLINE:
+                self.heard(s)
             elif self.func and isinstance(s, (n.Require, n.Return)) and LEAVE_INLINE:
                 self.leave(s)
             else:
@@ -316,17 +321,45 @@ class _Emitter:
         self.closed = False
         self.open(after)
 
-    def delegate(self, rt, stmt=None) -> None:
-        """Run a statement's object as the run loop does; stop when it waits or left."""
+    def heard(self, s: n.CallStmt | n.Emit) -> None:
+        """A call of a verb or an event that triggers listen to: its arguments computed here,
+        as for a call nobody listens to (no function per argument, no `exec`), and its object
+        started with them (engine.Call.bound). Otherwise as `delegate` writes it: the same
+        sections, marks and test after it, so frames, saves and steps are unchanged."""
         g = self.g
+        sym = g.cg.s.verbs[s.verb] if isinstance(s, n.CallStmt) else g.cg.s.events[s.event]
+        rt = g.c.checked_stmt(s)
+        after = self.start_object(rt)
+        start = len(self.lines)
+        args = g.sg.args_name(sym.name)
+        g.sg.call_env(s, sym.name, args, self.lines, PAD)
+        mark(self.lines, start, s.span)
+        self.line(f"fr.pc = {self.ref(after)}")
+        self.line(f"{g.cg.const(rt, 'Call')}.bound(st, {args})")
+        self.end_object(rt, after, set())
+
+    def start_object(self, rt) -> int:
+        """The section of a statement's object and the symbol of its continuation."""
         self.delegated.append(rt)
-        name = g.cg.const(rt, type(rt).__name__)
         at, after = self.sym(), self.sym()
         self.open(at)
         self.delegated_at.append((at, after))
+        return after
+
+    def delegate(self, rt, stmt=None) -> None:
+        """Run a statement's object as the run loop does; stop when it waits or left."""
+        after = self.start_object(rt)
         self.line(f"fr.pc = {self.ref(after)}")
-        self.line(f"{name}.exec(st, fr)")
+        self.line(f"{self.g.cg.const(rt, type(rt).__name__)}.exec(st, fr)")
         mark(self.lines, len(self.lines) - 1, getattr(rt, "span", None))
+        # it may have written names (a choice, a scope's block): their variables loaded again
+        self.end_object(rt, after, None if stmt is None else _written(stmt))
+
+    def end_object(self, rt, after: int, written: set[str] | None) -> None:
+        """After a statement's object ran: the checks it made due, and the block stops when it
+        waits or left; the names it wrote (`written`; None: any) loaded again."""
+        g = self.g
+        name = g.cg.const(rt, type(rt).__name__)
         if g.checks:
             self.line(f"st.dirty |= {name}.dirty")
             if rt.mutates:
@@ -336,8 +369,7 @@ class _Emitter:
             " or not st.frames or st.frames[-1] is not fr:"
         )
         self.line("    return")
-        # it may have written names (a choice, a scope's block): their variables loaded again
-        self.reloads.append(None if stmt is None else _written(stmt))
+        self.reloads.append(written)
         self.line(f"{RELOAD}{len(self.reloads) - 1}")
         self.closed = False
         self.open(after)
@@ -521,6 +553,11 @@ if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
 return st.pending is not None or st.over or not frames or frames[-1] is not caller"""
 _LOAD = re.compile(r"(?m)^(    _l\d+ = )env\.get\('([^'\\]*)'\)$")  # a function's first loads
 _FRAMED = re.compile(r"\.exec\(st, fr\)|_call_from\(st, fr,")  # needs the frame pushed
+# the test after a statement's object (`_Emitter.end_object`), in a section that needs no frame
+_OBJECT_TEST = re.compile(
+    r"if fr\.pc != \d+ or st\.pending is not None or st\.over or not st\.frames"
+    r" or st\.frames\[-1\] is not fr:"
+)
 _FR = re.compile(r"\bfr\b")
 _GOES = re.compile(r" +pc = (\d+)")  # a jump, or the fall into the next section
 
@@ -585,7 +622,9 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
                 out.append(pad + stripped.removesuffix("return") + sink)
             elif stripped == "if st.frames[-1] is not fr:":
                 out.append(f"{pad}if len(st.frames) != n0:")
-            elif stripped == "_leave_func(st, fr)":
+            elif _OBJECT_TEST.fullmatch(stripped):  # (a listened call's: its frame is unchanged)
+                out.append(f"{pad}if st.pending is not None or st.over or len(st.frames) != n0:")
+            elif stripped.split("  # ")[0] == "_leave_func(st, fr)":  # (marked with its place)
                 if section < 0:
                     return False
                 # (nothing above the block: popping it is the block's end)
@@ -680,6 +719,7 @@ class _EscapingBreak(n.NodeVisitor):
         self.depth -= own
 
 
+_OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, ")  # a statement's object run
 _HEAD = re.compile(r"        if pc == (\d+):")
 _JUMP = re.compile(r"( +)pc = (\d+)")
 _RESUME = re.compile(r"( +)fr\.pc = (\d+)")  # where the run loop resumes the function
@@ -709,7 +749,7 @@ def _thread_jumps(code: str) -> str:
     for k, line in enumerate(lines):
         after = lines[k + 1] if k + 1 < len(lines) else ""
         resume = _RESUME.fullmatch(line)
-        if resume is not None and ".exec(st, fr)" not in after:
+        if resume is not None and _OBJECT_RUN.search(after) is None:
             out.append(f"{resume.group(1)}fr.pc = {final(int(resume.group(2)))}")
             continue
         jump = _JUMP.fullmatch(line)

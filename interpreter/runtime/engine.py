@@ -1530,6 +1530,13 @@ class Call(Stmt):
             env[name] = arg(st, fr.env)
         if st.log is not None:
             Call.note_call(st, verb, env)
+        self.bound(st, env)
+
+    def bound(self, st, env) -> None:
+        """The call with its environment bound (`you` and the arguments): by `exec`, or by a
+        generated block that computed them itself and noted the call (build/resumable.py
+        `_Emitter.heard`), whose caller's frame stays as `exec` leaves it."""
+        verb = self.verb
         if not verb.listened:
             call_verb(st, verb, env, self.span)
             return
