@@ -2,7 +2,8 @@
 generated block and starts its object with them (build/resumable.py `_Emitter.heard`,
 engine.Call.bound), and a verb's frameless copy runs such a call without its frame. The same
 games, state for state, work and steps, as with the call's object computing its arguments
-(`HEARD_INLINE` off)."""
+(`HEARD_INLINE` off). A card's listener finds its sources from an index of the objects by
+card when the map of every card present is not kept (engine.card_objects), as from the map."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import re
 
 import pytest
 from madang.build import resumable
-from madang.game.api import load_program
+from madang.game.api import load_program, new_game
+from madang.runtime import engine as E
 from minirules import write_ruleset
 from playthrough import compiled_with, decision_steps
 
@@ -94,3 +96,22 @@ def test_listened_calls_play_the_bundled_games_as_their_objects(ruleset, monkeyp
     general = compiled_with(ruleset, resumable, "HEARD_INLINE", False, monkeypatch)
     for seed in range(3):
         assert decision_steps(fast, seed) == decision_steps(general, seed)
+
+
+def test_card_listeners_find_their_sources_without_the_map_of_every_card(tmp_path, monkeypatch):
+    """Without windows listing cards' actions, a card listener's sources come from the index
+    of objects by card (no `objects_by_card` made); with the map forced they are the same."""
+    folder = write_ruleset(tmp_path, RULES, CARDS, name="hm")
+    prog = load_program(folder)
+    made = []
+    real = E._objects_by_card
+    monkeypatch.setattr(E, "_objects_by_card", lambda st: made.append(1) or real(st))
+    indexed = [decision_steps(prog, seed) for seed in range(6)]
+    assert not made
+    monkeypatch.setattr(E, "_cards_act", lambda g: True)  # the map, as windows make it
+    assert [decision_steps(prog, seed) for seed in range(6)] == indexed
+    assert made
+    g = new_game(prog, seed=0, memory=False)
+    b = next(o for o in range(len(g.st.obj_card)) if prog.cards[g.st.obj_card[o]].name == "B")
+    assert E.card_objects(g.st, g.st.obj_card[b]) == [b]
+    assert E.in_force_of(g.st, E.card_objects(g.st, g.st.obj_card[b])) == [b]

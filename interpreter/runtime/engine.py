@@ -2028,6 +2028,54 @@ def objects_by_card(st: State) -> dict[int, list[int]]:
     return present
 
 
+def _listeners_present(st: State) -> dict[int, list[int]] | bool:
+    """The objects in force by card for `collect`'s card listeners: `objects_by_card` when it
+    is kept, or when windows list cards' own actions (they make it again after every move of
+    such a card anyway); else False, and each listener's card's objects are found by
+    `card_objects` (a map of every card made for one or two cards costs more)."""
+    kw = st.kw
+    if kw is not None:
+        got = kw[1].get(PRESENT)
+        if got is not None:
+            return got if not st.g.prog.verify_checks else objects_by_card(st)
+    return objects_by_card(st) if _cards_act(st.g) else False
+
+
+def _cards_act(g) -> bool:
+    """Per game: whether some action is a card's own (windows then list the objects present)."""
+    got = g.kept_points.get(CARDS_ACT)
+    if got is None:
+        got = g.kept_points[CARDS_ACT] = any(a.origin == "card" for a in g.prog.actions)
+    return got
+
+
+CARDS_ACT = ("cards' actions",)  # the key of `_cards_act` in `Game.kept_points`
+BY_CARD = ("objects by card, any zone",)  # the key of `card_objects`' index in `State.ko`
+
+
+def card_objects(st: State, card: int) -> list:
+    """The objects of `card` in any zone, in order of creation: one index of every object by
+    card, kept in `State.ko` beside effects.cards_objects' lists, which hold while no object is
+    made and no object's card changes (a clone shares it: it holds for both until then)."""
+    ko = st.ko
+    if ko is None:
+        ko = st.ko = {}
+    index = ko.get(BY_CARD)
+    if index is None:
+        index = ko[BY_CARD] = {}
+        for o, c in enumerate(st.obj_card):
+            got = index.get(c)
+            if got is None:
+                index[c] = [o]
+            else:
+                got.append(o)
+    elif st.g.prog.verify_checks and index.get(card, []) != [
+        o for o, c in enumerate(st.obj_card) if c == card
+    ]:
+        raise AssertionError("an object was made or its card changed without emptying State.ko")
+    return index.get(card, ())
+
+
 def _objects_by_card(st: State) -> dict[int, list[int]]:
     present: dict[int, list[int]] = {}
     obj_card = st.obj_card
@@ -2083,7 +2131,7 @@ def collect(st: State, lsts, args: dict) -> list:
     out = []
     active = st.active
     policy = None  # (the order of what fires, found at the first that does)
-    present = None  # the objects in active zones by card, found once for every card's listener
+    present = None  # the objects in force by card (False: each card's own, `card_objects`)
     for lst in lsts:
         origin = lst.origin
         if origin == "global":
@@ -2097,8 +2145,11 @@ def collect(st: State, lsts, args: dict) -> list:
             sources = (o,)
         elif origin == "card":
             if present is None:
-                present = objects_by_card(st)
-            sources = present.get(lst.card_index, ())
+                present = _listeners_present(st)
+            if present is False:  # its card's objects, those in force: no map of every card
+                sources = in_force_of(st, card_objects(st, lst.card_index))
+            else:
+                sources = present.get(lst.card_index, ())
         else:  # (in any order: `out` is sorted by the sources' places)
             cards = printing_cards(st, lst.owner)
             if cards is not None:  # the objects of the cards that print it, those in force
