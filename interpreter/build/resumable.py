@@ -145,7 +145,7 @@ class ResumableGen:
         top, _, rest = code.partition("\n    pc = 0\n")
         top = _LOAD.sub(lambda m: m.group(0) if m.group(2) in bound else m.group(1) + "None", top)
         code = top + "\n    pc = 0\n" + rest
-        holder[:] = [define(self.cg.ns, qname, code, f"<madang {qname} {span}>")]
+        holder[:] = [define(self.cg.ns, qname, dispatched(code), f"<madang {qname} {span}>")]
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:
@@ -517,7 +517,7 @@ class _Emitter:
             keep = {a for a, _ in sections} | {self.num[k] for k in self.pinned}
             code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
-        fn = define(g.cg.ns, name, code, f"<madang {name} {span}>")
+        fn = define(g.cg.ns, name, dispatched(code), f"<madang {name} {span}>")
         if self.func and QUICK_CALLS:
             quick = quick_variant(code, name, count, single)
             self.quick = None if quick is None else (quick, name + "_q", span)
@@ -717,6 +717,31 @@ class _EscapingBreak(n.NodeVisitor):
         self.depth += own
         super().generic_visit(node)
         self.depth -= own
+
+
+DISPATCH_GROUPS = True  # sections found through their group's range (`dispatched`); off: in turn
+
+
+def dispatched(code: str) -> str:
+    """A function of many sections with its sections grouped: `if pc < K:` around each run of
+    about the square root of their number, so that a jump back (a loop's next round) tests a
+    few ranges and the sections of one group, not every section before its target in turn
+    (Python has no jump table). Falling into the next section goes on into the next group.
+    The code the other steps read (`quick_variant`, `fn.sections`) is the ungrouped one."""
+    lines = code.split("\n")
+    heads = [k for k, x in enumerate(lines) if _HEAD.fullmatch(x)]
+    size = max(4, round(len(heads) ** 0.5))
+    if not DISPATCH_GROUPS or len(heads) <= 2 * size:
+        return code
+    end = next(k for k in range(heads[-1], len(lines)) if lines[k].startswith("        raise "))
+    out = lines[: heads[0]]
+    for i in range(0, len(heads), size):
+        if i + size >= len(heads):  # the last group: nothing after it to skip
+            out += lines[heads[i] : end]
+            break
+        out.append(f"        if pc < {_HEAD.fullmatch(lines[heads[i + size]]).group(1)}:")
+        out += ["    " + x if x else x for x in lines[heads[i] : heads[i + size]]]
+    return "\n".join(out + lines[end:])
 
 
 _OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, ")  # a statement's object run
