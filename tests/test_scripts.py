@@ -51,3 +51,13 @@ def test_speed_ab_compares_two_versions_on_the_same_games():
         "1",
     )
     assert out.rstrip().endswith("(deck cycled: 12 ways)"), out
+
+
+def test_count_work_counts_the_same_games_alike_in_both_versions():
+    out = run("scripts/count_work.py", ".", ".", "clash_of_decks", "--games", "2", "--top", "3")
+    first = out.splitlines()[0]
+    assert first.startswith("clash_of_decks: bytecodes a game A ")
+    assert first.count("B/A 1.0000") == 2, first  # the same code counts the same work
+    a, b = (float(first.split(f" {t} ")[1].split()[0].replace(",", "")) for t in ("A", "B"))
+    assert a == b > 10_000
+    assert len(out.splitlines()) == 1  # nothing moved, so no function is listed
