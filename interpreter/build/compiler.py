@@ -196,6 +196,9 @@ class Compiler:
             a.costs = p.costs.get(a.name, [])
             # the rules' own, unlimited and without costs: listed without ActionRT.enumerate
             a.direct = a.origin == "global" and a.limit is None and not a.costs
+        for stmt in p.stmts:
+            if isinstance(stmt, E.Window):
+                stmt.plan_listing()
         p.acts.update(self.acts.close())
         for c in s.unique(s.counters):
             p.counter_defaults[c.name] = (
@@ -552,6 +555,7 @@ class Compiler:
                     sp, s.name, ex(s.by), s.once, self.p.window_actions.setdefault(s.name, []),
                     self.cond(s.pass_if) if s.pass_if is not None else None,
                     read, ("by", repr(s.by)),
+                    by_name=s.by.name if read is None and self._local_name(s.by) else None,
                 )  # fmt: skip
             case n.Reveal():
                 return E.Reveal(sp, ex(s.what), ex(s.to))
@@ -585,6 +589,11 @@ class Compiler:
         """A function f(st, env) computing `e`, generated as Python source (codegen.py): the one
         back end for expressions."""
         return self.codegen.compile(e)
+
+    def _local_name(self, e) -> bool:
+        """Whether `e` is a plain local name (its value the environment's entry, read
+        without the expression's function: `Window.by_name`)."""
+        return isinstance(e, n.Name) and isinstance(self.r.name_of(e), LocalRef)
 
     def cond(self, e):
         """A function f(st, env) whose truth is that of `e` (its callers only test it)."""

@@ -1136,9 +1136,14 @@ class Window(Stmt):
     """Offer a window's actions: to one player until they pass (or once), or to a list of
     players in turn until all of them pass one after another."""
 
-    __slots__ = ("name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text")
+    __slots__ = (
+        "name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text", "by_name",
+        "solo", "one",
+    )  # fmt: skip
 
-    def __init__(self, span, name, by, once, actions, pass_if=None, by_read=None, by_text=""):
+    def __init__(
+        self, span, name, by, once, actions, pass_if=None, by_read=None, by_text="", by_name=None
+    ):
         super().__init__(span)
         self.END_DIRTY = -1  # (the compiler narrows it: build/depends.py `end_writes`)
         self.name, self.by, self.once, self.actions = name, by, once, actions
@@ -1147,6 +1152,9 @@ class Window(Stmt):
         # players out and the turn order (build/depends.py `fixed_reads`): the reader of those
         # (runtime/inputs.py), and the text of `by` (the windows of one text share its value)
         self.by_read, self.by_text = by_read, by_text
+        self.by_name = by_name  # `by` a plain local name: its entry in the frame's environment
+        self.solo = False  # how it is listed: `plan_listing`, once the actions are compiled
+        self.one = None  # the same when it is one action's enumerator (else None)
 
     def _players(self, st, env, inputs):
         """`by` found and kept with what it read (`Game.domains`, under its text), or
@@ -1162,8 +1170,10 @@ class Window(Stmt):
         return by[:] if type(by) is list else by
 
     def exec(self, st, fr):
-        read = self.by_read
-        if read is None:
+        name = self.by_name
+        if name is not None:
+            by = fr.env.get(name)
+        elif (read := self.by_read) is None:
             by = self.by(st, fr.env)
         else:  # kept while what it reads is unchanged: the players' order, not the zones
             inputs = read(st)
@@ -1184,7 +1194,12 @@ class Window(Stmt):
             # with nothing to do but pass is passed without a frame (the same game).
             if by in st.lost:
                 return
-            values = self.listing(st, by)
+            one = self.one
+            if one is None:
+                values = self.listing(st, by)
+            else:  # one action's enumerator, called here as `listing` would
+                values = []
+                one(st, {"you": by}, None, values, None)
             if not values:
                 return
             pass_if = self.pass_if
@@ -1225,36 +1240,37 @@ class Window(Stmt):
 
     def listing(self, st, player: int) -> list:
         """The options of `player` in this window: `enumerate_actions`, or the enumerators of
-        its actions called directly where that lists the same (`_solo`)."""
-        solo = st.g.listings.get(self)
-        if solo is None:
-            solo = self._solo(st.g)
+        its actions called directly where that lists the same (`plan_listing`)."""
+        values: list
+        one = self.one
+        if one is not None:  # one: nothing to share
+            values = []
+            one(st, {"you": player}, None, values, None)
+            return values
+        solo = self.solo
         if solo is False:
             return enumerate_actions(st, self.actions, player)
-        values: list = []
-        if type(solo) is tuple:  # the rules' own, listed by their own functions
-            env = {"you": player}
-            cache: dict = {}
-            for f in solo:
-                f(st, env, None, values, cache)
-        else:  # one: nothing to share
-            solo(st, {"you": player}, None, values, None)
+        values = []  # the rules' own, listed by their own functions
+        env = {"you": player}
+        cache: dict = {}
+        for f in solo:
+            f(st, env, None, values, cache)
         return values
 
-    def _solo(self, g):
-        """How the window is listed when its actions are all the rules' own without limit or
-        cost (`direct`) and share no first test (`_guarded`'s): by the one action's enumerator,
-        or a tuple of theirs called in order (the same options as `enumerate_actions`, without
-        its look-ups); else False (`enumerate_actions`). Found at the window's first listing in
-        a game and kept with it (`Game.listings`: the Program is never written while playing)."""
+    def plan_listing(self) -> None:
+        """How the window is listed (`solo`): when its actions are all the rules' own without
+        limit or cost (`direct`) and share no first test (`_guarded`'s), by the one action's
+        enumerator, or a tuple of theirs called in order (the same options as
+        `enumerate_actions`, without its look-ups); else False (`enumerate_actions`). Found from
+        the program alone when its actions are compiled (build/compiler.py), never while playing."""
         acts = self.actions
         solo = False
         guards = [a.guard for a in acts if a.guard is not None]
         # (shared guards whether or not `ENUM_GUARDS` is on now: found from the program alone)
         if acts and all(a.direct for a in acts) and len(set(guards)) == len(guards):
             solo = acts[0].fast_enum if len(acts) == 1 else tuple(a.fast_enum for a in acts)
-        g.listings[self] = solo
-        return solo
+        self.solo = solo
+        self.one = solo if len(acts) == 1 and solo is not False else None
 
     def _frame(self, st, fr, players, multi):
         return Frame(
@@ -1269,26 +1285,27 @@ class Window(Stmt):
 
     def at_end(self, st, fr):
         ex = fr.extra
+        if ex["done"]:  # (set only where this returns)
+            return False
         players = fr.items
+        multi = ex["multi"]
         while True:
-            if ex["done"]:
-                return False
             if st.has_answer:
                 st.has_answer = False  # take_answer
                 v = st.answer
                 st.answer = None
                 if v == DONE:
                     ex["passes"] += 1
-                    if not ex["multi"] or ex["passes"] >= len(players):
+                    if not multi or ex["passes"] >= len(players):
                         return False
                     fr.i = (fr.i + 1) % len(players)
                     continue
                 ex["passes"] = 0
                 if self.once:
                     ex["done"] = True
-                elif ex["multi"]:
+                elif multi:
                     fr.i = (fr.i + 1) % len(players)
-                start_action(st, v, players[fr.i if not ex["multi"] else (fr.i - 1) % len(players)])
+                start_action(st, v, players[fr.i if not multi else (fr.i - 1) % len(players)])
                 return True
             player = players[fr.i]
             if player in st.lost:  # a player out of the game passes from now on
@@ -1298,7 +1315,7 @@ class Window(Stmt):
             auto = st.g.auto_single
             if not values and auto:  # pass is all there is: taken at once
                 ex["passes"] += 1
-                if not ex["multi"] or ex["passes"] >= len(players):
+                if not multi or ex["passes"] >= len(players):
                     return False
                 fr.i = (fr.i + 1) % len(players)
                 continue
@@ -1480,11 +1497,10 @@ def action_label(st: State, value) -> str:
 
 
 def start_action(st: State, value, player: int) -> None:
-    act = st.g.prog.actions[value[0]]
+    index, args, src = value
+    act = st.g.prog.actions[index]
     if act.limit is not None:
-        st.used.append(act.used_key(st, player, value[2], value[1]))
-    args = value[1]
-    src = value[2]
+        st.used.append(act.used_key(st, player, src, args))
     env = dict(zip(act.param_names, args)) if args else {}
     env["you"] = player
     if src is not None:

@@ -91,7 +91,6 @@ class Game:
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
-    listings: dict = field(default_factory=dict)  # engine.Window._solo, by window
     action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
     grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
