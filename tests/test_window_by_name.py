@@ -1,15 +1,17 @@
 """Issue #34: a window whose `by` is a plain local name reads its players from the frame's
 environment (`Window.by_name`, set by the compiler) instead of calling the expression's
-function; any other `by` (a definition, `you`, one kept by what it reads) is found as before. Seeded random games play the same with every window's `by` computed."""
+function; any other `by` (a definition, `you`, one kept by what it reads) is found as before.
+Seeded random games play the same with every window's `by` computed (`test_window_solo.play`:
+the options at every decision and the end state's digest)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from madang.game.api import load_program, new_game
+from madang.game.api import load_program
 from madang.runtime import engine as E
+from test_window_solo import play
 
 RULES = """\
 counter score: per player = 0
@@ -41,20 +43,6 @@ def ruleset(tmp_path: Path) -> str:
 
 def windows_of(prog) -> dict[str, E.Window]:
     return {s.name: s for s in prog.stmts if isinstance(s, E.Window)}
-
-
-def play(prog, seeds) -> list:
-    """Each seeded random game's decisions (player and options) and its end state's digest."""
-    out = []
-    for seed in seeds:
-        g = new_game(prog, seed=seed, memory=False)
-        rng, st = random.Random(seed), g.st
-        seen = []
-        while not st.over:
-            seen.append((st.pending.player, [repr(v) for v in st.pending.values]))
-            g.apply_action(rng.randrange(len(st.pending.values)))
-        out.append((seen, g.digest()))
-    return out
 
 
 def test_only_a_plain_local_name_is_read_from_the_environment(tmp_path):
