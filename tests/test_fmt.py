@@ -605,12 +605,18 @@ def test_generated_card_texts_roundtrip(its):
     assert shape(parse(format_card_text(tree, "ko"), card_text=True)) == shape(canonical(tree))
 
 
+# every k-th scenario (by name) is played: Nivel Arena's 248 take minutes, and the files' meaning
+# is compared whole above them (the same syntax tree), so a sample shows the rewritten files load
+# and play as written
+SCENARIO_SAMPLE = {"game_of_thrones_2p": 1, "nivel_arena": 3}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["game_of_thrones_2p", "nivel_arena"])
 def test_bundled_rules_in_korean_spelling_pass_their_scenarios(name, tmp_path):
     """The spelling `madang fmt --lang ko` writes means the same: every language file of the
     ruleset (already in the canonical English layout, tests/test_lint.py) rewritten with the
-    Korean keywords, its scenarios pass."""
+    Korean keywords parses to the same syntax tree, and its scenarios pass."""
     import shutil
 
     from madang.tools.scenario import run_paths
@@ -622,10 +628,12 @@ def test_bundled_rules_in_korean_spelling_pass_their_scenarios(name, tmp_path):
         text = path.read_text(encoding="utf-8")
         out = format_source(text, str(path), Diagnostics(), lang="ko")
         changed += out != text
+        assert shape(parse(out)) == shape(canonical(parse(text))), path.name
         path.write_text(out, encoding="utf-8")
-    for sc in (folder / "scenarios").glob("*.yaml"):
+    scenarios = sorted((folder / "scenarios").glob("*.yaml"))
+    for sc in scenarios:
         text = sc.read_text(encoding="utf-8")
         sc.write_text(text.replace(f"ruleset: {name}\n", f"ruleset: {folder}\n"), encoding="utf-8")
     assert changed
-    report = run_paths([str(folder / "scenarios")])
+    report = run_paths([str(sc) for sc in scenarios[:: SCENARIO_SAMPLE[name]]])
     assert report.failed == 0 and report.passed > 50, report.render()

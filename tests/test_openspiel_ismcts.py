@@ -62,7 +62,7 @@ def test_ismcts_bot_plays_whole_games(name, options):
         game,
         mcts.RandomRolloutEvaluator(1, rng),
         2.0,
-        4,
+        2,  # simulations a move: each is a whole random game from a resampled state
         random_state=rng,
     )
     state = game.new_initial_state()
