@@ -13,8 +13,18 @@ from madang.runtime import engine as E
 from madang.runtime.state import WINDOW
 
 
+def unlearned(prog) -> None:
+    """Forget what earlier games taught `prog`'s shared checks' plan (engine.run_checks: a check
+    that is rarely found false stops being kept false after `TRIAL` points counted over all the
+    program's games). That changes which states a check is evaluated on, so the work charged,
+    never what a game does; without this, the work of a game played with the program
+    `load_program` keeps would depend on which tests played it before in the same process."""
+    E._plans.pop(prog, None)
+
+
 def decisions(prog, seed: int, limit: int = 400) -> list:
     """The state's digest and the work charged at each decision of a seeded random game."""
+    unlearned(prog)
     g = new_game(prog, seed=seed, memory=False)
     rng, seen = random.Random(seed), []
     while not g.st.over and len(seen) < limit:
@@ -26,6 +36,7 @@ def decisions(prog, seed: int, limit: int = 400) -> list:
 def decision_steps(prog, seed: int, limit: int = 400) -> list:
     """The state's digest, work and steps at each decision of a seeded random game, and at
     its end with whether it is over and its counters (a compilation that keeps the steps)."""
+    unlearned(prog)
     g = new_game(prog, seed=seed, memory=False)
     rng, seen = random.Random(seed), []
     while not g.st.over and len(seen) < limit:
@@ -38,6 +49,7 @@ def decision_steps(prog, seed: int, limit: int = 400) -> list:
 def work(prog, seed: int, limit: int = 400) -> list:
     """The work charged up to each decision of a seeded random game (a cheaper compilation
     charges no more than the general one)."""
+    unlearned(prog)
     g = new_game(prog, seed=seed, memory=False)
     rng, seen = random.Random(seed), []
     while not g.st.over and len(seen) < limit:
