@@ -625,6 +625,7 @@ class ContinuousEffects:
         prog = self
         k = self.prop_slots.get(name) if self.prop_slots is not None else None
         cards = self.cards
+        printed = self.card_values(name) if k is None else None
         present_of = ContinuousEffects._present
         general = self._read_prop
         statics_on = self._statics_on
@@ -649,9 +650,11 @@ class ContinuousEffects:
                 v = setv
             elif k is not None:  # (the base read written out: the hottest path)
                 v = st.pv[k][o]
+            elif name not in st.props:  # (nothing wrote it: its card's, as codegen reads it)
+                v = printed[st.obj_card[o]]
             else:
-                d = st.props.get(name)
-                v = d[o] if d is not None and o in d else cards[st.obj_card[o]].props.get(name)
+                d = st.props[name]
+                v = d[o] if o in d else cards[st.obj_card[o]].props.get(name)
             if st.mods:
                 return _with_mods(st, o, name, v, added, total)
             return v + total if added else v

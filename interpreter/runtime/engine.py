@@ -13,6 +13,7 @@ game's progress.
 from __future__ import annotations
 
 import weakref
+from collections import deque
 
 from . import budget, seen
 from . import inputs as kept_inputs
@@ -550,6 +551,10 @@ def renew(st: State, o: int) -> None:
         st.used = [u for u in st.used if u[1] != o or not prog.object_ability(u[0])]
 
 
+_append = list.append
+_drain = deque(maxlen=0).extend  # (runs an iterator for its calls, keeping nothing)
+
+
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     o = len(st.obj_card)
     st.obj_card.append(card_index)
@@ -563,8 +568,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
         if st.pvo != -1:
             for k in range(len(pv)):
                 st.own(k)
-        for row, cards in zip(pv, st.g.prog.slot_cards()):
-            row.append(cards[card_index])
+        _drain(map(_append, pv, st.g.card_slots[card_index]))
     st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
     st.zmemo = None
@@ -587,8 +591,9 @@ def create_card(st, name, z, owner, span) -> int:
     if idx is None:
         raise RulesError(f"{span}: no card named {name!r}")
     if owner is None:
-        zname, zowner = st.g.zone_info[z]
-        owner = zowner if st.g.prog.zones[zname].scope == "player" else st.active
+        owner = st.g.zone_player[z]
+        if owner < 0:
+            owner = st.active
     return create_object(st, idx, z, owner)
 
 
@@ -2143,6 +2148,17 @@ def collect(st: State, lsts, args: dict) -> list:
     if not lsts:
         return []
     g = st.g
+    plan = g.heard.get(id(lsts))
+    if plan is None or plan[0] is not lsts or plan[1] != len(lsts):
+        plan = g.heard[id(lsts)] = _heard_plan(lsts)
+    if plan[3]:  # a card's listeners bound to their own object: those of the named one's card
+        lsts = plan[2]
+        for name, by_card in plan[3]:
+            o = args.get(name)
+            if o is not None:
+                mine = by_card.get(st.obj_card[o])
+                if mine is not None:
+                    lsts = lsts + mine
     prog = g.prog
     out = []
     active = st.active
@@ -2211,6 +2227,21 @@ def collect(st: State, lsts, args: dict) -> list:
     if len(out) > 1:
         out.sort(key=lambda t: t[3])
     return out
+
+
+def _heard_plan(lsts: list) -> tuple:
+    """`collect`'s listeners `lsts` split: (them, their number, those that are not a card's
+    bound to its own object, those by the event's parameter naming it and by card). Such a
+    listener fires only for the named object, of its card: an event many cards listen to
+    that way (each for its own object) then goes through the named object's card's only.
+    Which listeners fire, and their order (sorted by `collect`'s keys), are the same."""
+    rest, bound = [], {}
+    for lst in lsts:
+        if lst.origin == "card" and lst.self_arg is not None:
+            bound.setdefault(lst.self_arg, {}).setdefault(lst.card_index, []).append(lst)
+        else:
+            rest.append(lst)
+    return lsts, len(lsts), rest, tuple(bound.items())
 
 
 def _check_domain(st: State, chk) -> list:

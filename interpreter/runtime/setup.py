@@ -171,11 +171,16 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     for name, value in layout.items():
         setattr(g, name, value)
     g.shared = _kept_domains(prog, options)
+    g.heard = _heard.setdefault(prog, {})
+    g.card_slots = prog.card_slots()
     return g
 
 
 # By program (kept while it lives), the tables of `_layout` by (players, map).
 _layouts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+# By program (kept while it lives), its lists of listeners split for engine.collect (`Game.heard`).
+_heard: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # The actions' domains a game keeps by what they read (`Game.domains`: a domain that reads only
 # the names bound before it, `you` and counters; besides those, only the map, options and data:
@@ -220,6 +225,7 @@ def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
             if z.active or z.name in kind_zones:
                 g.active_zones.append(inst)
     g.active_set = frozenset(g.active_zones)
+    g.zone_player = [k if prog.zones[name].scope == "player" else -1 for name, k in g.zone_info]
     if prog.kind_zones:
         # a kind's `active in` replaces the zones' `active` attribute for its cards
         by_zone = lambda names: frozenset(  # noqa: E731
@@ -238,7 +244,7 @@ def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
 
 
 _LAID_OUT = (
-    "zone_base", "zone_info", "active_zones", "active_set", "card_zones", "renewing", "areas",
+    "zone_base", "zone_info", "zone_player", "active_zones", "active_set", "card_zones", "renewing", "areas",
     "area_index", "adjacency", "area_props",
 )  # fmt: skip
 

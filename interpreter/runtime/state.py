@@ -73,6 +73,7 @@ class Game:
     seed: int
     zone_base: dict[str, int] = field(default_factory=dict)  # zone name -> first instance id
     zone_info: list[tuple[str, int]] = field(default_factory=list)  # instance -> (zone, owner)
+    zone_player: list[int] = field(default_factory=list)  # its owner if a player's zone, else -1
     active_zones: list[int] = field(default_factory=list)
     active_set: frozenset = frozenset()  # the same, for membership tests
     # By card index, the zone instances where its objects' abilities are in force, when some
@@ -107,6 +108,10 @@ class Game:
     # those domains, with the work each charged, for every game of the program and options
     # (setup._kept_domains; build/enumerators.SHARED_ROWS)
     shared: dict = field(default_factory=dict)
+    # by the id of a list of listeners, it split by engine._heard_plan (engine.collect); one
+    # table for the games of a program (setup.make_game): the lists are the program's
+    heard: dict = field(default_factory=dict)
+    card_slots: list = field(default_factory=list)  # Program.card_slots (engine.create_object)
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]
@@ -270,22 +275,26 @@ class State:
         """The objects keep nothing written to their properties: they read their cards'.
         `new_cards`: they were given other cards (determinize), so every slot is read again;
         else only the slots of what was written to them differ from their cards'."""
-        slots = self.g.prog.prop_slots or {}
-        read = self.g.prog.static_read_props
-        for name, d in self.props.items():
-            k = slots.get(name)
-            for o in objs:
+        props = self.props
+        for o in objs:  # (an object has been written few properties: only those looked up)
+            for name, d in props.items():
                 if o in d:
                     del d[o]
-                    if name in read:  # continuous modifiers read it
-                        self.kt = None
-                    if k is not None and not new_cards:
-                        self._reset(k, o)
+                    self._dropped(name, o, new_cards)
         if new_cards:
             self.kt = self.ko = None
             for k in range(len(self.pv)):
                 for o in objs:
                     self._reset(k, o)
+
+    def _dropped(self, name: str, o: int, new_cards: bool) -> None:
+        """What `drop_props` does when `o`'s written `name` is gone."""
+        prog = self.g.prog
+        if name in prog.static_read_props:  # continuous modifiers read it
+            self.kt = None
+        k = (prog.prop_slots or {}).get(name)
+        if k is not None and not new_cards:
+            self._reset(k, o)
 
     def _reset(self, k: int, o: int) -> None:
         v = self.g.prog.slot_cards()[k][self.obj_card[o]]
