@@ -1,4 +1,4 @@
-"""An event's listeners split once per program (engine._heard_plan, `Game.heard`): a card's
+"""An event's listeners split once per program (engine.heard_plans, `Game.heard`): a card's
 listeners bound to their own object (`after E(this)`) are gone through only for the card of
 the object the event names, the others all (engine.collect). The same games, state for state,
 work and steps, as with every listener gone through."""
@@ -48,22 +48,27 @@ cards:
 
 def _generic(monkeypatch) -> None:
     """Every listener gone through, as before the split (a fresh table of plans)."""
-    monkeypatch.setattr(E, "_heard_plan", lambda lsts: (lsts, len(lsts), list(lsts), ()))
+    monkeypatch.setattr(E, "_heard_plan", lambda lsts: lsts)
     monkeypatch.setattr(setup, "_heard", weakref.WeakKeyDictionary())
 
 
-def test_listeners_bound_to_their_object_are_split_by_card(tmp_path):
+def test_listeners_bound_to_their_object_are_split_by_card(tmp_path, monkeypatch):
+    monkeypatch.setattr(E, "HEARD_SPLIT", 2)
     prog = load_program(write_ruleset(tmp_path, RULES, CARDS, name="hp"))
     lsts = prog.verbs["poke"].listeners["after"]
     plan = E._heard_plan(lsts)
-    assert [lst.card_index for lst in plan[2]] == [prog.card_index["C"]]
-    (name, by_card), *more = plan[3]
+    assert plan[0] is lsts and [lst.card_index for lst in plan[1]] == [prog.card_index["C"]]
+    (name, by_card), *more = plan[2]
     assert not more and name == "u"
     assert set(by_card) == {prog.card_index["A"], prog.card_index["B"]}
+    monkeypatch.setattr(E, "HEARD_SPLIT", 3)
+    assert E._heard_plan(lsts) is lsts  # (two bound: not worth the split)
 
 
 def test_the_split_plays_as_every_listener_gone_through(tmp_path, monkeypatch):
+    monkeypatch.setattr(E, "HEARD_SPLIT", 1)
     prog = load_program(write_ruleset(tmp_path, RULES, CARDS, name="hp"))
+    assert new_game(prog, seed=0, memory=False).st.g.heard  # (split: two bound, at least one)
     split = [decision_steps(prog, seed) for seed in range(8)]
     assert any(s[-1][4]["mark"] and s[-1][4]["seen"] % 10 for s in split)  # each kind fired
     _generic(monkeypatch)
@@ -77,6 +82,8 @@ def test_the_bundled_games_play_alike_with_the_split(ruleset, monkeypatch):
     g = new_game(prog, seed=0, memory=False)
     split = [decision_steps(prog, seed) for seed in range(2)]
     if ruleset == "nivel_arena":  # (many cards listen to an event for their own object)
-        assert any(plan[3] for plan in g.st.g.heard.values())
+        assert g.st.g.heard and all(p[0] is not p[1] for p in g.st.g.heard.values())
+    else:  # (none worth splitting: nothing looked up)
+        assert g.st.g.heard is None
     _generic(monkeypatch)
     assert [decision_steps(prog, seed) for seed in range(2)] == split

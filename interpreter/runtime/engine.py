@@ -466,31 +466,37 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     old = st.obj_zone[o]
     if st.kept is not None:
         seen.track_move(st, o, old, z, where)
+    g = st.g
     if old != z:
         st.obj_from[o] = old
         st.obj_moves[o] += 1
-        if z in st.g.renewing:
+        if z in g.renewing:
             renew(st, o)
     st.zmemo = None
-    bits = 1 << old | 1 << z if old >= 0 else 1 << z
-    st.zdirty |= bits  # (the bits of the zones changed: run_checks)
-    if old >= 0:
-        st.zones[old].remove(o)
     # the checks that read the zones it leaves and enters, by name (made with the checks'
     # plan: until the game's first run_checks, every check of every state is due)
-    zc = st.g.zone_checks
-    if zc:
-        st.dirty |= zc[z] | zc[old] if old >= 0 else zc[z]
+    zc = g.zone_checks
+    if old >= 0:
+        st.zones[old].remove(o)
+        bits = 1 << old | 1 << z
+        if zc:
+            st.dirty |= zc[z] | zc[old]
+    else:
+        bits = 1 << z
+        if zc:
+            st.dirty |= zc[z]
+    st.zdirty |= bits  # (the bits of the zones changed: run_checks)
+    card = st.obj_card[o]
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
-    if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
+    if kt is not None and (kt[0] & bits or kt[3] & bits and card in kt[4]):
         st.kt = None
     kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
-    if kp is not None and st.obj_card[o] in kp[0]:
+    if kp is not None and card in kp[0]:
         st.kp = None
     kw = st.kw  # (the objects present of cards with abilities: objects_by_card)
-    if kw is not None and st.obj_card[o] in kw[0]:
-        zs = st.g.card_zones
-        zs = st.g.active_set if zs is None else zs[st.obj_card[o]]
+    if kw is not None and card in kw[0]:
+        zs = g.card_zones
+        zs = g.active_set if zs is None else zs[card]
         if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
             st.kw = None
     dest = st.zones[z]
@@ -2148,17 +2154,17 @@ def collect(st: State, lsts, args: dict) -> list:
     if not lsts:
         return []
     g = st.g
-    plan = g.heard.get(id(lsts))
-    if plan is None or plan[0] is not lsts or plan[1] != len(lsts):
-        plan = g.heard[id(lsts)] = _heard_plan(lsts)
-    if plan[3]:  # a card's listeners bound to their own object: those of the named one's card
-        lsts = plan[2]
-        for name, by_card in plan[3]:
-            o = args.get(name)
-            if o is not None:
-                mine = by_card.get(st.obj_card[o])
-                if mine is not None:
-                    lsts = lsts + mine
+    heard = g.heard
+    if heard is not None:  # cards' listeners bound to their own object: the named one's only
+        plan = heard.get(id(lsts))
+        if plan is not None and plan[0] is lsts:
+            lsts = plan[1]
+            for name, by_card in plan[2]:
+                o = args.get(name)
+                if o is not None:
+                    mine = by_card.get(st.obj_card[o])
+                    if mine is not None:
+                        lsts = lsts + mine
     prog = g.prog
     out = []
     active = st.active
@@ -2229,19 +2235,39 @@ def collect(st: State, lsts, args: dict) -> list:
     return out
 
 
-def _heard_plan(lsts: list) -> tuple:
-    """`collect`'s listeners `lsts` split: (them, their number, those that are not a card's
-    bound to its own object, those by the event's parameter naming it and by card). Such a
-    listener fires only for the named object, of its card: an event many cards listen to
-    that way (each for its own object) then goes through the named object's card's only.
-    Which listeners fire, and their order (sorted by `collect`'s keys), are the same."""
+# A list of listeners is split (`_heard_plan`) when at least this many are cards' listeners
+# bound to their own object: finding the split costs about as much as going through two.
+HEARD_SPLIT = 3
+
+
+def heard_plans(prog) -> dict | None:
+    """By the id of each list of an event's or verb's listeners worth splitting, its
+    `_heard_plan`; None if none is (`Game.heard`, made once per program by setup)."""
+    plans = {}
+    for verb in prog.verbs.values():
+        for lsts in verb.listeners.values():
+            plan = _heard_plan(lsts)
+            if plan is not lsts:
+                plans[id(lsts)] = plan
+    return plans or None
+
+
+def _heard_plan(lsts: list) -> list | tuple:
+    """`collect`'s listeners `lsts` split: (them, those that are not a card's bound to its own
+    object, those by the event's parameter naming it and by card); or `lsts` itself if fewer
+    than `HEARD_SPLIT` are bound. Such a listener fires only for the named object, of its
+    card: an event many cards listen to that way (each for its own object) then goes through
+    the named object's card's only. Which listeners fire, and their order (sorted by
+    `collect`'s keys), are the same. The lists are the program's, complete once it plays."""
     rest, bound = [], {}
     for lst in lsts:
         if lst.origin == "card" and lst.self_arg is not None:
             bound.setdefault(lst.self_arg, {}).setdefault(lst.card_index, []).append(lst)
         else:
             rest.append(lst)
-    return lsts, len(lsts), rest, tuple(bound.items())
+    if len(lsts) - len(rest) < HEARD_SPLIT:
+        return lsts
+    return lsts, rest, tuple(bound.items())
 
 
 def _check_domain(st: State, chk) -> list:

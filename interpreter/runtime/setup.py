@@ -171,7 +171,10 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     for name, value in layout.items():
         setattr(g, name, value)
     g.shared = _kept_domains(prog, options)
-    g.heard = _heard.setdefault(prog, {})
+    heard = _heard.get(prog, False)
+    if heard is False:
+        heard = _heard[prog] = engine.heard_plans(prog)
+    g.heard = heard
     g.card_slots = prog.card_slots()
     return g
 

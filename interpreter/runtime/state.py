@@ -109,8 +109,8 @@ class Game:
     # (setup._kept_domains; build/enumerators.SHARED_ROWS)
     shared: dict = field(default_factory=dict)
     # by the id of a list of listeners, it split by engine._heard_plan (engine.collect); one
-    # table for the games of a program (setup.make_game): the lists are the program's
-    heard: dict = field(default_factory=dict)
+    # table for the games of a program (setup.make_game); None: no list is worth splitting
+    heard: dict | None = None
     card_slots: list = field(default_factory=list)  # Program.card_slots (engine.create_object)
 
     def zone_label(self, z: int) -> str:
@@ -311,15 +311,31 @@ class State:
         return z ^ (z >> 31)
 
     def rand_below(self, n: int) -> int:
-        """A number in 0..n-1: every random operation of the rules draws through here."""
+        """A number in 0..n-1: every random operation of the rules draws through here (or
+        through `shuffle`, which draws as here). `next64` written out: no call per draw."""
         if self.chance is not None:
             return self.chance.next(n)
-        return (self.next64() * n) >> 64
+        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates, each draw `rand_below(i + 1)`'s, written out (a deck's dozens of draws
+        without two calls each)."""
+        if self.chance is not None:
+            for i in range(len(items) - 1, 0, -1):
+                j = self.chance.next(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        r = self.rng
         for i in range(len(items) - 1, 0, -1):
-            j = self.rand_below(i + 1)
+            r = (r + 0x9E3779B97F4A7C15) & MASK64
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.rng = r
 
     # ------------------------------------------------------------ copying
     def clone(self) -> State:
