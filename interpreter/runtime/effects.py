@@ -644,11 +644,19 @@ class ContinuousEffects:
             sums = kt[1].get(name)  # every object's, found at once
             if sums is None:
                 sums = found(st, name, kt[1])
-            got = statics_on(st, o, name) if sums is None else sums.get(o, _NONE)
-            setv, added, total = got
-            if setv is not _MISSING:
-                v = setv
-            elif k is not None:  # (the base read written out: the hottest path)
+                got = statics_on(st, o, name) if sums is None else sums.get(o)
+            else:
+                got = sums.get(o)
+            if got is None:  # (no continuous modifier hits it: its base value)
+                added = False
+                total = 0
+            else:
+                setv, added, total = got
+                if setv is not _MISSING:  # (set by one: its base value is not read)
+                    if st.mods:
+                        return _with_mods(st, o, name, setv, added, total)
+                    return setv + total if added else setv
+            if k is not None:  # (the base read written out: the hottest path)
                 v = st.pv[k][o]
             elif name not in st.props:  # (nothing wrote it: its card's, as codegen reads it)
                 v = printed[st.obj_card[o]]
