@@ -486,19 +486,20 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         if zc:
             st.dirty |= zc[z]
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
-    card = st.obj_card[o]
     kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
-    if kt is not None and (kt[0] & bits or kt[3] & bits and card in kt[4]):
+    if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
         st.kt = None
     kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
-    if kp is not None and card in kp[0]:
+    if kp is not None and st.obj_card[o] in kp[0]:
         st.kp = None
     kw = st.kw  # (the objects present of cards with abilities: objects_by_card)
-    if kw is not None and card in kw[0]:
-        zs = g.card_zones
-        zs = g.active_set if zs is None else zs[card]
-        if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
-            st.kw = None
+    if kw is not None:
+        card = st.obj_card[o]
+        if card in kw[0]:
+            zs = g.card_zones
+            zs = g.active_set if zs is None else zs[card]
+            if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
+                st.kw = None
     dest = st.zones[z]
     if where == "back":
         dest.append(o)
