@@ -335,7 +335,6 @@ class Program(ContinuousEffects):
         # slot holding its value per object; None until the compiler has laid them out.
         self.prop_slots: dict[str, int] | None = None
         self._slot_cards: list[list] | None = None
-        self._card_slots: list[tuple] = []
         self._card_values: dict[str, list] = {}
         self.check_bits = 0  # one bit per state check (engine.run_checks)
         self.setup_block = self.empty_block
@@ -388,14 +387,6 @@ class Program(ContinuousEffects):
             if not self.prop_slots:
                 return []
             t = self._slot_cards = [self.card_values(k) for k in self.prop_slots]
-        return t
-
-    def card_slots(self) -> list[tuple]:
-        """`slot_cards` by card index: a new object's value in each slot, in slot order
-        (engine.create_object appends them to the rows in one pass)."""
-        t = self._card_slots
-        if len(t) < len(self.cards):  # (made at the first object, after every card)
-            t[:] = zip(*self.slot_cards()) if self.prop_slots else [()] * len(self.cards)
         return t
 
     def add_block(self, stmts) -> int:

@@ -175,7 +175,7 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     if heard is False:
         heard = _heard[prog] = engine.heard_plans(prog)
     g.heard = heard
-    g.card_slots = prog.card_slots()
+    g.card_slots = card_slots(prog)
     return g
 
 
@@ -184,6 +184,19 @@ _layouts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # By program (kept while it lives), its lists of listeners split for engine.collect (`Game.heard`).
 _heard: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# By program (kept while it lives), `card_slots`.
+_card_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def card_slots(prog: Program) -> list[tuple]:
+    """`Program.slot_cards` by card index: a new object's value in each slot, in slot order
+    (`Game.card_slots`: engine.create_object appends them to the rows in one pass)."""
+    t = _card_slots.get(prog)
+    if t is None or len(t) != len(prog.cards):
+        slots = prog.slot_cards()
+        t = _card_slots[prog] = list(zip(*slots)) if slots else [()] * len(prog.cards)
+    return t
+
 
 # The actions' domains a game keeps by what they read (`Game.domains`: a domain that reads only
 # the names bound before it, `you` and counters; besides those, only the map, options and data:
