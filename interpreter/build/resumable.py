@@ -727,8 +727,9 @@ def dispatched(code: str) -> str:
     about the square root of their number, so that a jump back (a loop's next round) tests a
     few ranges and the sections of one group, not every section before its target in turn
     (Python has no jump table). Falling into the next section goes on into the next group.
-    The code the other steps read (`quick_variant`, `fn.sections`) is the ungrouped one."""
-    lines = code.split("\n")
+    The code the other steps read (`quick_variant`, `fn.sections`) is the ungrouped one; its
+    forward jumps fall through first (`fall_through`)."""
+    lines = fall_through(code).split("\n")
     heads = [k for k, x in enumerate(lines) if _HEAD.fullmatch(x)]
     size = max(4, round(len(heads) ** 0.5))
     if not DISPATCH_GROUPS or len(heads) <= 2 * size:
@@ -742,6 +743,59 @@ def dispatched(code: str) -> str:
         out.append(f"        if pc < {_HEAD.fullmatch(lines[heads[i + size]]).group(1)}:")
         out += ["    " + x if x else x for x in lines[heads[i] : heads[i + size]]]
     return "\n".join(out + lines[end:])
+
+
+FALL_THROUGH = True  # a section's last jump to a later section falls through (`fall_through`)
+
+
+def fall_through(code: str) -> str:
+    """A section's closing `continue` dropped where its jump goes forward: `pc = T` (T a later
+    section), or a branch whose every arm ends in `pc = T` (the `continue` kept in the arms
+    that go back). The tests of the sections between then find T, which costs less than going
+    back to the first test and through every group and section before T (a loop's body is a
+    run of sections, each jumping to a later one until the round's jump back)."""
+    lines = code.split("\n")
+    heads = {int(m.group(1)): k for k, x in enumerate(lines) if (m := _HEAD.fullmatch(x))}
+    if not FALL_THROUGH or len(heads) < 2:
+        return code
+    at = sorted(heads.values())
+    out: list[str] = []
+    for start, end in zip(at, at[1:] + [len(lines)]):
+        section = int(_HEAD.fullmatch(lines[start]).group(1))
+        out += _forward(lines[start:end], section, heads)
+    return "\n".join(lines[: at[0]] + out)
+
+
+def _forward(sec: list[str], k: int, heads: dict[int, int]) -> list[str]:
+    """Section `k`'s lines (its header first) with its closing `continue` dropped or moved
+    into the arms that jump back, where that is its shape (see `fall_through`)."""
+    last = max((i for i, x in enumerate(sec) if x == PAD + "continue"), default=-1)
+    if last < 2 or any(x.strip() and not x.startswith(PAD) for x in sec[last + 1 :]):
+        return sec  # (no closing `continue`, or other code after it: the end of the sections)
+    jump = _JUMP.fullmatch(sec[last - 1])
+    if jump is not None and len(jump.group(1)) == 12:
+        target = int(jump.group(2))
+        forward = target > k and target in heads
+        return sec[:last] + sec[last + 1 :] if forward else sec
+    arms, i = [], last - 1  # an `if`/`elif`/`else` at the section's level, walked backwards
+    while i > 0 and not sec[i].startswith(PAD + "if "):
+        if sec[i].startswith(PAD + "else:") or sec[i].startswith(PAD + "elif "):
+            arms.append(i)
+        elif not sec[i].startswith(PAD + "    "):
+            return sec  # another statement at the section's level: not this shape
+        i -= 1
+    if i == 0 or not any(sec[a] == PAD + "else:" for a in arms):
+        return sec
+    ends = [a - 1 for a in arms] + [last - 1]  # each arm's last line
+    targets = [_JUMP.fullmatch(sec[e]) for e in ends]
+    if any(t is None or len(t.group(1)) != 16 for t in targets):
+        return sec
+    out = list(sec[:last])
+    for e, t in sorted(zip(ends, targets), reverse=True):
+        target = int(t.group(2))
+        if not (target > k and target in heads):
+            out.insert(e + 1, PAD + "    continue")
+    return out + sec[last + 1 :]
 
 
 _OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, ")  # a statement's object run
