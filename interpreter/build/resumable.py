@@ -462,6 +462,7 @@ class _Emitter:
                 self.line(f"    pc = {self.ref(exit_)}")
                 self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
+        fast = len(self.lines) if isinstance(s, n.For) and self.straight(s.body.body) else -1
         self.open(body)
         if isinstance(s, n.For):
             with self.g.cg.loop_holds(s):
@@ -470,11 +471,52 @@ class _Emitter:
             self.seq(s.body.body, loops + [exit_])
         if not self.closed:
             self.jump(head)
+        made = None if fast < 0 else self.rounds(self.lines[fast:], uid, key_i, s.name, exit_)
+        if made is not None and self.lines[fast] == PAD + f"pc = {self.ref(body)}":
+            self.lines[fast : fast + 1] = made  # (instead of falling into the body's sections,
+            self.pinned.append(body)  # which keep their numbers for a save's frames)
         self.open(exit_)
         if not isinstance(s, n.While):
             self.line(f"env.pop({key_i}, None)")
         if isinstance(s, n.For):
             self.line(f"env.pop({key_items}, None)")
+
+    def straight(self, body: list) -> bool:
+        """Whether a flattened loop's body is statements written as straight code, each
+        followed at most by its checks, which leave the function when they start a block
+        (`change`): no branch, loop, call or statement's object (LOOP_ROUNDS)."""
+        g = self.g
+        return LOOP_ROUNDS and all(
+            not isinstance(x, (n.If, n.Break, *_LOOPS))
+            and (g.plain(x) or (isinstance(x, _LEAVES) and g.native(x)))
+            for x in body
+        )
+
+    def rounds(self, lines: list[str], uid: int, key_i: str, name: str, exit_: int):
+        """A straight loop's rounds as a Python loop in its head's section, from the round
+        the head has just begun: `lines` are the body's sections (from the head's fall-through
+        into the first), kept as they are for a resumption inside the body. Where a check
+        starts a block, the next round's place is written to the env as the head writes it,
+        and the function leaves at the section after it, as the sections do. None where the
+        body's code is not that shape."""
+        i, items = f"_fi{uid}", f"_fit{uid}"
+        out = [f"{i} = _i + 1", f"{items} = _items", "while True:"]
+        for k, x in enumerate(lines):
+            if _HEAD_REF.fullmatch(x) or x == PAD + "continue" or _JUMP_REF.fullmatch(x):
+                continue  # (the sections' own dispatch)
+            code = x.strip()
+            if code in ("continue", "break") or code.startswith("pc = "):
+                return None
+            if code == "return" and not _RESUME_REF.fullmatch(lines[k - 1].strip()):
+                return None
+            own = "    " + x[len(PAD) :]
+            if _RESUME_REF.fullmatch(code):
+                out.append(own[: len(own) - len(code)] + f"env[{key_i}] = {i}")
+            out.append(own)
+        out += [f"    if {i} >= len({items}):", "        break"]
+        out.append(f"    {self.g.cg.store(name)} = {items}[{i}]")
+        out += [f"    {i} += 1", f"pc = {self.ref(exit_)}", "continue"]
+        return [PAD + x for x in out]
 
     def _x(self, e) -> str:
         return self.g.cg.src(e, ())
@@ -745,6 +787,13 @@ def dispatched(code: str) -> str:
     return "\n".join(out + lines[end:])
 
 
+# a flattened `for` whose body is straight code with checks runs its rounds as a Python loop
+# in its head's section (`_Emitter.rounds`); off: each round through the sections
+LOOP_ROUNDS = True
+_HEAD_REF = re.compile(r"        if pc == \d+:")
+_JUMP_REF = re.compile(r" {12}pc = @\d+@")
+_RESUME_REF = re.compile(r"fr\.pc = @\d+@")
+
 FALL_THROUGH = True  # a section's last jump to a later section falls through (`fall_through`)
 
 
@@ -770,8 +819,8 @@ def _forward(sec: list[str], k: int, heads: dict[int, int]) -> list[str]:
     """Section `k`'s lines (its header first) with its closing `continue` dropped or moved
     into the arms that jump back, where that is its shape (see `fall_through`)."""
     last = max((i for i, x in enumerate(sec) if x == PAD + "continue"), default=-1)
-    if last < 2 or any(x.strip() and not x.startswith(PAD) for x in sec[last + 1 :]):
-        return sec  # (no closing `continue`, or other code after it: the end of the sections)
+    if last < 2 or any(x.strip() and x.startswith(PAD) for x in sec[last + 1 :]):
+        return sec  # (no closing `continue`: code of the section after it)
     jump = _JUMP.fullmatch(sec[last - 1])
     if jump is not None and len(jump.group(1)) == 12:
         target = int(jump.group(2))
