@@ -100,7 +100,8 @@ def test_the_generated_writes_of_what_modifiers_read_forget_the_kept_totals():
     after = next(ln for ln in lines[at + 1 :] if "st.kt" in ln or "st.props.get(" in ln)
     assert "st.kt = None" in after
     kneel = show(load_program("game_of_thrones_2p"), "떠남정리")
-    assert "st.props.get('누움')" in kneel and kneel.count("st.kt = None") == 2  # 부착대상 x2
+    # 부착대상 x2, each also in its loop's rounds written as a Python loop (LOOP_ROUNDS)
+    assert "st.props.get('누움')" in kneel and kneel.count("st.kt = None") == 4
 
 
 def test_moves_forget_the_kept_totals_only_where_they_read():
