@@ -8,7 +8,6 @@ states, the work charged and the options are those of the whole `or` at every de
 from __future__ import annotations
 
 from madang.build import enumerators
-from madang.game.api import load_program
 from minirules import write_ruleset
 from playthrough import compiled_with, decisions, enumerator_code, offers, windows
 
@@ -18,7 +17,8 @@ def _built(name: str, on: bool, monkeypatch):
 
 
 def test_captures_test_goes_through_the_area_once_per_class_and_plays_as_before(monkeypatch):
-    on, off = load_program("cthulhu_wars"), _built("cthulhu_wars", False, monkeypatch)
+    monkeypatch.setattr(enumerators, "OR_ONE_SCAN", False)  # one pass for both: its own test
+    on, off = _built("cthulhu_wars", True, monkeypatch), _built("cthulhu_wars", False, monkeypatch)
     code = enumerator_code(on, "capture")
     goo, monster = code.index("== 'goo')): break"), code.index("== 'monster')): break")
     assert goo < code.index("if not zg0_:\n", goo) < monster  # the monsters only without a goo

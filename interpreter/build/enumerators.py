@@ -28,6 +28,7 @@ from .codegen import (
     _grouped,
     _ids,
     _once,
+    _pure,
     bracket_depths,
     define,
     py_name,
@@ -90,6 +91,16 @@ _FIRST_TAIL = " or (None,))[0] is not None"
 # the work its computation charged there, so that the game charges what it charged before
 # (computed again where that work would pass the budget, for the same error)
 SHARED_ROWS = True
+# a parameter's domain that is a zone's objects where `C and D` (or what of each, or `unique` of
+# that), computed at each binding right after a test part that is whether an object of the same
+# zone matches `C` (the scan above): the domain's loop goes on from the scan's first match (an
+# iterator of the zone), that match tested only for `D`, not the zone again from its start
+SCAN_DOMAINS = True
+# a test part `X or Y`, X and Y whether an object of the same zone matches `A and B` and
+# `A and C` (B, C pure): the zone gone through once, `C` noted up to its first match while
+# looking for `A and B`, the second scan's charge made where X found none (`OR_SCANS` first)
+OR_ONE_SCAN = True
+_RESET = re.compile(r"\s*[hk]\w* = (?:None|\{\})")  # `reset`'s lines: values kept at a level
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
     r"|==|!=|<=|>=|<|>|\(|\)|\b(?:and|or|not|if|else|True|False|None)\b"
@@ -155,6 +166,25 @@ def _names_read(e, res) -> set[str]:
     return out
 
 
+def _unique_lines(var: str, pad: str) -> list[str]:
+    """`unique` of a domain's list `var` built by a loop: its charge, its repeats dropped
+    (`dict.fromkeys` keeps the first of each, in order)."""
+    return [
+        f"{pad}st.work += len({var})",
+        f"{pad}if st.work > st.work_limit: _charge(st, 0, 'unique')",
+        f"{pad}if len({var}) > 1: {var} = list(dict.fromkeys({var}))",
+    ]
+
+
+def _compiled(out: list[str], pad: str) -> list[str] | None:
+    """`out` when its statements compile (as written at `pad`); else None."""
+    try:
+        compile("\n".join(x[len(pad) :] for x in out), "<domain>", "exec")
+    except SyntaxError:
+        return None
+    return out
+
+
 class Enumerators(CodeGen):
     """The compiler's code generator: expressions, and each action's enumerator."""
 
@@ -201,6 +231,8 @@ class Enumerators(CodeGen):
             self._hoist = None
         self.bound = self._own()
 
+        scanned: list = [None]  # the last scan of a test: (lines then, zone, condition, its `for`)
+
         def test(level: int, on_fail: str) -> None:
             # `if not (a and b): fail` as a test per run of parts, and a part that is whether
             # an object of a zone matches (or not) as statements: the zone charged, then gone
@@ -230,11 +262,14 @@ class Enumerators(CodeGen):
                 lines.append(f"{inner}st.work += len(zg0_)")
                 lines.append(f"{inner}if st.work > st.work_limit: _charge(st, 0, 'a list')")
                 lines.append(f"{inner}for it0 in zg0_:")
+                at = len(lines) - 1
                 lines.append(f"{inner}    if {cond}: break")
                 lines.append(f"{inner}else:")
                 lines.append(f"{inner}    zg0_ = ()" if negated else f"{inner}    {on_fail}")
                 if negated:  # a match found: the part is false
                     lines.append(f"{inner}if zg0_: {on_fail}")
+                else:
+                    scanned[0] = (len(lines), zone, cond, at)
 
         def either(items: list[str], at: str, on_fail: str) -> None:
             # an `or` whose first item is whether an object of a zone matches: the zone gone
@@ -244,6 +279,8 @@ class Enumerators(CodeGen):
                 lines.append(f"{at}if not ({' or '.join(_grouped(x) for x in items)}): {on_fail}")
                 return
             zone, cond = scan[0]
+            if self._one_scan(items, lines, at, on_fail):
+                return
             lines.append(f"{at}zg0_ = {zone}")
             lines.append(f"{at}if zg0_:")
             lines.append(f"{at}    st.work += len(zg0_)")
@@ -328,7 +365,10 @@ class Enumerators(CodeGen):
                 lines.extend(self._domain_lines(dom, f"d{i}", inner + "    "))
                 lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
             else:
-                lines.extend(self._domain_lines(dom, f"d{i}", inner))
+                lines.extend(
+                    self._scan_domain(lines, scanned[0], dom, f"d{i}", inner)
+                    or self._domain_lines(dom, f"d{i}", inner)
+                )
             if q.domain is not None and self._zone(q.domain):  # a zone: its contents
                 lines.append(f"{inner}d{i} = st.zones[d{i}]")
             elif q.domain is None or not (self._list(q.domain) or self._is_areas(q.domain)):
@@ -415,17 +455,10 @@ class Enumerators(CodeGen):
         charged as `_each` charges it, each match's value appended, then `unique`'s charge
         and its repeats dropped (`dict.fromkeys` keeps the first of each, in order)."""
         plain = [f"{pad}{var} = {dom}"]
-        if not DOMAIN_LOOPS:
+        loop = self._domain_loop(dom)
+        if loop is None:
             return plain
-        src, unique = _bare(dom), False
-        fn = self._const_ids.get(id(BUILTIN_FUNCS["unique"]))
-        call = src[len(fn) :] if fn is not None and src.startswith(f"{fn}(st, ") else ""
-        if call and _grouped(call) == call:  # `unique` of one argument, all of `dom`
-            src, unique = _bare(src[len(fn) + 5 : -1]), True
-        m = _WHERE_DOMAIN.fullmatch(src)
-        if m is None or any("zg0_" in x or "it0 for" in x for x in m.groups()):
-            return plain
-        one, cond, zone = m.groups()
+        one, cond, zone, unique = loop
         out = [
             f"{pad}zg0_ = {zone}",
             f"{pad}{var} = []",
@@ -435,16 +468,56 @@ class Enumerators(CodeGen):
             f"{pad}    for it0 in zg0_:",
             f"{pad}        if {cond}: {var}.append({one})",
         ]
-        if unique:
-            out += [
-                f"{pad}st.work += len({var})",
-                f"{pad}if st.work > st.work_limit: _charge(st, 0, 'unique')",
-                f"{pad}if len({var}) > 1: {var} = list(dict.fromkeys({var}))",
-            ]
-        try:
-            compile("\n".join(x[len(pad) :] for x in out), "<domain>", "exec")
-        except SyntaxError:
-            return plain
+        return _compiled(out + _unique_lines(var, pad) if unique else out, pad) or plain
+
+    def _domain_loop(self, dom: str) -> tuple[str, str, str, bool] | None:
+        """(what of each match, condition, zone, whether `unique` of it) when `dom` is a
+        guarded `where` over a zone or `unique` of one (`DOMAIN_LOOPS`); else None."""
+        if not DOMAIN_LOOPS:
+            return None
+        src, unique = _bare(dom), False
+        fn = self._const_ids.get(id(BUILTIN_FUNCS["unique"]))
+        call = src[len(fn) :] if fn is not None and src.startswith(f"{fn}(st, ") else ""
+        if call and _grouped(call) == call:  # `unique` of one argument, all of `dom`
+            src, unique = _bare(src[len(fn) + 5 : -1]), True
+        m = _WHERE_DOMAIN.fullmatch(src)
+        if m is None or any("zg0_" in x or "it0 for" in x for x in m.groups()):
+            return None
+        one, cond, zone = m.groups()
+        return one, cond, zone, unique
+
+    def _scan_domain(self, lines: list[str], scanned, dom: str, var: str, pad: str):
+        """`_domain_lines` of a domain over the zone that the test just above went through to
+        its first match of `C`, the domain's condition being `C and D` (`SCAN_DOMAINS`): the
+        zone known not empty and charged as before, the first match tested for `D` alone,
+        then the rest of the zone from an iterator the scan left there (the objects before
+        the first match fail `C`, so the same values in the same order). The scan's `for` is
+        rewritten to go through that iterator. None when the shape is not that."""
+        if not SCAN_DOMAINS or scanned is None:
+            return None
+        end, zone, first, at = scanned
+        if not all(_RESET.fullmatch(x) for x in lines[end:]):
+            return None  # something between the scan and the domain
+        loop = self._domain_loop(dom)
+        if loop is None or loop[2] != zone:
+            return None
+        one, cond, _, unique = loop
+        items = _top_split(_bare(cond), "and")
+        if items is None or len(items) < 2 or _bare(items[0]) != _bare(first):
+            return None
+        rest = " and ".join(items[1:])
+        out = [
+            f"{pad}{var} = []",
+            f"{pad}st.work += len(zg0_)",
+            f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+            f"{pad}if {rest}: {var}.append({one})",
+            f"{pad}for it0 in zi_:",
+            f"{pad}    if {cond}: {var}.append({one})",
+        ]
+        out = _compiled(out + _unique_lines(var, pad) if unique else out, pad)
+        if out is not None:
+            head = lines[at][: -len("for it0 in zg0_:")]
+            lines[at : at + 1] = [f"{head}zi_ = iter(zg0_)", f"{head}for it0 in zi_:"]
         return out
 
     def _first_guard(self, src: str):
@@ -702,6 +775,40 @@ class Enumerators(CodeGen):
             return None
         first = self._scan_of(items[0])
         return items if first is not None and not first[1] else None
+
+    def _one_scan(self, items: list[str], lines: list[str], at: str, on_fail: str) -> bool:
+        """Write `X or Y` as one pass over their zone when X and Y are whether an object of
+        the same zone matches `A and B` and `A and C` (`OR_ONE_SCAN`, B and C pure): the same
+        truth and the same charges (the zone's length, then again where no object matched
+        `A and B`), `C` tested on fewer or more objects than the second pass would (pure, so
+        unseen). False (nothing written) when the shape is not that."""
+        if not OR_ONE_SCAN or len(items) != 2:
+            return False
+        scans = [self._scan_of(x) for x in items]
+        if any(x is None or x[1] for x in scans) or scans[0][0][0] != scans[1][0][0]:
+            return False
+        parts = [_top_split(_bare(x[0][1]), "and") for x in scans]
+        if any(x is None or len(x) < 2 for x in parts) or _bare(parts[0][0]) != _bare(parts[1][0]):
+            return False
+        first, b, c = parts[0][0], " and ".join(parts[0][1:]), " and ".join(parts[1][1:])
+        if not all(_pure(x) and "%" not in x and "/" not in x for x in (b, c)):
+            return False
+        lines += [
+            f"{at}zg0_ = {scans[0][0][0]}",
+            f"{at}if not zg0_: {on_fail}",
+            f"{at}st.work += len(zg0_)",
+            f"{at}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+            f"{at}zf_ = False",
+            f"{at}for it0 in zg0_:",
+            f"{at}    if {first}:",
+            f"{at}        if {b}: break",
+            f"{at}        if not zf_ and {_grouped(c)}: zf_ = True",
+            f"{at}else:",
+            f"{at}    st.work += len(zg0_)",
+            f"{at}    if st.work > st.work_limit: _charge(st, 0, 'a list')",
+            f"{at}    if not zf_: {on_fail}",
+        ]
+        return True
 
     def _scan_of(self, src: str):
         """((zone, condition), negated) when the test part `src` is whether an object of a
