@@ -26,3 +26,14 @@ UNITS = (
     "counter n = 0\ncounter m = 0\ncounter k = 0\ncounter j = 0\n"
 )
 UNIT_CARDS = "cards: [{name: A, type: unit, hp: 1}, {name: B, type: unit, hp: 2}]\n"
+
+
+# a flow of twelve rounds in which each player in turn lists the window `act` once (the
+# enumerators' tests of small rulesets: tests/test_enumerator_or_scans.py, ...one_scan.py)
+ROUNDS = """\
+flow:
+    repeat 12 times:
+        for p in players:
+            turn p:
+                window act by p once
+"""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from madang.build import enumerators
 from madang.game.api import load_program
-from minirules import write_ruleset
+from minirules import ROUNDS, write_ruleset
 from playthrough import compiled_with, decisions, enumerator_code, offers
 
 
@@ -60,12 +60,8 @@ setup:
     create "Blue" in nth(players, 1).hand
     create "Dear" in nth(players, 1).hand
 
-flow:
-    repeat 12 times:
-        for p in players:
-            turn p:
-                window act by p once
 """
+
 CARDS = (
     "cards:\n  - {name: Red, type: piece, cost: 2, color: red}\n"
     "  - {name: Blue, type: piece, cost: 1, color: blue}\n"
@@ -79,7 +75,7 @@ def test_a_small_ruleset_offers_what_the_two_passes_offered(tmp_path, monkeypatc
     """The pieces go round: a hand's first match of `cost > 0` is or is not green (the
     domain's own test), with or without pieces before it; a hand holds a red piece of cost 2,
     a blue of cost 3 or only cheaper ones (`give`'s two tests)."""
-    folder = write_ruleset(tmp_path, RULES, CARDS, name="onescan")
+    folder = write_ruleset(tmp_path, RULES + ROUNDS, CARDS, name="onescan")
     on = compiled_with(folder, enumerators, "SCAN_DOMAINS", True, monkeypatch)
     off = _without(folder, monkeypatch)
     assert "zi_ = iter(zg0_)" in enumerator_code(on, "buy")

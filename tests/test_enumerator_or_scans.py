@@ -8,7 +8,7 @@ states, the work charged and the options are those of the whole `or` at every de
 from __future__ import annotations
 
 from madang.build import enumerators
-from minirules import write_ruleset
+from minirules import ROUNDS, write_ruleset
 from playthrough import compiled_with, decisions, enumerator_code, offers, windows
 
 
@@ -53,12 +53,8 @@ setup:
     create "Red" in nth(players, 0).hand
     create "Blue" in nth(players, 1).hand
 
-flow:
-    repeat 12 times:
-        for p in players:
-            turn p:
-                window act by p once
 """
+
 CARDS = (
     "cards:\n  - {name: Red, type: piece, color: red}\n  - {name: Blue, type: piece, color: blue}\n"
     "  - {name: Green, type: piece, color: green}\n"
@@ -68,7 +64,7 @@ CARDS = (
 def test_an_or_of_zone_tests_offers_what_the_whole_or_offered(tmp_path, monkeypatch):
     """`holds(q, "red") or holds(q, "blue") or q.gold > 2` per player: a red piece, else a blue
     one, else the gold decides; the pieces go round, so each item decides some listings."""
-    folder = write_ruleset(tmp_path, RULES, CARDS, name="either")
+    folder = write_ruleset(tmp_path, RULES + ROUNDS, CARDS, name="either")
     on, off = _built(folder, True, monkeypatch), _built(folder, False, monkeypatch)
     code = enumerator_code(on, "pass_on")
     red, blue = code.index("== 'red'): break"), code.index("== 'blue'): break")
