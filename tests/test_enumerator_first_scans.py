@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from madang.build import enumerators
 from madang.game.api import load_program
-from minirules import write_ruleset
+from minirules import ROUNDS, write_ruleset
 from playthrough import compiled_with, enumerator_code, offers, windows, work
 from test_enumerator_or_scans import CARDS
 from test_enumerator_or_scans import RULES as OR_RULES
@@ -52,7 +52,7 @@ action wait in act:
     require not exists(first(reds(you)))
     n += 2
 
-""" + OR_RULES[OR_RULES.index("setup:") :]
+""" + OR_RULES[OR_RULES.index("setup:") :] + ROUNDS
 
 
 def test_a_first_match_through_a_definition_offers_what_the_list_offered(tmp_path, monkeypatch):

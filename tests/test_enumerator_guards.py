@@ -35,13 +35,14 @@ def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
         "        if not zg0_: continue\n"
         "        st.work += len(zg0_)\n"
         "        if st.work > st.work_limit: _charge(st, 0, 'a list')\n"
-        "        for it0 in zg0_:\n"
+        "        zi_ = iter(zg0_)\n"
+        "        for it0 in zi_:\n"
         "            if (st.obj_owner[it0] == you_): break\n"
         "        else:\n"
         "            continue\n"
     ) in code
-    # the movers' names: the same zone tested for emptiness before its loop (DOMAIN_LOOPS)
-    assert "zg0_ = st.zones[(zb0_ + v0)]\n        d1 = []\n        if zg0_:\n" in code
+    # the movers' names: the same zone, known not empty, gone on from there (SCAN_DOMAINS)
+    assert "h2 = None\n        d1 = []\n        st.work += len(zg0_)\n" in code
 
 
 @pytest.mark.parametrize(
