@@ -13,7 +13,7 @@ from __future__ import annotations
 from madang.build import enumerators
 from madang.game.api import load_program
 from minirules import ROUNDS, write_ruleset
-from playthrough import compiled_with, decisions, enumerator_code, offers
+from playthrough import compiled_with, decisions, enumerator_code, offers, windows
 
 
 def _without(name: str, monkeypatch):
@@ -80,6 +80,19 @@ def test_a_small_ruleset_offers_what_the_two_passes_offered(tmp_path, monkeypatc
     off = _without(folder, monkeypatch)
     assert "zi_ = iter(zg0_)" in enumerator_code(on, "buy")
     assert "zf_ = False" in enumerator_code(on, "give")
+    decided, firsts = set(), set()  # which scan decided `give`; `buy`'s first match
     for seed in range(12):
         assert offers(on, seed) == offers(off, seed), f"seed {seed}"
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
+        for st, _, _ in windows(on, seed):
+            for q in range(st.g.nplayers):
+                hand = [
+                    on.cards[st.obj_card[o]].props for o in st.zones[st.g.zone_base["hand"] + q]
+                ]
+                dear = {c["color"] for c in hand if c["cost"] > 1}
+                decided.add("red" if "red" in dear else "blue" if "blue" in dear else None)
+                k = next((i for i, c in enumerate(hand) if c["cost"] > 0), None)
+                if k is not None:  # (whether it is green, whether objects come before it)
+                    firsts.add((hand[k]["color"] == "green", k > 0))
+    assert decided == {"red", "blue", None}
+    assert len(firsts) == 4

@@ -488,11 +488,12 @@ class Enumerators(CodeGen):
 
     def _scan_domain(self, lines: list[str], scanned, dom: str, var: str, pad: str):
         """`_domain_lines` of a domain over the zone that the test just above went through to
-        its first match of `C`, the domain's condition being `C and D` (`SCAN_DOMAINS`): the
-        zone known not empty and charged as before, the first match tested for `D` alone,
-        then the rest of the zone from an iterator the scan left there (the objects before
-        the first match fail `C`, so the same values in the same order). The scan's `for` is
-        rewritten to go through that iterator. None when the shape is not that."""
+        its first match of `C`, the domain's condition being `C and D`, C pure
+        (`SCAN_DOMAINS`): the zone known not empty and charged as before, the first match
+        tested for `D` alone, then the rest of the zone from an iterator the scan left there
+        (the objects before the first match fail `C`, so the same values in the same order).
+        The scan's `for` is rewritten to go through that iterator. None when the shape is not
+        that."""
         if not SCAN_DOMAINS or scanned is None:
             return None
         end, zone, first, at = scanned
@@ -504,6 +505,8 @@ class Enumerators(CodeGen):
         one, cond, _, unique = loop
         items = _top_split(_bare(cond), "and")
         if items is None or len(items) < 2 or _bare(items[0]) != _bare(first):
+            return None
+        if not _pure(first):  # (`C` is tested on fewer objects: it may charge nothing)
             return None
         rest = " and ".join(items[1:])
         out = [
@@ -778,7 +781,7 @@ class Enumerators(CodeGen):
 
     def _one_scan(self, items: list[str], lines: list[str], at: str, on_fail: str) -> bool:
         """Write `X or Y` as one pass over their zone when X and Y are whether an object of
-        the same zone matches `A and B` and `A and C` (`OR_ONE_SCAN`, B and C pure): the same
+        the same zone matches `A and B` and `A and C` (`OR_ONE_SCAN`, A, B, C pure): the same
         truth and the same charges (the zone's length, then again where no object matched
         `A and B`), `C` tested on fewer or more objects than the second pass would (pure, so
         unseen). False (nothing written) when the shape is not that."""
@@ -791,8 +794,8 @@ class Enumerators(CodeGen):
         if any(x is None or len(x) < 2 for x in parts) or _bare(parts[0][0]) != _bare(parts[1][0]):
             return False
         first, b, c = parts[0][0], " and ".join(parts[0][1:]), " and ".join(parts[1][1:])
-        if not all(_pure(x) and "%" not in x and "/" not in x for x in (b, c)):
-            return False
+        if not _pure(first) or not all(_pure(x) and "%" not in x and "/" not in x for x in (b, c)):
+            return False  # (`A` is tested once an object, `C` on other objects: nothing charged)
         lines += [
             f"{at}zg0_ = {scans[0][0][0]}",
             f"{at}if not zg0_: {on_fail}",
