@@ -96,3 +96,32 @@ def test_a_small_ruleset_offers_what_the_two_passes_offered(tmp_path, monkeypatc
                     firsts.add((hand[k]["color"] == "green", k > 0))
     assert decided == {"red", "blue", None}
     assert len(firsts) == 4
+
+
+CHARGING = """\
+zone hand: per player, ordered, owner sees
+counter n = 0
+
+kind piece:
+    cost: number
+    color: text
+
+define rich(p: player) = p.hand where count(p.hand where it.cost > 1) > it.cost
+
+action take(q: player from players, nm: text from unique((q.hand where count(q.hand where it.cost > 1) > it.cost and it.color != "green").name)) in act:
+    require exists(first(rich(q)))
+    move first(q.hand where it.name == nm) to you.hand
+    n += 1
+""" + RULES[RULES.index("setup:") :]
+
+
+def test_a_first_test_that_charges_is_not_shared_with_the_domain(tmp_path, monkeypatch):
+    """The test's condition goes through a list of its own (charged per object tested): the
+    domain after it tests it on every object again, as before, so the work is the same."""
+    folder = write_ruleset(tmp_path, CHARGING + ROUNDS, CARDS, name="charging")
+    on = compiled_with(folder, enumerators, "SCAN_DOMAINS", True, monkeypatch)
+    off = _without(folder, monkeypatch)
+    code = enumerator_code(on, "take")
+    assert "for it0 in zg0_:" in code and "_each(st, zg1_)" in code and "zi_" not in code
+    for seed in range(4):
+        assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
