@@ -34,7 +34,8 @@ def test_build_gates_keepers_are_gone_through_to_the_first_and_play_as_before(mo
 
 
 # the pieces, setup and flow of tests/test_enumerator_or_scans.py (a red, a blue, greens)
-RULES = """\
+RULES = (
+    """\
 zone hand: per player, ordered, owner sees
 counter n = 0
 
@@ -52,7 +53,10 @@ action wait in act:
     require not exists(first(reds(you)))
     n += 2
 
-""" + OR_RULES[OR_RULES.index("setup:") :] + ROUNDS
+"""
+    + OR_RULES[OR_RULES.index("setup:") :]
+    + ROUNDS
+)
 
 
 def test_a_first_match_through_a_definition_offers_what_the_list_offered(tmp_path, monkeypatch):
