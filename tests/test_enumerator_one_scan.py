@@ -98,21 +98,19 @@ def test_a_small_ruleset_offers_what_the_two_passes_offered(tmp_path, monkeypatc
     assert len(firsts) == 4
 
 
-CHARGING = """\
-zone hand: per player, ordered, owner sees
-counter n = 0
-
-kind piece:
-    cost: number
-    color: text
-
+# the zone, kind and setup of RULES, an action whose first test charges per object tested
+CHARGING = (
+    RULES[: RULES.index("action buy")]
+    + """\
 define rich(p: player) = p.hand where count(p.hand where it.cost > 1) > it.cost
 
 action take(q: player from players, nm: text from unique((q.hand where count(q.hand where it.cost > 1) > it.cost and it.color != "green").name)) in act:
     require exists(first(rich(q)))
     move first(q.hand where it.name == nm) to you.hand
     n += 1
-""" + RULES[RULES.index("setup:") :]
+"""
+    + RULES[RULES.index("setup:") :]
+)
 
 
 def test_a_first_test_that_charges_is_not_shared_with_the_domain(tmp_path, monkeypatch):
