@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from speed_ab import load, version  # noqa: E402  (the same versions, imported the same way)
+from speed_ab import load_both  # noqa: E402  (the same versions, imported the same way)
 
 GAMES = {"clash_of_decks": 30, "nivel_arena": 3, "game_of_thrones_2p": 3, "cthulhu_wars": 3}
 
@@ -70,11 +70,7 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=0, help="the functions whose counts moved most")
     args = ap.parse_intermixed_args()
     with tempfile.TemporaryDirectory(prefix="count_work_") as tmp:
-        root = Path(tmp)
-        sys.path.insert(0, str(root))
-        versions = {}
-        for tag, spec in (("version_a", args.a), ("version_b", args.b)):
-            versions[tag] = load(tag, version(spec, root / ("src_" + tag)), root)
+        versions = load_both(args.a, args.b, Path(tmp))
         for name in args.rulesets:
             n = args.games or GAMES.get(name, 3)
             progs = {t: api.load_program(str(rs / name)) for t, (api, rs) in versions.items()}

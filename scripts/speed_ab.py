@@ -52,6 +52,16 @@ def load(tag: str, src: Path, root: Path):
     return importlib.import_module(tag + ".game.api"), src / "rulesets"
 
 
+def load_both(a: str, b: str, root: Path) -> dict:
+    """Versions `a` and `b` imported as `version_a` and `version_b` from folder `root` (put
+    first on the import path): by tag, the version's api and its rulesets' folder."""
+    sys.path.insert(0, str(root))
+    return {
+        tag: load(tag, version(spec, root / ("src_" + tag)), root)
+        for tag, spec in (("version_a", a), ("version_b", b))
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="a git revision or a folder")
@@ -63,11 +73,7 @@ def main() -> int:
     ap.add_argument("--cycle", action="store_true", help="per-seat options cycled as bench does")
     args = ap.parse_intermixed_args()  # rulesets before or after the options
     with tempfile.TemporaryDirectory(prefix="speed_ab_") as tmp:
-        root = Path(tmp)
-        sys.path.insert(0, str(root))
-        versions = {}
-        for tag, spec in (("version_a", args.a), ("version_b", args.b)):
-            versions[tag] = load(tag, version(spec, root / ("src_" + tag)), root)
+        versions = load_both(args.a, args.b, Path(tmp))
         kw = {} if args.memory else {"memory": False}
         for name in args.rulesets:
             n, per = GAMES.get(name, (12, 4))
