@@ -312,13 +312,10 @@ class State:
 
     def rand_below(self, n: int) -> int:
         """A number in 0..n-1: every random operation of the rules draws through here (or
-        through `shuffle`, which draws as here). `next64` written out: no call per draw."""
+        through `shuffle`, which draws as here)."""
         if self.chance is not None:
             return self.chance.next(n)
-        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return ((z ^ (z >> 31)) * n) >> 64
+        return (self.next64() * n) >> 64
 
     def shuffle(self, items: list) -> None:
         """Fisher-Yates, each draw `rand_below(i + 1)`'s, written out (a deck's dozens of draws
