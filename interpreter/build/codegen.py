@@ -101,6 +101,7 @@ CARD_CMP = True  # a property printed on every card compared without `_le` (`_pr
 DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
 SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
+KIND_TABLES = True  # `x is K` read from a table of each card's truth for K (`_kind_test`)
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
 _PURE_CALLS = frozenset(
@@ -848,9 +849,9 @@ class CodeGen:
                 o = self.src(e.obj, its)
                 kind = self.s.canonical.get(e.kind, e.kind)
                 if o in self.objs:  # an object, never none
-                    return f"(CARDS[st.obj_card[{o}]].kind == {kind!r})"
+                    return f"({self._kind_test(o, kind)})"
                 if _plain(o):
-                    return f"({o} is not None and CARDS[st.obj_card[{o}]].kind == {kind!r})"
+                    return f"({o} is not None and {self._kind_test(o, kind)})"
                 return f"_is(st, {o}, {kind!r})"
             case n.Where():
                 return self.where(e, its, "[", "]")
@@ -1315,6 +1316,18 @@ class CodeGen:
             tests.append(f"({fast} if {name!r} not in st.props else {slow})")
             return f"({' and '.join(tests)})"
         return None
+
+    def _kind_test(self, o: str, kind: str) -> str:
+        """`o is K` of an object `o` (never none): a card's kind is printed, so read from a
+        table of each card's truth made for `K` (no kind's read nor comparison), or the
+        comparison itself while the cards are still being made."""
+        if not KIND_TABLES or len(self.p.cards) < len(self.s.cards):
+            return f"CARDS[st.obj_card[{o}]].kind == {kind!r}"
+        table = self._far_tables.get(("kind", kind))
+        if table is None:
+            table = self.const([c.kind == kind for c in self.p.cards], "kind_" + kind)
+            self._far_tables[("kind", kind)] = table
+        return f"{table}[st.obj_card[{o}]]"
 
     def _boolean(self, e) -> bool:
         """Whether the Python written for `e` is always True or False (a comparison, `has`,

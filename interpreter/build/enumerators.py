@@ -100,6 +100,9 @@ SCAN_DOMAINS = True
 # `A and C` (B, C pure): the zone gone through once, `C` noted up to its first match while
 # looking for `A and B`, the second scan's charge made where X found none (`OR_SCANS` first)
 OR_ONE_SCAN = True
+# a parameter whose domain holds objects only (a zone's contents, a `where` or a slice of them):
+# its loop variable held as an object, its tests written without none tests
+HELD_PARAMS = True
 _RESET = re.compile(r"\s*[hk]\w* = (?:None|\{\})")  # `reset`'s lines: values kept at a level
 _GUARD_TOKEN = re.compile(
     r"\s+|st\.pcounters\['[^'\\]*'\]\[you_\]|st\.counters\['[^'\\]*'\]|\d+(?:\.\d+)?"
@@ -217,6 +220,8 @@ class Enumerators(CodeGen):
         self._keyed = [q.type in _SCALARS for q in params]  # values that key a dict
         self._hoist = {} if KEEP_OUTER else None
         self._skippable_parts = set()
+        held = self._held_params(params)
+        self.objs |= held
         try:
             for level, exprs in enumerate(req_exprs):
                 for e in exprs:
@@ -229,6 +234,7 @@ class Enumerators(CodeGen):
             holders = list(self._hoist.values()) if self._hoist is not None else []
         finally:
             self._hoist = None
+            self.objs -= held
         self.bound = self._own()
 
         scanned: list = [None]  # the last scan of a test: (lines then, zone, condition, its `for`)
@@ -418,6 +424,33 @@ class Enumerators(CodeGen):
         name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _held_params(self, params) -> set[str]:
+        """The loop variables (`v{i}`) of the parameters whose domain holds objects only, never
+        none (`HELD_PARAMS`): their tests are written without a none test (a kind, a printed
+        number, a keyword, as for a `where`'s item)."""
+        if not HELD_PARAMS:
+            return set()
+        return {
+            f"v{i}"
+            for i, q in enumerate(params)
+            if q.domain is not None and self._objects_domain(q.domain)
+        }
+
+    def _objects_domain(self, e) -> bool:
+        """`objects_only`, and `first(L, k)` or `last(L, k)` of such a list with `k` a number
+        (a slice of it)."""
+        if isinstance(e, n.Call) and len(e.args) == 2:
+            res = self.r.call_of(e)
+            if res in (rv.BuiltinRef("first"), rv.BuiltinRef("last")):
+                k = e.args[1]
+                plain = isinstance(k, n.Num) and type(k.value) is int
+                return plain and self._objects_domain(e.args[0])
+        if isinstance(e, n.Call):
+            res = self.r.call_of(e)
+            if isinstance(res, rv.DefineRef):
+                return self._body_is(res.name, self._objects_domain)
+        return self.objects_only(e)
 
     def _empty_first(self, params, tests, filters, i: int) -> bool:
         """Whether parameter i's domain, kept for the whole listing and filtered by its own
