@@ -57,6 +57,7 @@ def test_a_clone_shares_the_kept_objects_until_it_makes_one(tmp_path):
     assert prog.may_grant(st, "swift") and st.ko is not None
     c = st.clone()
     assert c.ko is st.ko
+    c.own_objects()  # (the rows a clone shares, copied before a write of its own)
     c.obj_card[c.obj_card.index(1)] = 0  # no object of B left (as a determinized sample)
     c.drop_props([0, 1], new_cards=True)
     assert c.ko is None and not prog.may_grant(c, "swift")

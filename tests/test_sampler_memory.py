@@ -95,6 +95,7 @@ def test_an_object_leaving_the_zone_unseen_makes_the_seat_forget_the_zone():
     engine.move_object(st, other, lane, "back")
     assert o in remembered(st, seat)
     st = g.clone().st
+    st.own_objects()  # (the rows a clone shares, copied before a write of its own)
     st.obj_card[other] = st.obj_card[o]
     engine.move_object(st, other, lane, "back")
     assert o not in remembered(st, seat)

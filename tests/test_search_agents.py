@@ -38,7 +38,7 @@ def other_hidden_deal(game, seat: int, seed: int):
         objs = [st.zones[z][i] for z, i in slots]
         rng.shuffle(objs)
         for (z, i), o in zip(slots, objs):
-            st.zones[z][i] = o
+            st.own_zones(1 << z)[z][i] = o  # (a list a clone shares, copied first)
             st.obj_zone[o] = z
     return g
 

@@ -201,13 +201,16 @@ class Depends:
                 cur = new
         return self._static_reads
 
-    def condition_args(self):
+    def condition_args(self, keyword: str | None = None):
         """The expressions `matches(x, cond)` may test: every condition argument of a keyword
-        on a card, and every argument of a `grant K[...]` statement."""
+        on a card (of `keyword` only, when given), and every argument of a `grant K[...]`
+        statement."""
         s = self.s
         for card in s.cards.values():
             for item in card.text.items if card.text is not None else ():
-                if isinstance(item, n.KeywordUse):
+                if isinstance(item, n.KeywordUse) and (
+                    keyword is None or s.canonical.get(item.name, item.name) == keyword
+                ):
                     kw = s.keywords.get(item.name)
                     params = kw.params if kw is not None else ()
                     yield from (a for a, q in zip(item.args, params) if q.type == CONDITION)
@@ -312,7 +315,7 @@ class Depends:
                     elif res.name in ("keyword_arg", "keyword_values"):
                         got = self.static_zones()
                     elif res.name == "matches":
-                        got = self.condition_zones()
+                        got = self.condition_zones(self.matched_keyword(x))
                         if got is None:
                             return None
                 case n.Has():
@@ -375,10 +378,25 @@ class Depends:
             self.__dict__["_define_zones"] = {}
         return got
 
-    def condition_zones(self) -> set | None:
-        """The zones `matches(x, cond)` may read: those of any condition argument."""
+    def matched_keyword(self, call: n.Call) -> str | None:
+        """The keyword of `matches(x, keyword_arg(y, K...))`: its conditions are K's arguments
+        (printed, or granted), not any keyword's (an implied keyword's are constants). None:
+        any condition."""
+        if len(call.args) < 2 or not isinstance(call.args[1], n.Call):
+            return None
+        inner = call.args[1]
+        if self.r.call_of(inner) != rv.BuiltinRef("keyword_arg") or len(inner.args) < 2:
+            return None
+        kw = self.r.name_of(inner.args[1]) if isinstance(inner.args[1], n.Name) else None
+        if not isinstance(kw, rv.KeywordRef):
+            return None
+        return self.s.canonical.get(kw.name, kw.name)
+
+    def condition_zones(self, keyword: str | None = None) -> set | None:
+        """The zones `matches(x, cond)` may read: those of any condition argument (of
+        `keyword`'s, when given: `matched_keyword`)."""
         got: set = set(self.static_zones())
-        for a in self.condition_args():
+        for a in self.condition_args(keyword):
             z = self.zone_reads(a)
             if z is None:
                 return None

@@ -301,15 +301,16 @@ class StmtGen:
             d = tmp()
             if x(t.obj) not in cg.objs:  # an object held by a name: never none
                 out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
-            out.append(f"{pad}{d} = st.props.get({name!r})")
-            out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
             slot = cg.p.prop_slots.get(name)
             if slot is not None:  # what saves hold, and the value by object (State.pv)
                 cg.p.slot_cards()
                 row = tmp()
-                out.append(
+                out.append(  # (first: `own` copies the row and `props` of a clone's)
                     f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else st.own({slot})"
                 )
+            out.append(f"{pad}{d} = st.props.get({name!r})")
+            out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
+            if slot is not None:
                 if MARK_WRITES:  # which objects and slots were written (State.wrote)
                     out.append(f"{pad}st.wrote |= 1 << {o}")
                     out.append(f"{pad}st.wrote_slots |= {1 << slot}")

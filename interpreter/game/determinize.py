@@ -275,6 +275,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
 def sample(st: State, p: Plan, rng: random.Random) -> State:
     """A copy of `st` dealt from plan `p` (made from `st`)."""
     c = st.clone()
+    c.own_objects()  # (it writes the objects' cards and zones' lists a clone shares)
     faces = p.faces
     pools: dict[int, list[int]] = {}
     for grp in p.groups:
@@ -306,17 +307,17 @@ def sample(st: State, p: Plan, rng: random.Random) -> State:
                 places = shuffled([k for k, s in enumerate(slots) if s[0] == z], rng)
                 for o, k in zip(objs, places):
                     zz, i = slots[k]
-                    c.zones[zz][i] = o
+                    c.own_zones(1 << zz)[zz][i] = o
                     c.obj_zone[o] = zz
                     taken.add(k)
             slots = [s for k, s in enumerate(slots) if k not in taken]
         if len(grp.objs) < 2 and not grp.zoned:
             continue
         for (z, i), o in zip(slots, shuffled(grp.objs, rng)):
-            c.zones[z][i] = o
+            c.own_zones(1 << z)[z][i] = o
             c.obj_zone[o] = z
     for k, o in p.props:  # the objects dealt new cards keep nothing of the real ones
-        c.props[k].pop(o, None)
+        c.own_prop(k).pop(o, None)
     if c.pv:  # and read their new cards (State.pv)
         c.drop_props([o for grp in p.groups for o in grp.redeal], new_cards=True)
     if p.mods:

@@ -447,6 +447,7 @@ def forget_kept(st, token: str) -> None:
 
 def set_owner(st, what, p) -> None:
     """`x.owner = p` (objects made in a shared zone and later handed out, control changes)."""
+    st.own_objects()
     for o in what if isinstance(what, list) else [what]:
         if o is not None:
             st.obj_owner[o] = p
@@ -477,12 +478,18 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     # plan: until the game's first run_checks, every check of every state is due)
     zc = g.zone_checks
     if old >= 0:
-        st.zones[old].remove(o)
         bits = 1 << old | 1 << z
+        if st.zo != -1 and st.zo & bits != bits:  # (lists a clone shares copied)
+            st.own_zones(bits)
+        zones = st.zones
+        zones[old].remove(o)
         if zc:
             st.dirty |= zc[z] | zc[old]
     else:
         bits = 1 << z
+        if st.zo != -1 and not st.zo & bits:
+            st.own_zones(bits)
+        zones = st.zones
         if zc:
             st.dirty |= zc[z]
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
@@ -500,12 +507,12 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
                 st.kw = None
-    dest = st.zones[z]
     if where == "back":
-        dest.append(o)
+        zones[z].append(o)
     elif where == "front":
-        dest.insert(0, o)
+        zones[z].insert(0, o)
     else:
+        dest = zones[z]
         dest.insert(max(0, min(index, len(dest))), o)
     st.obj_zone[o] = z
 
@@ -564,6 +571,8 @@ _drain = deque(maxlen=0).extend  # (runs an iterator for its calls, keeping noth
 
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     o = len(st.obj_card)
+    if st.pvo != -1:  # a clone's or a cloned state's: what it writes and may share copied
+        st.own_new(z)
     st.obj_card.append(card_index)
     st.ko = None  # (the objects of cards: effects.cards_objects)
     st.obj_zone.append(z)
@@ -571,10 +580,7 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_from.append(-1)
     st.obj_moves.append(0)
     pv = st.pv
-    if pv:  # its value in each slot of the layout: its card's (rows a clone shares copied)
-        if st.pvo != -1:
-            for k in range(len(pv)):
-                st.own(k)
+    if pv:  # its value in each slot of the layout: its card's
         _drain(map(_append, pv, st.g.card_slots[card_index]))
     st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
@@ -620,7 +626,7 @@ def remove_objects(st, what) -> None:
             kt = st.kt
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
                 st.kt = None
-            st.zones[z].remove(o)
+            (st.zones if st.zo >> z & 1 else st.own_zones(1 << z))[z].remove(o)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
         st.obj_zone[o] = -1
@@ -628,6 +634,8 @@ def remove_objects(st, what) -> None:
 
 def shuffle_zone(st: State, z: int) -> None:
     """Shuffle a zone: what was revealed of its order is not known any more."""
+    if st.zo != -1 and not st.zo >> z & 1:  # (a list a clone shares copied)
+        st.own_zones(1 << z)
     objs = st.zones[z]
     if st.shown:
         st.shown = [s for s in st.shown if s[0] not in objs]

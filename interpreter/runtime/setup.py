@@ -176,6 +176,8 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
         heard = _heard[prog] = engine.heard_plans(prog)
     g.heard = heard
     g.card_slots = card_slots(prog)
+    g.slot_names = list(prog.prop_slots or ())
+    g.slotted = frozenset(g.slot_names)
     return g
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 MASK64 = (1 << 64) - 1
 
 _copy_list = list.copy
-_copy_dict = dict.copy
 _new = object.__new__
 
 # Frame kinds
@@ -112,6 +111,9 @@ class Game:
     # table for the games of a program (setup.make_game); None: no list is worth splitting
     heard: dict | None = None
     card_slots: list = field(default_factory=list)  # Program.card_slots (engine.create_object)
+    # the properties of Program.prop_slots in slot order (State.own) and as a set (clone)
+    slot_names: list = field(default_factory=list)
+    slotted: frozenset = frozenset()
 
     def zone_label(self, z: int) -> str:
         name, owner = self.zone_info[z]
@@ -127,18 +129,25 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "ko", "kp", "kw", "chance", "kept",
+        "zmemo", "zdirty", "kt", "ko", "kp", "kw", "chance", "kept", "zo", "oo",
     )  # fmt: skip
 
     def __init__(self, g: Game):
         self.g = g
         self.zones: list[list[int]] = [[] for _ in g.zone_info]
+        # A clone shares the zones' lists: bit z of `zo` says zone z's is this state's own, to
+        # write in place (`own_zones`); -1: all are. Likewise `oo` for `obj_card` and
+        # `obj_owner`, written only where objects are made or handed out (`own_objects`).
+        self.zo = -1
+        self.oo = True
         self.obj_card: list[int] = []
         self.obj_zone: list[int] = []
         self.obj_owner: list[int] = []
         self.obj_from: list[int] = []  # the zone each object was in before its last move
         self.obj_moves: list[int] = []  # how many times each object changed zones
-        self.shown: list[tuple] = []  # (object, player, moves): revealed while it stays put
+        # (object, player, moves): revealed while it stays put. Replaced on change, never
+        # written in place (a clone shares it), as `lki` is.
+        self.shown: list[tuple] = []
         # Grants an object lost by arriving in a `new objects` zone, (object, moves, grant):
         # until the next decision its abilities still trigger on the events of its arrival.
         self.lki: list[tuple] = []
@@ -147,7 +156,8 @@ class State:
         # ... and, for each property the rules write (a slot of Program.prop_slots), its value
         # per object: the written one, else the card's (filled at creation, `set_prop`,
         # `drop_props`). Derived from `props` and the cards, so never saved. A clone shares the
-        # rows: bit k of `pvo` says row k is this state's own, to write in place (`own`).
+        # rows and the written values of their properties: bit k of `pvo` says row k and
+        # `props` of its property are this state's own, to write in place (`own`).
         self.pv: list[list] = [[] for _ in g.prog.prop_slots or ()] if g.prog else []
         self.pvo = -1
         # Marks for the run time's incremental work (issue #34, steps 3 and 4), written by the
@@ -252,30 +262,75 @@ class State:
         return out
 
     def own(self, k: int) -> list:
-        """Row `k` of `pv`, to write in place: copied first when a clone may share it."""
+        """Row `k` of `pv`, to write in place: copied first when a clone may share it, with
+        what was written to its property (`props`; read that after this call)."""
         row = self.pv[k]
         if not self.pvo >> k & 1:
             row = self.pv[k] = row[:]
             self.pvo |= 1 << k
+            names = self.g.slot_names
+            if len(names) <= k:  # (a game not made by setup: laid out at the first write)
+                names = self.g.slot_names = list(self.g.prog.prop_slots)
+            d = self.props.get(names[k])
+            if d is not None:
+                self.props[names[k]] = d.copy()
         return row
+
+    def own_prop(self, name: str) -> dict | None:
+        """What was written to property `name` by object, to write in place (None: nothing)."""
+        k = (self.g.prog.prop_slots or {}).get(name)
+        if k is not None:
+            self.own(k)
+        return self.props.get(name)
+
+    def own_zones(self, bits: int) -> list[list[int]]:
+        """`zones`, with the lists of the zone instances of `bits` this state's own, to write
+        in place: those a clone may share are copied first."""
+        zones = self.zones
+        rest = bits & ~self.zo
+        while rest:
+            low = rest & -rest
+            z = low.bit_length() - 1
+            zones[z] = zones[z][:]
+            rest ^= low
+        self.zo |= bits
+        return zones
+
+    def own_new(self, z: int) -> None:
+        """What making an object in zone instance `z` writes this state's own: the objects'
+        rows, the zone's list and the layout's rows."""
+        self.own_objects()
+        self.own_zones(1 << z)
+        for k in range(len(self.pv)):
+            self.own(k)
+
+    def own_objects(self) -> None:
+        """`obj_card` and `obj_owner` this state's own, to write in place (a clone shares
+        them until one of the two states writes)."""
+        if not self.oo:
+            self.obj_card = self.obj_card[:]
+            self.obj_owner = self.obj_owner[:]
+            self.oo = True
 
     def set_prop(self, o: int, name: str, value) -> None:
         """Write a property of an object as a statement does (the generated code writes both
         itself: build/stmtgen.py)."""
-        self.props.setdefault(name, {})[o] = value
-        if name in self.g.prog.static_read_props:  # continuous modifiers read it
-            self.kt = None
         k = (self.g.prog.prop_slots or {}).get(name)
         if k is not None:
             self.own(k)[o] = value
             self.wrote |= 1 << o
             self.wrote_slots |= 1 << k
+        self.props.setdefault(name, {})[o] = value
+        if name in self.g.prog.static_read_props:  # continuous modifiers read it
+            self.kt = None
 
     def drop_props(self, objs, new_cards: bool = False) -> None:
         """The objects keep nothing written to their properties: they read their cards'.
         `new_cards`: they were given other cards (determinize), so every slot is read again;
         else only the slots of what was written to them differ from their cards'."""
         props = self.props
+        if self.pvo != -1:  # a clone's or a cloned state's: what it deletes from copied first
+            self._own_written(objs)
         for o in objs:  # (an object has been written few properties: only those looked up)
             for name, d in props.items():
                 if o in d:
@@ -286,6 +341,14 @@ class State:
             for k in range(len(self.pv)):
                 for o in objs:
                     self._reset(k, o)
+
+    def _own_written(self, objs) -> None:
+        """The rows and written values of the properties written to `objs`, this state's own."""
+        slots = self.g.prog.prop_slots or {}
+        for name, d in list(self.props.items()):
+            k = slots.get(name)
+            if k is not None and any(o in d for o in objs):
+                self.own(k)
 
     def _dropped(self, name: str, o: int, new_cards: bool) -> None:
         """What `drop_props` does when `o`'s written `name` is gone."""
@@ -341,18 +404,27 @@ class State:
         without their constructor's defaults: the cost is a handful of C calls per field."""
         c = State.__new__(State)
         c.g = self.g
-        c.zones = list(map(_copy_list, self.zones))
-        c.obj_card = self.obj_card[:]
+        c.zones = self.zones[:]  # lists copied at their first write (`own_zones`)
+        c.zo = self.zo = 0
+        c.obj_card = self.obj_card  # and these (`own_objects`)
+        c.obj_owner = self.obj_owner
+        c.oo = self.oo = False
         c.obj_zone = self.obj_zone[:]
-        c.obj_owner = self.obj_owner[:]
         c.obj_from = self.obj_from[:]
         c.obj_moves = self.obj_moves[:]
-        c.shown = self.shown[:]
+        c.shown = self.shown  # lists replaced on change, never written in place: shared
         c.kept = self.kept  # a tuple, replaced on change: shared
-        c.lki = self.lki[:]
+        c.lki = self.lki
+        # the rows and their properties' written values copied at their first write (`own`):
+        # most are never written; another property's copied now
         props = self.props
-        c.props = dict(zip(props, map(_copy_dict, props.values())))
-        c.pv = self.pv[:]  # rows copied at their first write (`own`): most are never written
+        c.props = props.copy()
+        if not props.keys() <= self.g.slotted:
+            slots = self.g.prog.prop_slots or {}
+            for name, d in props.items():
+                if name not in slots:
+                    c.props[name] = d.copy()
+        c.pv = self.pv[:]
         c.pvo = self.pvo = 0
         c.wrote, c.wrote_slots = self.wrote, self.wrote_slots
         c.counters = self.counters.copy()

@@ -43,7 +43,7 @@ def redeal(game: GameState, seat: int, rng: random.Random) -> GameState:
         objs = [st.zones[z][i] for z, i in slots]
         rng.shuffle(objs)
         for (z, i), o in zip(slots, objs):
-            st.zones[z][i] = o
+            st.own_zones(1 << z)[z][i] = o
             st.obj_zone[o] = z
     st.forget_kept()
     return g
@@ -67,6 +67,7 @@ def other_deck(game: GameState, seat: int, rng: random.Random) -> GameState | No
             if st.obj_card[o] in pub.in_pool:
                 card = pub.pool[rng.randrange(len(pub.pool))]
                 changed |= card != st.obj_card[o]
+                st.own_objects()
                 st.obj_card[o] = card
                 forget(st, o)
     st.forget_kept()
