@@ -109,7 +109,7 @@ def test_a_shared_test_decides_which_actions_are_listed(tmp_path, monkeypatch):
         guards, kept = next(o[2:4] for o in g.st.g.action_orders.values() if o[0] is False)
         assert guards == (dig.guard,)  # the guards of one action alone are not tested apart
         assert set(kept) == {(True,), (False,)}  # both outcomes listed
-        assert [r[1] for r in kept[(False,)]] == [rest, wait]
+        assert [r[1] for r in kept[(False,)][0]] == [rest, wait]  # (rows, their calls)
     assert outcomes == {0, 1}
 
 

@@ -42,6 +42,7 @@ def test_windows_listed_directly_play_as_through_enumerate_actions(name, monkeyp
     for w in windows_of(prog):  # every window through enumerate_actions (restored after)
         monkeypatch.setattr(w, "solo", False)
         monkeypatch.setattr(w, "one", None)
+        monkeypatch.setattr(w, "cards", None)
     general = play(prog, range(6))
     assert direct == general
     if name == "clash_of_decks":  # the spell window (cast) and the summoning one (two)
@@ -75,3 +76,33 @@ def test_which_windows_are_listed_directly(monkeypatch):
     assert any(w.solo for w in windows_of(cth))  # the more-moves window: one action
     got = load_program("game_of_thrones_2p")
     assert all(w.solo is False for w in windows_of(got))  # cards' own actions in each
+
+
+def test_a_window_with_cards_own_actions_keeps_their_order():
+    """A window with a card's own action keeps the order of its actions by card from the program
+    (`Window.cards`, `engine._by_card`), listed by `card_listing` without the game's look-up;
+    the others have none. (Their games: the test above, with `cards` cleared.)"""
+    for name in RULESETS:
+        for w in windows_of(load_program(name)):
+            if any(a.origin == "card" for a in w.actions):
+                assert w.cards == E._by_card(w.actions) and w.cards[1], (name, w.name)
+            else:
+                assert w.cards is None, (name, w.name)
+    assert all(w.cards for w in windows_of(load_program("game_of_thrones_2p")))
+
+
+def test_a_listing_with_no_limit_used_calls_the_enumerators_in_a_row(monkeypatch):
+    """While `State.used` is empty, a window listed by `enumerate_actions` without a card's own
+    action calls each action's enumerator from one tuple (`_free_calls`: a limited action's as
+    a direct one's); Cthulhu Wars' seeded games play the same with the rows' own tests."""
+    prog = load_program("cthulhu_wars")
+    taken = play(prog, range(3))
+    g = new_game(prog, seed=0, memory=False)
+    kept = [o for o in g.st.g.action_orders.values() if o[0] is False]
+    assert kept and all(calls is not None for _, calls in kept[0][3].values())
+    limited = [a for a in prog.actions if a.origin == "global" and a.limit is not None]
+    assert limited and E._free_calls(tuple((None, a) for a in limited)) == tuple(
+        a.fast_enum for a in limited
+    )
+    monkeypatch.setattr(E, "_free_calls", lambda rows: None)
+    assert play(prog, range(3)) == taken

@@ -53,42 +53,51 @@ def run(st: State, answered: bool = False) -> None:
     tool may have changed anything, so every check is due."""
     g = st.g
     prog = g.prog
-    blocks, stmts, frames = prog.blocks, prog.stmts, st.frames
+    lens, fns, stmts, frames = prog.block_lens, prog.block_fns, prog.stmts, st.frames
+    checks = prog.checks  # (none: what a statement's end makes due is read by nothing)
     limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
     if not answered:
         st.dirty = -1
-    budget.start(st)
+    st.work_limit = st.work + g.max_steps  # budget.start: this stretch gets the whole budget
     try:
-        while st.pending is None and not st.over:
-            if not frames:
-                end_without_result(st)
-                break
-            fr = frames[-1]
-            blk = blocks[fr.block]
-            pc = fr.pc
-            if pc < len(blk):
-                # a generated block's section (build/resumable.py), called without its
-                # `exec`: it marks the checks it makes due and runs them itself
-                fr.pc = pc + 1
-                blk[pc].fn(st, fr, pc)
-            elif fr.ctl < 0:
-                if frames and frames[-1] is fr:
-                    frames.pop()
-                    if EFFECT in fr.env:
+        try:
+            if st.pending is None and not st.over:
+                # `steps` counts the step in progress (a step that asks or ends is the last)
+                for steps in range(st.steps + 1, limit + 2):
+                    if not frames:
+                        end_without_result(st)
+                        steps -= 1  # (no step taken)
+                        break
+                    fr = frames[-1]
+                    b = fr.block
+                    pc = fr.pc
+                    if pc < lens[b]:
+                        # a generated block's section (build/resumable.py), called without its
+                        # `exec`: it marks the checks it makes due and runs them itself
+                        fr.pc = pc + 1
+                        fns[b](st, fr, pc)
+                    elif fr.ctl < 0:
+                        frames.pop()  # (the top: nothing ran since it was read)
+                        if EFFECT not in fr.env:
+                            continue  # a plain block's end asks nothing and ends nothing
                         effect_ended(st, fr.env)
-            else:
-                owner = stmts[fr.ctl]
-                st.dirty |= owner.END_DIRTY
-                if not owner.at_end(st, fr) and frames and frames[-1] is fr:
-                    frames.pop()
-            steps += 1
-            if steps > limit:
-                raise RulesError(
-                    f"no decision within {g.max_steps:,} steps (a loop that never ends?);"
-                    f" settings.max_steps sets this budget, up to {budget.CEILING:,}"
-                )
-
+                    else:
+                        owner = stmts[fr.ctl]
+                        if checks:
+                            st.dirty |= owner.END_DIRTY
+                        if not owner.at_end(st, fr) and frames and frames[-1] is fr:
+                            frames.pop()
+                    if st.pending is not None or st.over:
+                        break
+        except BaseException:
+            steps -= 1  # the step in progress was not taken
+            raise
+        if steps > limit:
+            raise RulesError(
+                f"no decision within {g.max_steps:,} steps (a loop that never ends?);"
+                f" settings.max_steps sets this budget, up to {budget.CEILING:,}"
+            )
     except RecursionError:
         raise RulesError(
             "rules nested too deeply (a definition or verb that refers to itself without end?)"
@@ -1158,7 +1167,7 @@ class Window(Stmt):
 
     __slots__ = (
         "name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text", "by_name",
-        "solo", "one",
+        "solo", "one", "cards",
     )  # fmt: skip
 
     def __init__(
@@ -1175,6 +1184,7 @@ class Window(Stmt):
         self.by_name = by_name  # `by` a plain local name: its entry in the frame's environment
         self.solo = False  # how it is listed: `plan_listing`, once the actions are compiled
         self.one = None  # the same when it is one action's enumerator (else None)
+        self.cards = None  # with a card's own action: `_action_order`'s pair (else None)
 
     def _players(self, st, env, inputs):
         """`by` found and kept with what it read (`Game.domains`, under its text), or
@@ -1250,7 +1260,15 @@ class Window(Stmt):
                 if st.lki:
                     ask(st, wf, by, self.name, values, "window", "action", rewind=False)
             return
-        wf = self._frame(st, fr, by if multi else [by], multi)
+        wf = Frame(
+            g.prog.empty_block,
+            fr.env if self.pass_if is not None else {},  # COND reads the statement's names
+            self.id,
+            WINDOW,
+            by if multi else [by],
+            0,
+            {"passes": 0, "multi": multi, "done": False},
+        )
         st.frames.append(wf)
         # Without state checks nothing runs between this step and the window's first
         # question, so it is asked (or passed) now rather than after a trip through the run
@@ -1269,7 +1287,10 @@ class Window(Stmt):
             return values
         solo = self.solo
         if solo is False:
-            return enumerate_actions(st, self.actions, player)
+            cards = self.cards
+            if cards is None:
+                return enumerate_actions(st, self.actions, player)
+            return card_listing(st, self.actions, cards, player)  # (its order: no look-up)
         values = []  # the rules' own, listed by their own functions
         env = {"you": player}
         cache: dict = {}
@@ -1291,17 +1312,7 @@ class Window(Stmt):
             solo = acts[0].fast_enum if len(acts) == 1 else tuple(a.fast_enum for a in acts)
         self.solo = solo
         self.one = solo if len(acts) == 1 and solo is not False else None
-
-    def _frame(self, st, fr, players, multi):
-        return Frame(
-            st.g.prog.empty_block,
-            fr.env if self.pass_if is not None else {},  # COND reads the statement's names
-            self.id,
-            WINDOW,
-            players,
-            0,
-            {"passes": 0, "multi": multi, "done": False},
-        )
+        self.cards = _by_card(acts) if any(a.origin == "card" for a in acts) else None
 
     def at_end(self, st, fr):
         ex = fr.extra
@@ -1315,8 +1326,8 @@ class Window(Stmt):
                 v = st.answer
                 st.answer = None
                 if v == DONE:
-                    ex["passes"] += 1
-                    if not multi or ex["passes"] >= len(players):
+                    passes = ex["passes"] = ex["passes"] + 1
+                    if not multi or passes >= len(players):
                         return False
                     fr.i = (fr.i + 1) % len(players)
                     continue
@@ -1334,8 +1345,8 @@ class Window(Stmt):
             values = self.listing(st, player)
             auto = st.g.auto_single
             if not values and auto:  # pass is all there is: taken at once
-                ex["passes"] += 1
-                if not multi or ex["passes"] >= len(players):
+                passes = ex["passes"] = ex["passes"] + 1
+                if not multi or passes >= len(players):
                     return False
                 fr.i = (fr.i + 1) % len(players)
                 continue
@@ -1360,50 +1371,64 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     """The legal options of a window's actions, in the order the actions were written. A
     card's own actions are looked at only for the objects of that card present, so cards
     loaded but not in play cost nothing."""
-    values: list = []
-    cache: dict = {}
-    env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
     g = st.g
     order = g.action_orders.get(id(actions))
     if order is None:
         order = _action_order(g, actions)
     kind = order[0]
-    if kind is None or kind is False:  # no card's own action: each listed by its own function
-        if kind is None:
-            rows = order[1]
-        else:  # the same, and first tests shared by actions: each tested once
-            ok = tuple([t(st, player) for t in order[2]])
-            rows = order[3].get(ok)
-            if rows is None:  # the actions whose guard passes (or who have none), in order
-                rows = order[3][ok] = tuple(
-                    r for r, k in zip(order[1], order[4]) if k is None or ok[k]
-                )
-        used = st.used
-        for fast, act in rows:
-            if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
-                fast(st, env, None, values, cache)
-            elif act.origin == "global" and not act.costs:  # a limit: ActionRT.enumerate's
-                if not used:
-                    act.fast_enum(st, env, None, values, cache)
-                elif act.limit_by is None:
-                    if not act._used_up(st, player, None):
-                        act.fast_enum(st, env, None, values, cache)
-                else:  # a limit per argument: the options it used up left out
-                    start = len(values)
-                    act.fast_enum(st, env, None, values, cache)
-                    if len(values) > start:
-                        act._filter(st, player, values, start)
-            else:
-                act.enumerate(st, player, values, cache)
+    if kind is not None and kind is not False:
+        return card_listing(st, actions, order, player)
+    # no card's own action: each listed by its own function
+    values: list = []
+    cache: dict = {}
+    env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
+    if kind is None:
+        rows, calls = order[1], order[2]
+    else:  # the same, and first tests shared by actions: each tested once
+        ok = tuple([t(st, player) for t in order[2]])
+        got = order[3].get(ok)
+        if got is None:  # the actions whose guard passes (or who have none), in order
+            rows = tuple(r for r, k in zip(order[1], order[4]) if k is None or ok[k])
+            got = order[3][ok] = (rows, _free_calls(rows))
+        rows, calls = got
+    used = st.used
+    if not used and calls is not None:  # no limit used: every enumerator called as it is
+        for f in calls:
+            f(st, env, None, values, cache)
         return values
+    for fast, act in rows:
+        if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
+            fast(st, env, None, values, cache)
+        elif act.origin == "global" and not act.costs:  # a limit: ActionRT.enumerate's
+            if not used:
+                act.fast_enum(st, env, None, values, cache)
+            elif act.limit_by is None:
+                if not act._used_up(st, player, None):
+                    act.fast_enum(st, env, None, values, cache)
+            else:  # a limit per argument: the options it used up left out
+                start = len(values)
+                act.fast_enum(st, env, None, values, cache)
+                if len(values) > start:
+                    act._filter(st, player, values, start)
+        else:
+            act.enumerate(st, player, values, cache)
+    return values
+
+
+def card_listing(st: State, actions, order: tuple, player: int) -> list:
+    """`enumerate_actions` of a list with a card's own action (`order`: `_action_order`'s
+    pair): the actions of the window's plan (`_present_actions`, kept in `State.kw`)."""
     kw = st.kw
     if kw is None:
-        kw = st.kw = (_ability_cards(g), {})
+        kw = st.kw = (_ability_cards(st.g), {})
     plan = kw[1].get(id(actions))
     if plan is None:
         plan = kw[1][id(actions)] = _present_actions(st, actions, order)
-    elif g.prog.verify_checks and plan != _present_actions(st, actions, order):
+    elif st.g.prog.verify_checks and plan != _present_actions(st, actions, order):
         raise AssertionError("an object of a card with actions moved without forgetting State.kw")
+    values: list = []
+    cache: dict = {}
+    env = {"you": player}  # shared: an enumerator takes its parameters out when it ends
     owner = st.obj_owner
     for act, srcs in plan:
         if srcs is None:
@@ -1475,6 +1500,15 @@ def _action_order(g, actions) -> tuple:
     """`action_order`'s pair, or for a list without a card's own action `_guarded`'s (None or
     False, each action's (fast_enum, action), ...): the enumerator called directly when the
     action is `direct` (kept per game under the list's id, `Game.action_orders`)."""
+    got = _by_card(actions)
+    if not got[1]:
+        got = _guarded(actions)
+    g.action_orders[id(actions)] = got
+    return got
+
+
+def _by_card(actions) -> tuple:
+    """(the positions of the actions that are not a card's own, {card: their positions})."""
     by_card: dict[int, list[int]] = {}
     always = []
     for i, act in enumerate(actions):
@@ -1482,20 +1516,16 @@ def _action_order(g, actions) -> tuple:
             by_card.setdefault(act.card_index, []).append(i)
         else:
             always.append(i)
-    if by_card:
-        got = (always, by_card)
-    else:
-        got = _guarded(actions)
-    g.action_orders[id(actions)] = got
-    return got
+    return (always, by_card)
 
 
 def _guarded(actions) -> tuple:
     """`_action_order`'s entry of a list without a card's own action: (None, each action's
-    (fast_enum or None, action)); or, when two or more of the actions share a guard (an
-    enumerator's first test that reads only counters, `ActionRT.guard`, the same function for
-    the same source), (False, those rows, the shared guards, an empty dictionary of the rows
-    kept by the guards' outcomes, each action's guard's position among them or None). The
+    (fast_enum or None, action), their `_free_calls`); or, when two or more of the actions
+    share a guard (an enumerator's first test that reads only counters, `ActionRT.guard`, the
+    same function for the same source), (False, those rows, the shared guards, an empty
+    dictionary of the rows and their `_free_calls` kept by the guards' outcomes, each action's
+    guard's position among them or None). The
     listing tests each shared guard once and lists only the actions whose guard passes: the
     others' enumerators would have returned at that test, before any domain or charge."""
     rows = tuple((act.fast_enum if act.direct else None, act) for act in actions)
@@ -1506,9 +1536,21 @@ def _guarded(actions) -> tuple:
                 count[act.guard] = count.get(act.guard, 0) + 1
     guards = [t for t, k in count.items() if k > 1]
     if not guards:
-        return (None, rows)
+        return (None, rows, _free_calls(rows))
     at = {t: i for i, t in enumerate(guards)}
     return (False, rows, tuple(guards), {}, tuple(at.get(act.guard) for act in actions))
+
+
+def _free_calls(rows: tuple) -> tuple | None:
+    """What `enumerate_actions` calls for `rows` while no limit is used (`State.used` empty):
+    each action's enumerator, when every action is listed by it alone (a direct one, or the
+    rules' own with a limit and no cost); else None (the rows' own tests)."""
+    calls = []
+    for fast, act in rows:
+        if fast is None and (act.origin != "global" or act.costs):
+            return None
+        calls.append(act.fast_enum if fast is None else fast)
+    return tuple(calls)
 
 
 def action_label(st: State, value) -> str:

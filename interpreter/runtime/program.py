@@ -274,6 +274,15 @@ class FlowPoint(NamedTuple):
     blocked: str | None = None
 
 
+def _block_fn(blk: tuple):
+    """The function the run loop calls for a section of `blk`: the sections' own when they
+    share it (a compiled block is one function), else one that calls the section's."""
+    fns = {s.fn for s in blk}
+    if len(fns) == 1:
+        return fns.pop()
+    return lambda st, fr, pc: blk[pc].fn(st, fr, pc)
+
+
 class Program(ContinuousEffects):
     """A compiled ruleset: everything needed to run games of it."""
 
@@ -299,6 +308,10 @@ class Program(ContinuousEffects):
         self.meta = meta
         self.name = meta.get("name", "")
         self.blocks: list[tuple] = []
+        # by block, what the run loop steps into: its sections' count and their one generated
+        # function (`fn(st, fr, section)`, build/resumable.py), kept as the blocks are added
+        self.block_lens: list[int] = []
+        self.block_fns: list = []
         self.stmts: list = []
         self.empty_block = self.add_block(())
         # adds the place in the rules to a Python error raised inside generated code (the
@@ -390,7 +403,10 @@ class Program(ContinuousEffects):
         return t
 
     def add_block(self, stmts) -> int:
-        self.blocks.append(tuple(stmts))
+        blk = tuple(stmts)
+        self.blocks.append(blk)
+        self.block_lens.append(len(blk))
+        self.block_fns.append(_block_fn(blk))
         return len(self.blocks) - 1
 
     def add_stmt(self, s):
