@@ -19,6 +19,7 @@ from madang.runtime import engine as E
 from madang.runtime.errors import RulesError
 from madang.runtime.program import _block_fn
 from minirules import write_ruleset
+from playthrough import decision_steps
 
 
 def general_run(st, answered: bool = False) -> None:
@@ -62,25 +63,15 @@ def general_run(st, answered: bool = False) -> None:
         st.steps = steps
 
 
-def _play(prog, seed: int) -> list:
-    g = new_game(prog, seed=seed, memory=False)
-    rng, seen = random.Random(seed), []
-    while not g.st.over and len(seen) < 150:
-        seen.append((g.digest(), g.st.work, g.st.steps))
-        g.apply_action(rng.randrange(len(g.st.pending.values)))
-    seen.append((g.digest(), g.st.work, g.st.steps, g.st.over))
-    return seen
-
-
 @pytest.mark.parametrize(
     "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
 )
 def test_the_run_loop_takes_the_steps_of_the_general_one(ruleset, monkeypatch):
     prog = load_program(ruleset)
     seeds = range(3) if ruleset == "clash_of_decks" else range(1)
-    fast = [_play(prog, seed) for seed in seeds]
+    fast = [decision_steps(prog, seed, 150) for seed in seeds]
     monkeypatch.setattr(E, "run", general_run)
-    assert [_play(prog, seed) for seed in seeds] == fast
+    assert [decision_steps(prog, seed, 150) for seed in seeds] == fast
 
 
 LEDUC = Path(__file__).parent.parent / "docs" / "examples" / "leduc_poker"
