@@ -19,6 +19,15 @@ from .codegen import CodeGen, _ids, _Locals, define, mark, py_name
 # is measured in docs/speed.md).
 MARK_WRITES = False
 
+# A plain loop finds the tables of the laid-out properties its body writes once before its
+# first round, not at every write (`StmtGen.hold_tables`; docs/speed.md, h47d).
+HOLD_TABLES = True
+
+# The statements a loop's body may hold for its tables to be found once: none of them makes,
+# moves or renews an object or calls a verb, so nothing else replaces a property's table or
+# copies a row of the layout between two rounds.
+_TABLE_SAFE = (n.Let, n.Assign, n.Pass, n.Log, n.If, n.For, n.Repeat)
+
 
 def _none_target(span, name):
     raise RulesError(f"{span}: cannot set '{name}' of none")
@@ -29,6 +38,39 @@ PLAIN_STMTS = (n.Let, n.Assign, n.Move, n.Create, n.Remove, n.Shuffle, n.Pass, n
                n.Lose, n.DrawGame, n.Modify, n.Grant)  # fmt: skip
 
 
+def _prop_writes(cg: CodeGen, b: n.Block) -> list[str] | None:
+    """The laid-out properties a loop's body writes at every round (its own statements, not
+    a branch's: where a round may write nothing, finding the table first costs more than
+    it saves in loops of a round or two), in the order of the rules; None where the body
+    holds a statement that is not `_TABLE_SAFE`, or writes the owner or a property without a
+    slot."""
+    names: list[str] = []
+    for s in b.body:
+        if not isinstance(s, _TABLE_SAFE):
+            return None
+        if any(_prop_writes(cg, blk) is None for blk in _inner_blocks(s)):
+            return None
+        if isinstance(s, n.Assign) and not isinstance(s.target, n.Name):
+            ref = cg.r.attr_of(s.target)
+            if ref == rv.ObjBuiltin("owner"):
+                return None
+            if isinstance(ref, rv.ObjProp):
+                if cg.p.prop_slots.get(ref.name) is None:
+                    return None
+                if ref.name not in names:
+                    names.append(ref.name)
+    return names
+
+
+def _inner_blocks(s) -> list[n.Block]:
+    """The blocks a statement holds (a branch's arms, a loop's body)."""
+    if isinstance(s, n.If):
+        return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+    if isinstance(s, n.For | n.Repeat):
+        return [s.body]
+    return []
+
+
 class StmtGen:
     def __init__(self, cg: CodeGen, listened: set[str]):
         self.cg = cg
@@ -37,6 +79,8 @@ class StmtGen:
         self._verb_fns: dict[str, list] = {}
         self._fusable_verbs: dict[str, bool] = {}
         self._ends: dict[str, bool] = {}  # may_end
+        self._held: dict[str, tuple[str, str]] = {}  # hold_tables: a property's table and row
+        self._held_by: dict[int, list[str]] = {}  # the loop that holds them
         from ..runtime import engine as E
 
         ns = cg.ns
@@ -231,9 +275,12 @@ class StmtGen:
                     out.append(f"{pad}{items} = {listed}")
                     out.extend(pad + line for line in cg.charge_lines(items))
                     out.append(f"{pad}for {v} in {items}:")
+                out[-1:-1] = self.hold_tables(s, pad, tmp)
                 out.append(f"{pad}    {cg.store(s.name)} = {v}")
                 with cg.loop_holds(s):
                     self.body(s.body, out, depth + 1)
+                for name in self._held_by.pop(id(s), ()):
+                    del self._held[name]
             case n.Repeat():
                 out.append(f"{pad}for _ in _times(st, {x(s.times)}, {str(s.span) + ': repeat'!r}):")
                 self.body(s.body, out, depth + 1)
@@ -293,8 +340,10 @@ class StmtGen:
             return
         ref = cg.r.attr_of(t)
         name = ref.name
-        o = tmp()
-        out.append(f"{pad}{o} = {x(t.obj)}")
+        o = x(t.obj)
+        if not o.isidentifier():  # (a name's variable is read where it is used)
+            o = tmp()
+            out.append(f"{pad}{o} = {x(t.obj)}")
         if ref == rv.ObjBuiltin("owner"):
             out.append(f"{pad}_E.set_owner(st, {o}, {value})")
         elif isinstance(ref, rv.ObjProp):
@@ -302,15 +351,25 @@ class StmtGen:
             if x(t.obj) not in cg.objs:  # an object held by a name: never none
                 out.append(f"{pad}if {o} is None: _none_target({str(s.span)!r}, {name!r})")
             slot = cg.p.prop_slots.get(name)
-            if slot is not None:  # what saves hold, and the value by object (State.pv)
-                cg.p.slot_cards()
+            held = self._held.get(name)
+            if held is not None:  # found before the loop's first round: made here if none
+                d, row = held
+                # (first the row: `own` copies the row and `props` of a clone's, so the
+                # table is found again after it)
+                out.append(
+                    f"{pad}if {row} is None: {row} = st.own({slot}); {d} = st.props.get({name!r})"
+                )
+                out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
+            elif slot is not None:  # what saves hold, and the value by object (State.pv)
                 row = tmp()
                 out.append(  # (first: `own` copies the row and `props` of a clone's)
                     f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else st.own({slot})"
                 )
-            out.append(f"{pad}{d} = st.props.get({name!r})")
-            out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
+            if held is None:
+                out.append(f"{pad}{d} = st.props.get({name!r})")
+                out.append(f"{pad}if {d} is None: {d} = st.props[{name!r}] = {{}}")
             if slot is not None:
+                cg.p.slot_cards()
                 if MARK_WRITES:  # which objects and slots were written (State.wrote)
                     out.append(f"{pad}st.wrote |= 1 << {o}")
                     out.append(f"{pad}st.wrote_slots |= {1 << slot}")
@@ -332,6 +391,25 @@ class StmtGen:
             )
             self.in_range(name, ref, o, s, out, pad)
             self.forget_kept("counter:" + name, out, pad)
+
+    def hold_tables(self, s: n.For, pad: str, tmp) -> list[str]:
+        """The lines before a plain loop that find the tables of the laid-out properties its
+        body writes (`st.props`' dictionary, or none; the layout's row when this state owns
+        it, or none), so that a write in a round tests two variables instead of finding them
+        again; the write makes what is none, as it did (HOLD_TABLES). Only where the body
+        neither calls nor makes, moves or renews objects, which may replace them."""
+        names = _prop_writes(self.cg, s.body) if HOLD_TABLES else None
+        lines = []
+        for name in names or ():
+            if name in self._held:  # an outer loop's
+                continue
+            slot = self.cg.p.prop_slots[name]
+            d, row = tmp(), tmp()
+            lines.append(f"{pad}{d} = st.props.get({name!r})")
+            lines.append(f"{pad}{row} = st.pv[{slot}] if st.pvo & {1 << slot} else None")
+            self._held[name] = (d, row)
+            self._held_by.setdefault(id(s), []).append(name)
+        return lines
 
     def forget_kept(self, token: str, out, pad) -> None:
         """After a write of what the kept totals of continuous modifiers read (Program.kept_reads:
