@@ -501,6 +501,8 @@ class _Emitter:
         body's code is not that shape."""
         i, items = f"_fi{uid}", f"_fit{uid}"
         out = [f"{i} = _i + 1", f"{items} = _items", "while True:"]
+        lines, held = _held_tables(lines, uid)
+        out[2:2] = held
         for k, x in enumerate(lines):
             if _HEAD_REF.fullmatch(x) or x == PAD + "continue" or _JUMP_REF.fullmatch(x):
                 continue  # (the sections' own dispatch)
@@ -790,6 +792,58 @@ def dispatched(code: str) -> str:
 # a flattened `for` whose body is straight code with checks runs its rounds as a Python loop
 # in its head's section (`_Emitter.rounds`); off: each round through the sections
 LOOP_ROUNDS = True
+# The writes of laid-out properties in a straight loop's rounds: the property's table and
+# row found before the first round (`_held_tables`, as stmtgen.HOLD_TABLES does for plain loops)
+_TABLE_GET = re.compile(r"(\s*)(_t\d+) = st\.props\.get\(('[^']*')\)(\s*#.*)?")
+_TABLE_MADE = re.compile(r"(\s*)if (_t\d+) is None: \2 = st\.props\[('[^']*')\] = \{\}")
+_ROW_GET = re.compile(r"(\s*)(_t\d+) = st\.pv\[(\d+)\] if st\.pvo & \d+ else st\.own\(\3\)")
+
+
+def _held_tables(lines: list[str], uid: int) -> tuple[list[str], list[str]]:
+    """A straight loop's body (`_Emitter.rounds`) with its writes' tables and rows read from
+    variables found before the first round: a write makes what is none (the state's table
+    of the property by `setdefault`, since a check that ran in an earlier round may have
+    made it; the row by `State.own`) instead of finding both again. Nothing between two
+    rounds replaces a table or a row this state owns (only a clone shares rows, and none is
+    made while rules run). The lines before the rounds that find them."""
+    names: dict[str, str] = {}  # a write's variable → the held one
+    held: dict[str, str] = {}  # a table's property or a row's slot → its variable
+    pre: list[str] = []
+    out: list = []
+    for x in lines:
+        m = _TABLE_GET.fullmatch(x)
+        if m is not None:
+            sp, var, name, mark_ = m.group(1), m.group(2), m.group(3), m.group(4) or ""
+            if name not in held:
+                held[name] = f"_hd{uid}_{len(held)}"
+                pre.append(f"{held[name]} = st.props.get({name})")
+            names[var] = held[name]
+            out.append((sp, held[name], name, mark_))  # (written with the next line)
+            continue
+        m = _TABLE_MADE.fullmatch(x)
+        if m is not None and isinstance(out[-1], tuple) and names.get(m.group(2)) == out[-1][1]:
+            sp, d, name, mark_ = out.pop()
+            out.append(f"{sp}if {d} is None: {d} = st.props.setdefault({name}, {{}}){mark_}")
+            continue
+        m = _ROW_GET.fullmatch(x)
+        if m is not None:
+            sp, var, slot = m.group(1), m.group(2), m.group(3)
+            key = "#" + slot
+            if key not in held:
+                held[key] = f"_hr{uid}_{len(held)}"
+                pre.append(f"{held[key]} = st.pv[{slot}] if st.pvo & {1 << int(slot)} else None")
+            names[var] = held[key]
+            out.append(f"{sp}if {held[key]} is None: {held[key]} = st.own({slot})")
+            continue
+        if out and isinstance(out[-1], tuple):  # not the shape written by stmtgen: as it was
+            return lines, []
+        out.append(x)
+    if not names or any(isinstance(x, tuple) for x in out):
+        return lines, []
+    temps = re.compile(r"\b(" + "|".join(names) + r")\b")
+    return [temps.sub(lambda m: names[m.group(1)], x) for x in out], pre
+
+
 _HEAD_REF = re.compile(r"        if pc == \d+:")
 _JUMP_REF = re.compile(r" {12}pc = @\d+@")
 _RESUME_REF = re.compile(r"fr\.pc = @\d+@")
