@@ -26,6 +26,7 @@ from itertools import count
 from ..language import nodes as n
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
+from . import stmtgen
 from .codegen import define, mark, note_rules_place, py_name
 from .stmtgen import PLAIN_STMTS
 
@@ -501,8 +502,9 @@ class _Emitter:
         body's code is not that shape."""
         i, items = f"_fi{uid}", f"_fit{uid}"
         out = [f"{i} = _i + 1", f"{items} = _items", "while True:"]
-        lines, held = _held_tables(lines, uid)
-        out[2:2] = held
+        if stmtgen.HOLD_TABLES:
+            lines, held = _held_tables(lines, uid)
+            out[2:2] = held
         for k, x in enumerate(lines):
             if _HEAD_REF.fullmatch(x) or x == PAD + "continue" or _JUMP_REF.fullmatch(x):
                 continue  # (the sections' own dispatch)
