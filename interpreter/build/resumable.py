@@ -798,7 +798,9 @@ LOOP_ROUNDS = True
 # row found before the first round (`_held_tables`, as stmtgen.HOLD_TABLES does for plain loops)
 _TABLE_GET = re.compile(r"(\s*)(_t\d+) = st\.props\.get\(('[^']*')\)(\s*#.*)?")
 _TABLE_MADE = re.compile(r"(\s*)if (_t\d+) is None: \2 = st\.props\[('[^']*')\] = \{\}")
-_ROW_GET = re.compile(r"(\s*)(_t\d+) = st\.pv\[(\d+)\] if st\.pvo & \d+ else st\.own\(\3\)")
+_ROW_GET = re.compile(
+    r"(\s*)(_t\d+) = st\.pv\[(\d+)\] if st\.pvo & \d+ else st\.own\(\3\)(\s*#.*)?"
+)
 
 
 def _held_tables(lines: list[str], uid: int) -> tuple[list[str], list[str]]:
@@ -820,6 +822,12 @@ def _held_tables(lines: list[str], uid: int) -> tuple[list[str], list[str]]:
                 held[name] = f"_hd{uid}_{len(held)}"
                 pre.append(f"{held[name]} = st.props.get({name})")
             names[var] = held[name]
+            if out and isinstance(out[-1], list):  # the row's line before it: `own` copies
+                _, rsp, row, slot, rmark = out.pop()  # the table of a clone's: found again
+                table = held[name]
+                out.append(
+                    f"{rsp}if {row} is None: {row} = st.own({slot}); {table} = st.props.get({name}){rmark}"
+                )
             out.append((sp, held[name], name, mark_))  # (written with the next line)
             continue
         m = _TABLE_MADE.fullmatch(x)
@@ -829,18 +837,18 @@ def _held_tables(lines: list[str], uid: int) -> tuple[list[str], list[str]]:
             continue
         m = _ROW_GET.fullmatch(x)
         if m is not None:
-            sp, var, slot = m.group(1), m.group(2), m.group(3)
+            sp, var, slot, mark_ = m.group(1), m.group(2), m.group(3), m.group(4) or ""
             key = "#" + slot
             if key not in held:
                 held[key] = f"_hr{uid}_{len(held)}"
                 pre.append(f"{held[key]} = st.pv[{slot}] if st.pvo & {1 << int(slot)} else None")
             names[var] = held[key]
-            out.append(f"{sp}if {held[key]} is None: {held[key]} = st.own({slot})")
+            out.append(["row", sp, held[key], slot, mark_])  # (written with the table's line)
             continue
-        if out and isinstance(out[-1], tuple):  # not the shape written by stmtgen: as it was
+        if out and isinstance(out[-1], (tuple, list)):  # not stmtgen's shape: as it was
             return lines, []
         out.append(x)
-    if not names or any(isinstance(x, tuple) for x in out):
+    if not names or any(isinstance(x, (tuple, list)) for x in out):
         return lines, []
     temps = re.compile(r"\b(" + "|".join(names) + r")\b")
     return [temps.sub(lambda m: names[m.group(1)], x) for x in out], pre
