@@ -137,18 +137,6 @@ def _pure(src: str) -> bool:
 
 
 # an argument that may be written more than once: a local, a name read from env, a constant
-# A place in the rules quoted in generated code (an error's or a charge's): its path is where
-# the ruleset was loaded from, relative to the working folder or not
-_PLACE = re.compile(r"'[^'\\\n]*\.(?:madang|ya?ml):\d+:\d+[^'\\\n]*'")
-
-
-def _size(src: str) -> int:
-    """The length of generated code as the budgets of inlining count it: each quoted place in
-    the rules as two characters, so that a ruleset compiles to the same program wherever it
-    lies (a longer path made bodies too long to inline; docs/speed.md, h47d)."""
-    return len(_PLACE.sub("''", src))
-
-
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 # an argument read again at each use for less than a call costs: a table of the state or the
 # game indexed by a name, a zone of a name's (`p.hand`, `z.owner`)
@@ -976,7 +964,7 @@ class CodeGen:
         src = got[0] + " ".join(got[1])
         if any(src.count(a) > k for a, k in lazy.items()):
             return None
-        size = _size(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
         return got if size <= INLINE_MAX else None
 
     @contextmanager
@@ -1223,7 +1211,7 @@ class CodeGen:
         # body's length is counted without the arguments' text
         if any(src.count(a) > k for a, k in lazy.items()):
             return None
-        size = _size(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
         return f"({src})" if size <= limit else None
 
     def _lazy_args(self, d, args: list[str], nodes) -> dict[str, int] | None:
