@@ -79,6 +79,19 @@ def compiled_with(name: str, module, switch: str, value, monkeypatch):
     return prog
 
 
+def compiled_without(name: str, monkeypatch, *switches) -> object:
+    """The bundled ruleset `name` compiled afresh with every `(module, switch)` of `switches`
+    off (each set back afterwards): the general code a fast path is compared with."""
+    *rest, (module, switch) = switches
+    was = [getattr(m, k) for m, k in rest]
+    for m, k in rest:
+        monkeypatch.setattr(m, k, False)
+    prog = compiled_with(name, module, switch, False, monkeypatch)
+    for (m, k), v in zip(rest, was):
+        monkeypatch.setattr(m, k, v)
+    return prog
+
+
 def enumerator_code(prog, action: str) -> str:
     """The generated Python of an action's enumerator."""
     return next(a for a in prog.actions if a.name == action).fast_enum.generated

@@ -13,15 +13,14 @@ from __future__ import annotations
 from madang.build import codegen, enumerators
 from madang.game.api import load_program
 from minirules import ROUNDS, write_ruleset
-from playthrough import compiled_with, decisions, enumerator_code, offers, windows
+from playthrough import compiled_with, compiled_without, decisions, enumerator_code, offers, windows
 
 
 def _general(name: str, monkeypatch):
     """`name` compiled with neither switch."""
-    monkeypatch.setattr(codegen, "KIND_TABLES", False)
-    prog = compiled_with(name, enumerators, "HELD_PARAMS", False, monkeypatch)
-    monkeypatch.setattr(codegen, "KIND_TABLES", True)
-    return prog
+    return compiled_without(
+        name, monkeypatch, (codegen, "KIND_TABLES"), (enumerators, "HELD_PARAMS")
+    )
 
 
 def test_clash_of_decks_tests_its_cards_without_none_tests_and_plays_as_before(monkeypatch):

@@ -13,15 +13,14 @@ from __future__ import annotations
 from madang.build import enumerators
 from madang.game.api import load_program
 from minirules import ROUNDS, write_ruleset
-from playthrough import compiled_with, decisions, enumerator_code, offers, windows
+from playthrough import compiled_with, compiled_without, decisions, enumerator_code, offers, windows
 
 
 def _without(name: str, monkeypatch):
     """`name` compiled with neither switch."""
-    monkeypatch.setattr(enumerators, "OR_ONE_SCAN", False)
-    prog = compiled_with(name, enumerators, "SCAN_DOMAINS", False, monkeypatch)
-    monkeypatch.setattr(enumerators, "OR_ONE_SCAN", True)
-    return prog
+    return compiled_without(
+        name, monkeypatch, (enumerators, "OR_ONE_SCAN"), (enumerators, "SCAN_DOMAINS")
+    )
 
 
 def test_cthulhu_wars_goes_through_an_area_once_and_plays_as_before(monkeypatch):
