@@ -24,7 +24,8 @@ from ..runtime.errors import RulesError
 from ..runtime.operators import HELPERS
 from .hoist import params_read
 
-_ids = count()
+_STRING = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""  # a literal, as repr() writes it
+_LITERAL = re.compile(_STRING)
 
 
 def mark(lines: list[str], k: int, span) -> None:
@@ -136,6 +137,25 @@ def _pure(src: str) -> bool:
     )
 
 
+# A place in the rules (`file:line:col`) inside a string literal of generated code (an
+# error's or a charge's): its path is where the ruleset was loaded from
+_IN_PLACE = re.compile(r"\.\w+:\d+:\d+")
+
+
+def _size(src: str) -> int:
+    """The length of generated code as the budgets of inlining count it: a string literal that
+    quotes a place in the rules as two characters, so that a ruleset compiles to the same
+    program wherever it lies (a longer path made bodies too long to inline; docs/speed.md,
+    h47d and h48p)."""
+    return len(_LITERAL.sub(lambda m: "''" if _IN_PLACE.search(m.group()) else m.group(), src))
+
+
+def unquoted(src: str) -> str:
+    """Generated code with its string literals emptied: what a test for a name read in it
+    looks at (`\\benv\\b`), not a word of a quoted place's path (`.venv/`) or of a constant."""
+    return _LITERAL.sub("''", src)
+
+
 # an argument that may be written more than once: a local, a name read from env, a constant
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\.get\('[^'\\]*'\)|\(-?\d+\)|-?\d+|'[^'\\]*'")
 # an argument read again at each use for less than a call costs: a table of the state or the
@@ -210,9 +230,6 @@ def written_props(syms, res) -> set[str]:
     return out
 
 
-_STRING = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""  # a literal, as repr() writes it
-
-
 class CodeGen:
     """One per compiler: turns checked expressions into functions sharing one namespace."""
 
@@ -226,6 +243,9 @@ class CodeGen:
         self.ns["PROG"] = self.p
         self.ns["RulesError"] = RulesError
         self._const_ids: dict[int, str] = {}
+        # the numbers of the generated names, per compilation: a program's text does not
+        # depend on what the process compiled before it
+        self.ids = count()
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
         self._inlining_objs: list[str] = []  # definitions being looked into (_body_is)
         # while an enumerator's `require` part tested at level `_hoist_at` is written: the
@@ -304,7 +324,7 @@ class CodeGen:
         if name is None:
             word = hint or getattr(value, "name", None) or type(value).__name__
             word = word if isinstance(word, str) and word.isidentifier() else "k"
-            name = f"_{word}_{next(_ids)}"
+            name = f"_{word}_{next(self.ids)}"
             self._const_ids[key] = name
             self.ns[name] = value
         return name
@@ -481,7 +501,7 @@ class CodeGen:
             src = self.test(e, ()) if truth else self.src(e, ())
         finally:
             self.bound, self.objs, self._hoist = saved, saved_objs, saved_hoist
-        name = f"_e{next(_ids)}"
+        name = f"_e{next(self.ids)}"
         if charged is None:
             head = "".join(f"    {v} = env.get({k!r})\n" for k, v in loads.items())
             code = f"def {name}(st, env):\n{head}    return {src}\n"
@@ -563,7 +583,7 @@ class CodeGen:
         finally:
             self.bound, self.objs, self._hoist, self.let_kinds, self.zone_vars = saved
             self._inlining = saved_inlining
-        if re.search(r"\benv\b", src):
+        if re.search(r"\benv\b", unquoted(src)):
             self._args_bodies[d.name] = None
             return None
         charged = f"definition {d.name} ({d.decl.span})"
@@ -572,7 +592,7 @@ class CodeGen:
         if empty:
             k = next(i for i, q in enumerate(d.params) if q.name == empty[0])
             fold = f"    if {names[k]} == []: return {empty[1]!r}\n"
-        name = f"_e{next(_ids)}"
+        name = f"_e{next(self.ids)}"
         code = (
             f"def {name}(st{''.join(', ' + v for v in seats + names)}):\n"
             "    st.work += 1\n"
@@ -964,7 +984,7 @@ class CodeGen:
         src = got[0] + " ".join(got[1])
         if any(src.count(a) > k for a, k in lazy.items()):
             return None
-        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        size = _size(src) - sum(src.count(a) * (_size(a) - 1) for a in lazy)
         return got if size <= INLINE_MAX else None
 
     @contextmanager
@@ -1211,7 +1231,7 @@ class CodeGen:
         # body's length is counted without the arguments' text
         if any(src.count(a) > k for a, k in lazy.items()):
             return None
-        size = len(src) - sum(src.count(a) * (len(a) - 1) for a in lazy)
+        size = _size(src) - sum(src.count(a) * (_size(a) - 1) for a in lazy)
         return f"({src})" if size <= limit else None
 
     def _lazy_args(self, d, args: list[str], nodes) -> dict[str, int] | None:

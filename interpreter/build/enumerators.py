@@ -26,12 +26,12 @@ from .codegen import (
     _bare,
     _fusible,
     _grouped,
-    _ids,
     _once,
     _pure,
     bracket_depths,
     define,
     py_name,
+    unquoted,
 )
 from .hoist import params_read
 
@@ -40,6 +40,7 @@ KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests c
 # a `where` over a zone in an enumerator's test or domain tests the zone's emptiness before the
 # comprehension: `([...] if (zg0_ := st.zones[z]) else [])` (nothing to charge, no frame made)
 GUARD_EMPTY = True
+_ENV = re.compile(r"\benv\b")  # a name of the env's read or written
 _BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
 _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
 # a `require` part `if C then A else B` (also a definition's body) split by level: the parts of
@@ -411,7 +412,7 @@ class Enumerators(CodeGen):
         args = ", ".join(f"v{i}" for i in range(len(params)))
         lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
         writes = {f"env[{q.name!r}] = v{i}" for i, q in enumerate(params)}
-        if any("env" in x for x in lines[2:] if x.strip() not in writes):
+        if any(_ENV.search(unquoted(x)) for x in lines[2:] if x.strip() not in writes):
             for q in params:  # something reads the parameters from the env
                 lines.append(f"    env.pop({q.name!r}, None)")
         else:  # every read of a parameter is of its Python variable: the env is left alone
@@ -421,7 +422,7 @@ class Enumerators(CodeGen):
         lines[after_first:after_first] = kept
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
-        name = f"_{word}_options{next(_ids)}" if word else f"_a{next(_ids)}"
+        name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
 
@@ -463,7 +464,9 @@ class Enumerators(CodeGen):
         if not EMPTY_FIRST:
             return False
         pure = self._skippable_parts
-        if not all(src in pure for src in filters[i]) or not any("st." in x for x in filters[i]):
+        if not all(src in pure for src in filters[i]) or not any(
+            "st." in unquoted(x) for x in filters[i]
+        ):
             return False  # (a filter that reads no state, `q != you`, rarely empties it)
         if not all(src in pure for level in range(1, i + 1) for src in tests[level]):
             return False

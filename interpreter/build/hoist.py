@@ -13,7 +13,6 @@ import re
 # the enumerator's Python variables: `you_` (level 0) and the parameters' `v0`, `v1`, ...
 _PARAM = re.compile(r"v(\d+)")
 _GUARD = re.compile(r"zg\d+_")  # codegen's name of a `where`'s zone (CodeGen.where)
-_ENV_KEPT = re.compile(r"env\.get\('(?:this|you)'\)")  # the same through a whole listing
 
 
 def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
@@ -28,17 +27,16 @@ def level_of(src: str, ns: dict, holders: dict[str, int]) -> int | None:
 def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
     """The levels of the enumerator's names that `src` reads (`v{i}`: i + 1, a holder: its
     level; `you_`, `this`, the state and constants none), or None when it reads another name."""
-    if re.search(r"\benv\b", _ENV_KEPT.sub("", src)):
-        return None
     try:
         tree = ast.parse(src, mode="eval")
     except SyntaxError:
         return None
     bound: set[str] = set()
+    kept = {id(x.func.value) for x in ast.walk(tree) if _env_kept(x)}
     for x in ast.walk(tree):
         if isinstance(x, ast.comprehension):
             bound |= {t.id for t in ast.walk(x.target) if isinstance(t, ast.Name)}
-        elif isinstance(x, ast.Lambda):
+        elif isinstance(x, ast.Lambda) or isinstance(x, ast.Attribute) and x.attr == "env":
             return None
         elif isinstance(x, ast.NamedExpr) and _GUARD.fullmatch(x.target.id):
             bound.add(x.target.id)  # a zone tested for emptiness where it is gone through
@@ -49,6 +47,8 @@ def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
         if not isinstance(x, ast.Name) or x.id in bound:
             continue
         name = x.id
+        if name == "env" and id(x) not in kept:
+            return None  # another name of the env's (a string's words are not names here)
         m = _PARAM.fullmatch(name)
         if m:
             read.add(int(m.group(1)) + 1)
@@ -59,3 +59,18 @@ def params_read(src: str, ns: dict, holders: dict[str, int]) -> set[int] | None:
         else:
             return None
     return read
+
+
+def _env_kept(x) -> bool:
+    """`env.get('this')` or `env.get('you')`: the same through a whole listing."""
+    return (
+        isinstance(x, ast.Call)
+        and isinstance(x.func, ast.Attribute)
+        and isinstance(x.func.value, ast.Name)
+        and x.func.value.id == "env"
+        and x.func.attr == "get"
+        and not x.keywords
+        and len(x.args) == 1
+        and isinstance(x.args[0], ast.Constant)
+        and x.args[0].value in ("this", "you")
+    )

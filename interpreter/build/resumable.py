@@ -27,10 +27,9 @@ from ..language import nodes as n
 from ..runtime import engine as E
 from ..runtime.errors import RulesError
 from . import stmtgen
-from .codegen import define, mark, note_rules_place, py_name
+from .codegen import define, mark, note_rules_place, py_name, unquoted
 from .stmtgen import PLAIN_STMTS
 
-_ids = count()
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
 RELOAD = "@RELOAD@"  # where the local names' variables are loaded from the env again
 
@@ -82,6 +81,7 @@ class ResumableGen:
         # Loop state is kept in the frame's names under keys numbered per program (saved with
         # the game, so the same rules must give the same keys in every process)
         self.loop_ids = count()
+        self.ids = count()  # the numbers of the blocks' functions, per compilation
         ns = self.cg.ns
         ns["_run_checks"] = E.run_checks
         ns["_call_from"] = E.call_from
@@ -544,7 +544,7 @@ class _Emitter:
         if not self.closed:
             self.line("return")
         word = py_name(word)
-        name = f"_{word}_m{next(_ids)}" if word else f"_m{next(_ids)}"
+        name = f"_{word}_m{next(self.g.ids)}" if word else f"_m{next(self.g.ids)}"
         head = [f"def {name}(st, fr, pc):", "    env = fr.env", *loc.loads("    ")]
         if single:  # straight code: no sections to dispatch on
             body = [line[8:] for line in self.lines[1:]]
@@ -679,7 +679,7 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
                     f" env, n0, fpc, {section}, {name}, {count})"
                 )
                 out.append(f"{pad}fpc = {count}")
-            elif _FR.search(x.split("  # ")[0] if "  # " in x else x):
+            elif _FR.search(unquoted(x.split("  # ")[0] if "  # " in x else x)):
                 return False
             else:
                 out.append(x)

@@ -12,7 +12,7 @@ from itertools import count
 from ..language import nodes as n
 from ..language import resolved as rv
 from ..runtime.errors import RulesError
-from .codegen import CodeGen, _ids, _Locals, define, mark, py_name
+from .codegen import CodeGen, _Locals, define, mark, py_name
 
 # Writes of laid-out properties marked in the state per object and per slot (State.wrote),
 # for the run time's incremental options and checks: off until one reads them (their cost
@@ -163,7 +163,7 @@ class StmtGen:
                 self.emit(s, lines, 1)
         finally:
             loc = self.cg.locals_end(saved)
-        name = f"_{word}_f{next(_ids)}" if word else f"_f{next(_ids)}"
+        name = f"_{word}_f{next(self.cg.ids)}" if word else f"_f{next(self.cg.ids)}"
         lines = loc.settle(lines)
         lines = loc.loads("    ") + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
