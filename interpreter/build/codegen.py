@@ -102,7 +102,9 @@ CARD_CMP = True  # a property printed on every card compared without `_le` (`_pr
 DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
 SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
-KIND_TABLES = True  # `x is K` read from a table of each card's truth for K (`_kind_test`)
+# `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
+# (`_card_table`)
+KIND_TABLES = True
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
 _PURE_CALLS = frozenset(
@@ -858,12 +860,9 @@ class CodeGen:
                     f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
                 )
                 if o in self.objs:  # an object, never none: the printed keywords first
-                    return f"({kw} in CARDS[st.obj_card[{o}]].keywords or {granted})"
+                    return f"({self._printed_keyword(o, kw)} or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
-                    return (
-                        f"({o} is not None and ({kw} in CARDS[st.obj_card[{o}]].keywords"
-                        f" or {granted}))"
-                    )
+                    return f"({o} is not None and ({self._printed_keyword(o, kw)} or {granted}))"
                 return f"_has(st, {o}, {kw})"
             case n.IsKind():
                 o = self.src(e.obj, its)
@@ -1341,12 +1340,27 @@ class CodeGen:
         """`o is K` of an object `o` (never none): a card's kind is printed, so read from a
         table of each card's truth made for `K` (no kind's read nor comparison), or the
         comparison itself while the cards are still being made."""
+        general = f"CARDS[st.obj_card[{o}]].kind == {kind!r}"
+        return self._card_table(o, "kind", kind, lambda c: c.kind == kind) or general
+
+    def _printed_keyword(self, o: str, kw: str) -> str:
+        """Whether object `o` (never none) has keyword `kw` printed, `kw` the Python of a
+        keyword: a constant's read from a table of each card's truth (`_card_table`)."""
+        general = f"{kw} in CARDS[st.obj_card[{o}]].keywords"
+        if not (kw.startswith("'") and kw == repr(kw[1:-1])):  # a name's keyword: no table
+            return general
+        word = kw[1:-1]
+        return self._card_table(o, "kw", word, lambda c: word in c.keywords) or general
+
+    def _card_table(self, o: str, what: str, key: str, truth) -> str | None:
+        """A printed fact of object `o`'s card read from a table of each card's `truth` (made
+        once per `(what, key)`), or None while the cards are still being made."""
         if not KIND_TABLES or len(self.p.cards) < len(self.s.cards):
-            return f"CARDS[st.obj_card[{o}]].kind == {kind!r}"
-        table = self._far_tables.get(("kind", kind))
+            return None
+        table = self._far_tables.get((what, key))
         if table is None:
-            table = self.const([c.kind == kind for c in self.p.cards], "kind_" + kind)
-            self._far_tables[("kind", kind)] = table
+            table = self.const([truth(c) for c in self.p.cards], f"{what}_{key}")
+            self._far_tables[(what, key)] = table
         return f"{table}[st.obj_card[{o}]]"
 
     def _boolean(self, e) -> bool:
