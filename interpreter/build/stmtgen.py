@@ -7,12 +7,13 @@ build/resumable.py cuts a block into sections at the places where it may wait an
 
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from ..language import nodes as n
 from ..language import resolved as rv
 from ..runtime.errors import RulesError
-from .codegen import CodeGen, _Locals, define, mark, py_name
+from .codegen import CodeGen, _Locals, define, mark, py_name, unquoted
 
 # Writes of laid-out properties marked in the state per object and per slot (State.wrote),
 # for the run time's incremental options and checks: off until one reads them (their cost
@@ -31,6 +32,15 @@ _TABLE_SAFE = (n.Let, n.Assign, n.Pass, n.Log, n.If, n.For, n.Repeat)
 
 def _none_target(span, name):
     raise RulesError(f"{span}: cannot set '{name}' of none")
+
+
+# A value's read of an object's zone or owner that may be none, read three times or more in
+# the Python of one statement's value (a definition written inline whose parameter is
+# `c.zone`): found once before the statement (`StmtGen.bind_reads`; docs/speed.md, h48p)
+BIND_READS = True
+# (of a local's variable or the env's name: never a comprehension's)
+_L = r"(?:_l\d+|env\.get\('[^'\\]*'\))"
+_NONE_READ = re.compile(rf"\(None if ({_L}) is None else st\.obj_(?:owner|zone)\[\1\]\)")
 
 
 # Single statements that never wait: StmtGen writes them as Python (when `fusable`).
@@ -221,7 +231,7 @@ class StmtGen:
 
         match s:
             case n.Let():
-                out.append(f"{pad}{cg.store(s.name)} = {x(s.value)}")
+                out.append(f"{pad}{cg.store(s.name)} = {self.bind_reads(x(s.value), out, pad)}")
             case n.Assign():
                 self.assign(s, out, pad, x, tmp)
             case n.Move():
@@ -410,6 +420,20 @@ class StmtGen:
             self._held[name] = (d, row)
             self._held_by.setdefault(id(s), []).append(name)
         return lines
+
+    def bind_reads(self, src: str, out: list[str], pad: str) -> str:
+        """`src`, a statement's value, with each read of an object's zone or owner (none
+        tested, `_NONE_READ`) that it writes three times or more replaced by a variable found
+        on a line before it: the read raises nothing and nothing the value computes moves an
+        object, so only the work done changes (8 bytecodes a read against 1)."""
+        if not BIND_READS:
+            return src
+        for read in dict.fromkeys(m.group() for m in _NONE_READ.finditer(unquoted(src))):
+            if src.count(read) >= 3:
+                var = f"_t{next(self._tmp)}"
+                out.append(f"{pad}{var} = {read}")
+                src = src.replace(read, var)
+        return src
 
     def forget_kept(self, token: str, out, pad) -> None:
         """After a write of what the kept totals of continuous modifiers read (Program.kept_reads:
