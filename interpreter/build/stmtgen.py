@@ -13,7 +13,7 @@ from itertools import count
 from ..language import nodes as n
 from ..language import resolved as rv
 from ..runtime.errors import RulesError
-from .codegen import CodeGen, _Locals, define, mark, py_name, unquoted
+from .codegen import _STRING, CodeGen, _Locals, define, mark, py_name, unquoted
 
 # Writes of laid-out properties marked in the state per object and per slot (State.wrote),
 # for the run time's incremental options and checks: off until one reads them (their cost
@@ -79,6 +79,35 @@ def _inner_blocks(s) -> list[n.Block]:
     if isinstance(s, n.For | n.Repeat):
         return [s.body]
     return []
+
+
+# A verb's function that never waits (`StmtGen.compile_run`) writes its names to the env only
+# where the function reads them from there: its env is the call's own dictionary, which nothing
+# reads after the call (docs/speed.md, h48p)
+UNREAD_WRITES = True
+_ENV_WRITE = re.compile(r"^(\s*)env\[('[^'\\]*')\] = ")
+_ENV_USE = re.compile(rf"({_STRING})|\benv\b(?:\.get\(('[^'\\]*')\)|\[('[^'\\]*')\])?")
+
+
+def _unread_writes(lines: list[str]) -> list[str]:
+    """A function's lines (after its loads) without the writes `env['x'] = ...` of the names
+    it never reads from the env afterwards (a write's value still computed: `_l3 = v`, or `v`
+    alone); all as they were where the env itself is handed on (`_e5(st, env)`)."""
+    if not UNREAD_WRITES:
+        return lines
+    read: set[str] = set()
+    for x in lines:
+        for m in _ENV_USE.finditer(_ENV_WRITE.sub(r"\1", x)):
+            if m.group(1) is not None:  # a string literal
+                continue
+            if m.group(2) is None and m.group(3) is None:
+                return lines  # the env handed on: anything may read it
+            read.add(m.group(2) or m.group(3))
+    out = []
+    for x in lines:
+        m = _ENV_WRITE.match(x)
+        out.append(x if m is None or m.group(2) in read else m.group(1) + x[m.end() :])
+    return out
 
 
 class StmtGen:
@@ -174,7 +203,7 @@ class StmtGen:
         finally:
             loc = self.cg.locals_end(saved)
         name = f"_{word}_f{next(self.cg.ids)}" if word else f"_f{next(self.cg.ids)}"
-        lines = loc.settle(lines)
+        lines = _unread_writes(loc.settle(lines))
         lines = loc.loads("    ") + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
         return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
