@@ -193,8 +193,10 @@ class StmtGen:
         return self._fusable_verbs[name]
 
     # ------------------------------------------------------------ code
-    def compile_run(self, stmts: list, word: str = "") -> object:
-        """One function `fn(st, env)` running statements that never wait (a verb's body)."""
+    def compile_run(self, stmts: list, word: str = "", given=None) -> object:
+        """One function `fn(st, env)` running statements that never wait (a verb's body).
+        `given`: the names its env holds when it starts (a call's `you` and arguments), when
+        known: the variables of the others start as none, without a read of the env."""
         lines: list[str] = []
         saved = self.cg.locals_start(stmts)
         try:
@@ -204,9 +206,18 @@ class StmtGen:
             loc = self.cg.locals_end(saved)
         name = f"_{word}_f{next(self.cg.ids)}" if word else f"_f{next(self.cg.ids)}"
         lines = _unread_writes(loc.settle(lines))
-        lines = loc.loads("    ") + lines
+        lines = self._loads(loc, given) + lines
         code = f"def {name}(st, env):\n" + "\n".join(lines or ["    pass"]) + "\n"
         return define(self.cg.ns, name, code, f"<madang {stmts[0].span}>")
+
+    def _loads(self, loc: _Locals, given) -> list[str]:
+        """The first lines of a function: its variables loaded from the env (of `given`
+        names only, when known and UNREAD_WRITES: the others are none there)."""
+        if given is None or not UNREAD_WRITES:
+            return loc.loads("    ")
+        return [
+            f"    {v} = env.get({k!r})" if k in given else f"    {v} = None" for k, v in loc.items()
+        ]
 
     def verb_fn(self, name: str) -> str:
         """The holder (`[fn]`) of the function that runs a verb that never waits inline."""
@@ -214,7 +225,8 @@ class StmtGen:
         if holder is None:
             holder = self._verb_fns[name] = []
             body = self.cg.s.verbs[name].decl.body
-            holder.append(self.compile_run(list(body.body), py_name(name)))
+            given = {"you", *self.cg.p.verbs[name].param_names}  # (call_env's)
+            holder.append(self.compile_run(list(body.body), py_name(name), given))
         return self.cg.const(holder, f"{name}_fn")
 
     def args_name(self, verb: str) -> str:
