@@ -28,6 +28,7 @@ SAVE_FORMAT = "madang-save/1"
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4
 CHANCE_MODES = ("sampled", "explicit")
+_new = object.__new__
 
 
 @lru_cache(maxsize=16)
@@ -196,15 +197,16 @@ class GameState:
         step runs on a copy of the one before), so the copies share it: solvers clone at
         every node."""
         st = self.st if self.chance == "explicit" else self.st.clone()
-        c = GameState(st, self.resumed, self.chance)
+        c = _new(type(self))  # (each field set here: no `__init__` and its checks)
+        c.st = st
         c.failed = self.failed
+        c.resumed = self.resumed
+        c.chance = self.chance
         # the state before a step waiting for chance is never changed: shared, not copied
-        c._base, c._answer, c._tape, c._chance_n = (
-            self._base,
-            self._answer,
-            self._tape[:],
-            self._chance_n,
-        )
+        c._base = self._base
+        c._answer = self._answer
+        c._tape = self._tape[:]
+        c._chance_n = self._chance_n
         return c
 
     def determinize(self, player: int, rng=None) -> GameState:

@@ -454,11 +454,11 @@ class State:
             k.pc = f.pc
             k.env = e
             k.ctl = f.ctl
-            k.kind = f.kind
+            k.kind = kind = f.kind
             k.items = f.items
             k.i = f.i
-            x = f.extra
-            k.extra = x.copy() if x else x
+            x = f.extra  # a scope's (the phase it ends in) is never written: shared
+            k.extra = x.copy() if x and kind != SCOPE else x
             append(k)
         c.frames = frames
         c.pending = self.pending
@@ -470,7 +470,7 @@ class State:
         c.used = self.used[:]
         c.lost = self.lost[:]
         c.over = self.over
-        c.winners = self.winners[:]
+        c.winners = self.winners  # replaced when the game ends, never written: shared
         c.checking = self.checking
         c.dirty = self.dirty
         c.steps = self.steps
