@@ -1320,6 +1320,7 @@ class Window(Stmt):
             return False
         players = fr.items
         multi = ex["multi"]
+        ran = False
         while True:
             if st.has_answer:
                 st.has_answer = False  # take_answer
@@ -1337,7 +1338,14 @@ class Window(Stmt):
                 elif multi:
                     fr.i = (fr.i + 1) % len(players)
                 start_action(st, v, players[fr.i if not multi else (fr.i - 1) % len(players)])
-                return True
+                if ran or not _run_started(st, fr):
+                    return True
+                if ex["done"]:
+                    return False
+                ran = True  # (one action a step run here: an endless window still counts steps)
+                if st.g.prog.checks:
+                    st.dirty |= self.END_DIRTY  # what this step's start made due, again
+                continue
             player = players[fr.i]
             if player in st.lost:  # a player out of the game passes from now on
                 st.has_answer, st.answer = True, DONE
@@ -1556,6 +1564,31 @@ def _free_calls(rows: tuple) -> tuple | None:
 def action_label(st: State, value) -> str:
     act = st.g.prog.actions[value[0]]
     return " ".join([act.name] + [label(st, a, t) for a, t in zip(value[1], act.param_types)])
+
+
+def _run_started(st: State, fr: Frame) -> bool:
+    """The run loop's next steps, taken at once after `start_action` (as `enter` takes a verb's):
+    the first section of the block on top, and its end when it ended without waiting. True
+    when the window `fr` is on top again with nothing pending: it lists again in this step."""
+    frames = st.frames
+    if len(frames) > ENTER_DEPTH:
+        return False
+    top = frames[-1]
+    prog = st.g.prog
+    b = top.block
+    n = prog.block_lens[b]
+    if n:
+        top.pc = 1
+        prog.block_fns[b](st, top, 0)
+        if st.pending is not None or st.over or top.pc < n or frames[-1] is not top:
+            return False
+    frames.pop()
+    env = top.env
+    if EFFECT in env:
+        effect_ended(st, env)
+        if st.pending is not None or st.over:
+            return False
+    return bool(frames) and frames[-1] is fr
 
 
 def start_action(st: State, value, player: int) -> None:
