@@ -1337,8 +1337,8 @@ class Window(Stmt):
                     ex["done"] = True
                 elif multi:
                     fr.i = (fr.i + 1) % len(players)
-                start_action(st, v, players[fr.i if not multi else (fr.i - 1) % len(players)])
-                if ran or not _run_started(st, fr):
+                player = players[fr.i if not multi else (fr.i - 1) % len(players)]
+                if not start_action(st, v, player, None if ran else fr):
                     return True
                 if ex["done"]:
                     return False
@@ -1566,34 +1566,14 @@ def action_label(st: State, value) -> str:
     return " ".join([act.name] + [label(st, a, t) for a, t in zip(value[1], act.param_types)])
 
 
-def _run_started(st: State, fr: Frame) -> bool:
-    """The run loop's next steps, taken at once after `start_action` (as `enter` takes a verb's):
-    the first section of the block on top, and its end when it ended without waiting. True
-    when the window `fr` is on top again with nothing pending: it lists again in this step."""
-    frames = st.frames
-    if len(frames) > ENTER_DEPTH:
-        return False
-    top = frames[-1]
-    prog = st.g.prog
-    b = top.block
-    n = prog.block_lens[b]
-    if n:
-        top.pc = 1
-        prog.block_fns[b](st, top, 0)
-        if st.pending is not None or st.over or top.pc < n or frames[-1] is not top:
-            return False
-    frames.pop()
-    env = top.env
-    if EFFECT in env:
-        effect_ended(st, env)
-        if st.pending is not None or st.over:
-            return False
-    return bool(frames) and frames[-1] is fr
-
-
-def start_action(st: State, value, player: int) -> None:
+def start_action(st: State, value, player: int, window: Frame | None = None) -> bool:
+    """The action `value` of `player` started: its frame pushed (and its costs' above). With
+    `window` (the frame of the window it was taken in), the run loop's next steps are taken at
+    once, as `enter` takes a verb's: its block's first section, and its end when it ended
+    without waiting. True when `window` is on top again with nothing pending (it lists again)."""
     index, args, src = value
-    act = st.g.prog.actions[index]
+    prog = st.g.prog
+    act = prog.actions[index]
     if act.limit is not None:
         st.used.append(act.used_key(st, player, src, args))
     env = dict(zip(act.param_names, args)) if args else {}
@@ -1615,10 +1595,29 @@ def start_action(st: State, value, player: int) -> None:
             note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
     if src is not None:
         effect_starts(st, env)  # an object's action: an effect
-    st.frames.append(Frame(act.body, env, -1, FUNC))
+    frames = st.frames
     if act.costs:  # additional costs are paid first, in the order they were written
+        frames.append(Frame(act.body, env, -1, FUNC))
         for lst, cenv in reversed(act.costs_on(st, args, player)):
-            st.frames.append(Frame(lst.body, cenv, -1, FUNC))
+            frames.append(Frame(lst.body, cenv, -1, FUNC))
+        return False
+    b = act.body
+    n = prog.block_lens[b]
+    if window is None or len(frames) > ENTER_DEPTH:
+        frames.append(Frame(b, env, -1, FUNC))
+        return False
+    if n:
+        top = Frame(b, env, -1, FUNC, None, 0, None, 1)
+        frames.append(top)
+        prog.block_fns[b](st, top, 0)
+        if st.pending is not None or st.over or top.pc < n or frames[-1] is not top:
+            return False
+        frames.pop()
+    if EFFECT in env:
+        effect_ended(st, env)
+        if st.pending is not None or st.over:
+            return False
+    return bool(frames) and frames[-1] is window
 
 
 # ---------------------------------------------------------------- verbs, events, triggers
