@@ -963,7 +963,23 @@ class ScopeStmt(Stmt):
             forget_kept(st, "scope")
             if st.log is not None:
                 note(st, {"round": st.round})
-        st.frames.append(Frame(self.body, fr.env, self.id, SCOPE, None, 0, extra))
+        frames = st.frames
+        body = self.body
+        n = st.g.prog.block_lens[body]
+        if not n or len(frames) > ENTER_DEPTH:
+            frames.append(Frame(body, fr.env, self.id, SCOPE, None, 0, extra))
+            return
+        # the run loop's next step taken at once (as `enter` takes a verb's): the body's
+        # first section, and the scope's end when the body ended without waiting
+        top = Frame(body, fr.env, self.id, SCOPE, None, 0, extra, 1)
+        frames.append(top)
+        st.g.prog.block_fns[body](st, top, 0)
+        if st.pending is None and not st.over and top.pc >= n and frames[-1] is top:
+            if st.g.prog.checks:
+                st.dirty |= self.END_DIRTY
+            self.at_end(st, top)  # (false: the scope is over)
+            if frames and frames[-1] is top:
+                frames.pop()
 
     def at_end(self, st, fr):
         if not (st.mods or st.grants or st.used):  # nothing lasts until a scope's end
@@ -1617,7 +1633,7 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         effect_ended(st, env)
         if st.pending is not None or st.over:
             return False
-    return bool(frames) and frames[-1] is window
+    return frames and frames[-1] is window  # type: ignore[return-value]  (falsy when empty)
 
 
 # ---------------------------------------------------------------- verbs, events, triggers
