@@ -120,15 +120,49 @@ def _spin(folder: str) -> tuple:
     return str(err.value), g.st.steps, g.st.counters["n"], len(g.st.frames)
 
 
+# a window whose one action is taken again and again: no decision, no loop statement
+WINDOW_SPIN = """\
+counter n = 0
+
+flow:
+    phase main:
+        window main by first(players)
+    phase spin:
+        window spin by first(players) must
+
+action go in main:
+    n += 0
+
+action again in spin:
+    n += 1
+"""
+
+
 def test_a_loop_without_a_decision_stops_at_the_step_it_did(tmp_path, monkeypatch):
-    """A `while` whose rounds are a phase each (three steps a round) never reaches a decision:
+    """A window whose one action is taken at once, again and again, never reaches a decision
+    (one action run inside the window's step, the next started for the run loop: two a step):
     the loop's error at the same step, the state where it stopped the same."""
-    folder = write_ruleset(tmp_path, SPIN, "cards: []\n")
+    folder = write_ruleset(tmp_path, WINDOW_SPIN, "cards: []\n")
     (tmp_path / "ruleset.yaml").write_text(
         (tmp_path / "ruleset.yaml").read_text() + "settings: {max_steps: 301}\n"
     )
     got = _spin(folder)
     assert "no decision within 301 steps" in got[0]
+    assert got[1:3] == (304, 200)  # (two actions every three steps)
+    monkeypatch.setattr(E, "run", general_run)
+    api._load_cached.cache_clear()
+    assert _spin(folder) == got
+
+
+def test_a_while_of_phases_stops_by_the_work_budget(tmp_path, monkeypatch):
+    """A `while` whose rounds are a phase each, each phase's body run by its scope's `exec`
+    without a step: the `while`'s own work budget stops it, at the same place either loop."""
+    folder = write_ruleset(tmp_path, SPIN, "cards: []\n")
+    (tmp_path / "ruleset.yaml").write_text(
+        (tmp_path / "ruleset.yaml").read_text() + "settings: {max_steps: 301}\n"
+    )
+    got = _spin(folder)
+    assert "more than 301 steps of work" in got[0]
     monkeypatch.setattr(E, "run", general_run)
     api._load_cached.cache_clear()
     assert _spin(folder) == got
