@@ -8,6 +8,7 @@ error, at the same step, where no decision comes."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from pathlib import Path
 
@@ -40,7 +41,9 @@ def general_run(st, answered: bool = False) -> None:
             fr = frames[-1]
             blk = blocks[fr.block]
             pc = fr.pc
-            if pc < len(blk):
+            if (
+                pc < prog.block_lens[fr.block]
+            ):  # (a block's last sections that only end it: not run)
                 fr.pc = pc + 1
                 blk[pc].fn(st, fr, pc)
             elif fr.ctl < 0:
@@ -75,6 +78,15 @@ def test_the_run_loop_takes_the_steps_of_the_general_one(ruleset, monkeypatch):
 
 
 LEDUC = Path(__file__).parent.parent / "docs" / "examples" / "leduc_poker"
+
+
+def _load_script(name: str):
+    """A measuring script of scripts/ imported as a module (its `game_digest`)."""
+    path = Path(__file__).parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_script_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def test_a_step_stopped_by_a_chance_node_is_not_counted(monkeypatch):
@@ -191,10 +203,10 @@ def test_the_tables_of_the_blocks_are_their_sections():
     them; a block of sections with functions of their own is called through each section."""
     for name in ["clash_of_decks", "game_of_thrones_2p"]:
         prog = load_program(name)
-        assert prog.block_lens == [len(b) for b in prog.blocks]
-        for blk, fn in zip(prog.blocks, prog.block_fns):
+        for blk, fn, live in zip(prog.blocks, prog.block_fns, prog.block_lens):
             if blk:
                 assert fn is blk[0].fn
+                assert live == blk[0].fn.live <= len(blk)
 
     class Part:
         def __init__(self, tag):
@@ -205,3 +217,39 @@ def test_the_tables_of_the_blocks_are_their_sections():
     fn(None, None, 1)
     fn(None, None, 0)
     assert seen == [("b", 1), ("a", 0)]
+
+
+_DIGESTS = _load_script("digests")
+
+
+def _game_only(prog, seed: int, limit: int = 150) -> list:
+    """The game's own state (`digests.py --game-only`: no steps, no frames' sections) and work
+    at each decision of a seeded random game."""
+    g = new_game(prog, seed=seed, memory=False)
+    rng, seen = random.Random(seed), []
+    while not g.st.over and len(seen) < limit:
+        seen.append((_DIGESTS.game_digest(g), g.st.work))
+        g.apply_action(rng.randrange(len(g.st.pending.values)))
+    seen.append((_DIGESTS.game_digest(g), g.st.work, g.st.over))
+    return seen
+
+
+@pytest.mark.parametrize("ruleset", ["clash_of_decks", "game_of_thrones_2p"])
+def test_a_block_s_last_sections_that_only_end_it_are_not_run(ruleset, monkeypatch):
+    """A phase's body that ends with a window: the frame resumed after the window is at the
+    block's end (`Program.block_lens` counts the sections before it), and the games are the
+    same as when that section is run (every block's full count)."""
+    prog = load_program(ruleset)
+    short = [i for i, blk in enumerate(prog.blocks) if blk and prog.block_lens[i] < len(blk)]
+    assert short  # (the phases' bodies that end with a window, at least)
+    for i in short:
+        lines = prog.blocks[i][0].fn.generated.split("\n")
+        k = prog.block_lens[i]
+        at = lines.index(f"        if pc == {k}:")
+        assert [x.strip() for x in lines[at + 1 : at + 3]] == [
+            f"fr.pc = {len(prog.blocks[i])}",
+            "return",
+        ]
+    fast = [_game_only(prog, seed) for seed in range(2)]
+    monkeypatch.setattr(prog, "block_lens", [len(b) for b in prog.blocks])
+    assert [_game_only(prog, seed) for seed in range(2)] == fast

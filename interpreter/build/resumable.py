@@ -564,6 +564,7 @@ class _Emitter:
             code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
         fn = define(g.cg.ns, name, dispatched(code), f"<madang {name} {span}>")
+        fn.live = count if single else _live_sections(code, count)
         if self.func and QUICK_CALLS:
             quick = quick_variant(code, name, count, single)
             self.quick = None if quick is None else (quick, name + "_q", span)
@@ -958,6 +959,28 @@ def _thread_jumps(code: str) -> str:
 # a line that names a section: a header, a jump, a resume point, a delegated statement's test
 # (whole lines of the generated code only: a text of the rules never starts one)
 _NUMBERED = re.compile(r"^( *(?:if pc == |pc = |fr\.pc = |if fr\.pc != ))(\d+)(?=:$|$| or )")
+
+
+def _live_sections(code: str, count: int) -> int:
+    """How many of the `count` sections come before those that only end the block (`fr.pc =
+    END`, `return`: a delegated statement's continuation at the block's end, where the frame
+    waits after the statement): the run loop ends a frame resumed there without calling it
+    (`Program.block_lens`)."""
+    bodies: dict[int, list[str]] = {}
+    k = -1
+    for line in code.split("\n"):
+        head = _HEAD.fullmatch(line)
+        if head is not None:
+            k = int(head.group(1))
+            bodies[k] = []
+        elif k >= 0 and line.startswith(PAD):
+            bodies[k].append(line.strip())
+        else:
+            k = -1
+    live = count
+    while live > 1 and bodies.get(live - 1) == [f"fr.pc = {count}", "return"]:
+        live -= 1
+    return live
 
 
 def _renumber(code: str, count: int, keep: set[int]) -> tuple[str, dict[int, int], int]:

@@ -274,6 +274,15 @@ class FlowPoint(NamedTuple):
     blocked: str | None = None
 
 
+def _live_len(blk: tuple) -> int:
+    """The sections of `blk` the run loop calls: a compiled block's last ones that only end it
+    are not called (`resumable._live_sections`); a frame resumed there is at its end."""
+    fns = {s.fn for s in blk}
+    if len(fns) != 1:
+        return len(blk)
+    return min(getattr(fns.pop(), "live", len(blk)), len(blk))
+
+
 def _block_fn(blk: tuple):
     """The function the run loop calls for a section of `blk`: the sections' own when they
     share it (a compiled block is one function), else one that calls the section's."""
@@ -405,7 +414,7 @@ class Program(ContinuousEffects):
     def add_block(self, stmts) -> int:
         blk = tuple(stmts)
         self.blocks.append(blk)
-        self.block_lens.append(len(blk))
+        self.block_lens.append(_live_len(blk))
         self.block_fns.append(_block_fn(blk))
         return len(self.blocks) - 1
 
