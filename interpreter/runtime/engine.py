@@ -115,6 +115,8 @@ def run(st: State, answered: bool = False) -> None:
         st.steps = steps
 
 
+_new = object.__new__  # a frame made without its `__init__` where it is made most often
+
 ENTER_DEPTH = 48  # frames in progress beyond which a pushed block waits for the run loop
 
 
@@ -965,17 +967,20 @@ class ScopeStmt(Stmt):
                 note(st, {"round": st.round})
         frames = st.frames
         body = self.body
-        n = st.g.prog.block_lens[body]
+        prog = st.g.prog
+        n = prog.block_lens[body]
         if not n or len(frames) > ENTER_DEPTH:
             frames.append(Frame(body, fr.env, self.id, SCOPE, None, 0, extra))
             return
         # the run loop's next step taken at once (as `enter` takes a verb's): the body's
         # first section, and the scope's end when the body ended without waiting
-        top = Frame(body, fr.env, self.id, SCOPE, None, 0, extra, 1)
+        top = _new(Frame)  # (`Frame.__init__` written out: no Python call)
+        top.block, top.pc, top.env, top.ctl = body, 1, fr.env, self.id
+        top.kind, top.items, top.i, top.extra = SCOPE, None, 0, extra
         frames.append(top)
-        st.g.prog.block_fns[body](st, top, 0)
+        prog.block_fns[body](st, top, 0)
         if st.pending is None and not st.over and top.pc >= n and frames[-1] is top:
-            if st.g.prog.checks:
+            if prog.checks:
                 st.dirty |= self.END_DIRTY
             self.at_end(st, top)  # (false: the scope is over)
             if frames and frames[-1] is top:
@@ -1623,7 +1628,9 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         frames.append(Frame(b, env, -1, FUNC))
         return False
     if n:
-        top = Frame(b, env, -1, FUNC, None, 0, None, 1)
+        top = _new(Frame)  # (`Frame.__init__` written out: no Python call)
+        top.block, top.pc, top.env, top.ctl = b, 1, env, -1
+        top.kind, top.items, top.i, top.extra = FUNC, None, 0, None
         frames.append(top)
         prog.block_fns[b](st, top, 0)
         if st.pending is not None or st.over or top.pc < n or frames[-1] is not top:
