@@ -1277,7 +1277,14 @@ class Window(Stmt):
                 if not self.at_end(st, wf) and frames[-1] is wf:
                     frames.pop()
             else:
-                st.pending = Pending(by, self.name, values, "window", "action")
+                st.pending = q = _new(Pending)  # (its `__init__` written out)
+                q.player, q.prompt, q.values, q.kind, q.type = (
+                    by,
+                    self.name,
+                    values,
+                    "window",
+                    "action",
+                )
                 if st.lki:
                     ask(st, wf, by, self.name, values, "window", "action", rewind=False)
             return
@@ -1385,7 +1392,14 @@ class Window(Stmt):
             if len(values) == 1 and auto:
                 st.has_answer, st.answer = True, values[0]
                 continue
-            st.pending = Pending(player, self.name, values, "window", "action")
+            st.pending = q = _new(Pending)  # (its `__init__` written out)
+            q.player, q.prompt, q.values, q.kind, q.type = (
+                player,
+                self.name,
+                values,
+                "window",
+                "action",
+            )
             if st.lki:
                 ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
