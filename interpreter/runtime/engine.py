@@ -1261,15 +1261,10 @@ class Window(Stmt):
                 env = fr.env  # COND reads the statement's names
                 if pass_if(st, env):
                     values.append(DONE)
-            wf = Frame(
-                g.prog.empty_block,
-                env,
-                self.id,
-                WINDOW,
-                [by],
-                0,
-                {"passes": 0, "multi": False, "done": False},
-            )
+            wf = _new(Frame)  # (`Frame.__init__` written out: no Python call)
+            wf.block, wf.pc, wf.env, wf.ctl = g.prog.empty_block, 0, env, self.id
+            wf.kind, wf.items, wf.i = WINDOW, [by], 0
+            wf.extra = {"passes": 0, "multi": False, "done": False}
             frames = st.frames
             frames.append(wf)
             if len(values) == 1:  # one option and no pass: taken at once
