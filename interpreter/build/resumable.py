@@ -89,7 +89,7 @@ class ResumableGen:
         ns["_quick_sink"] = E.quick_sink
         ns["_quick_hand_over"] = E.quick_hand_over
         ns["_ENTER_DEPTH"] = E.ENTER_DEPTH
-        ns["_Frame"], ns["_FUNC"] = E.Frame, E.FUNC
+        ns["_Frame"], ns["_FUNC"], ns["_new"] = E.Frame, E.FUNC, object.__new__
         compiler.p.note_error = note_rules_place
         self.last_quick: tuple | None = None  # the frameless copy of the last block (`block`)
         self._recursive: dict[str, bool] = {}
@@ -582,7 +582,9 @@ def {name}(st, env, span):
     if len(frames) >= _ENTER_DEPTH:
         return _call_from(st, frames[-1], {verb}, env, span)
     caller = frames[-1]
-    callee = _Frame({block}, env, -1, _FUNC, None, 0, None, 1)
+    callee = _new(_Frame)  # (`Frame.__init__` written out: no Python call)
+    callee.block, callee.pc, callee.env, callee.ctl = {block}, 1, env, -1
+    callee.kind, callee.items, callee.i, callee.extra = _FUNC, None, 0, None
     frames.append(callee)
     {fn}(st, callee, 0)
     if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
@@ -592,7 +594,9 @@ def {name}(st, env, span):
 _HAND_OVER = """\
 frames = st.frames
 caller = frames[-1]
-callee = _Frame(@BLOCK@, env, -1, _FUNC, None, 0, None, fpc)
+callee = _new(_Frame)
+callee.block, callee.pc, callee.env, callee.ctl = @BLOCK@, fpc, env, -1
+callee.kind, callee.items, callee.i, callee.extra = _FUNC, None, 0, None
 frames.append(callee)
 {fn}(st, callee, {k})
 if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
