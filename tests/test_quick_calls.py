@@ -85,7 +85,7 @@ def test_frameless_calls_leave_the_frames_call_from_leaves(tmp_path, monkeypatch
         assert quick, verb
         assert "_quick_sink(" in fn.generated
     fn, quick = _quick(fast, "asks")
-    assert not quick and fn.__name__.endswith("_f") and "callee = _Frame(" in fn.generated
+    assert not quick and fn.__name__.endswith("_f") and "callee = _new(_Frame)" in fn.generated
     # `hit`'s choice needs its frame: that section is run by the block's own function
     assert re.search(r"\n +_hit_m\d+\(st, callee, \d+\)\n", _quick(fast, "hit")[0].generated)
     code = "\n".join(s.fn.generated for b in general.blocks for s in b[:1] if hasattr(s, "fn"))
