@@ -1273,13 +1273,8 @@ class Window(Stmt):
                     frames.pop()
             else:
                 st.pending = q = _new(Pending)  # (its `__init__` written out)
-                q.player, q.prompt, q.values, q.kind, q.type = (
-                    by,
-                    self.name,
-                    values,
-                    "window",
-                    "action",
-                )
+                q.player, q.prompt, q.values = by, self.name, values
+                q.kind, q.type = "window", "action"
                 if st.lki:
                     ask(st, wf, by, self.name, values, "window", "action", rewind=False)
             return
@@ -1388,13 +1383,8 @@ class Window(Stmt):
                 st.has_answer, st.answer = True, values[0]
                 continue
             st.pending = q = _new(Pending)  # (its `__init__` written out)
-            q.player, q.prompt, q.values, q.kind, q.type = (
-                player,
-                self.name,
-                values,
-                "window",
-                "action",
-            )
+            q.player, q.prompt, q.values = player, self.name, values
+            q.kind, q.type = "window", "action"
             if st.lki:
                 ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
