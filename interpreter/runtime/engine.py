@@ -979,7 +979,7 @@ class ScopeStmt(Stmt):
         top.kind, top.items, top.i, top.extra = SCOPE, None, 0, extra
         frames.append(top)
         prog.block_fns[body](st, top, 0)
-        if st.pending is None and not st.over and top.pc >= n and frames[-1] is top:
+        if st.pending is None and not st.over and top.pc >= n and frames and frames[-1] is top:
             if prog.checks:
                 st.dirty |= self.END_DIRTY
             self.at_end(st, top)  # (false: the scope is over)
@@ -1632,7 +1632,7 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         top.kind, top.items, top.i, top.extra = FUNC, None, 0, None
         frames.append(top)
         prog.block_fns[b](st, top, 0)
-        if st.pending is not None or st.over or top.pc < n or frames[-1] is not top:
+        if st.pending is not None or st.over or top.pc < n or not frames or frames[-1] is not top:
             return False
         frames.pop()
     if EFFECT in env:
