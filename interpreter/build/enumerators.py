@@ -97,6 +97,15 @@ SHARED_ROWS = True
 # zone matches `C` (the scan above): the domain's loop goes on from the scan's first match (an
 # iterator of the zone), that match tested only for `D`, not the zone again from its start
 SCAN_DOMAINS = True
+# `SCAN_DOMAINS`' two charges of the zone (the test's, the domain's) made as one after the scan
+# where it found a match (the test's alone where it found none): the scan is pure, so the same
+# work and the same error ('a list', raised where both charges pass the budget)
+SCAN_CHARGES = True
+# a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
+# zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
+# `st.zones`: a listing's state does not change while it is made)
+AREA_ZONES = True
+_AREA_ZONE = re.compile(r"zg0_ = st\.zones\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (v\d+)\)\]")
 # a test part `X or Y`, X and Y whether an object of the same zone matches `A and B` and
 # `A and C` (B, C pure): the zone gone through once, `C` noted up to its first match while
 # looking for `A and B`, the second scan's charge made where X found none (`OR_SCANS` first)
@@ -121,6 +130,28 @@ def _bases(lines: list[str], pad: str) -> list[str]:
     names = {k: f"zb{i}_" for i, k in enumerate(found)}
     head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
     return head + [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
+
+
+def _area_zones(lines: list[str], loops: list[str]) -> None:
+    """`AREA_ZONES`: each loop of `loops` (a parameter going through every area, in order)
+    whose body first reads the area's zone into `zg0_` (after the parameter's write into the
+    env, if any) written as a loop over the areas and their zones, without that line."""
+    if not AREA_ZONES:
+        return
+    for head in loops:
+        at = lines.index(head)
+        body = at + 1
+        if lines[body].strip().startswith("env["):
+            body += 1
+        m = _AREA_ZONE.fullmatch(lines[body].strip())
+        var = head.strip()[len("for ") :].split(" ", 1)[0]
+        if m is None or m.group(2) != var:
+            continue
+        base, seq = m.group(1), head.strip()[len(f"for {var} in ") : -1]
+        pad = head[: len(head) - len(head.lstrip())]
+        zones = f"st.zones[{base} : {base} + len({seq})]"
+        lines[at] = f"{pad}for {var}, zg0_ in enumerate({zones}):"
+        del lines[body]
 
 
 def _top_split(src: str, word: str) -> list[str] | None:
@@ -320,6 +351,7 @@ class Enumerators(CodeGen):
         reset(0)
         early_at, early = len(lines), []  # `_empty_first`'s lines, written after reset(0)
         kept: list[str] = []  # `kk{i} = None`: the per-game domains' rows, found when first needed
+        area_loops: list[str] = []  # the `for` lines of parameters that go through all areas
         known = dict(holders)
         filters = [
             self._filters(i, levels[i], tests[i + 1], len(params), known)
@@ -404,6 +436,8 @@ class Enumerators(CodeGen):
                 f"{pad}if st.work > st.work_limit: _charge(st, 0, {'action ' + act.name!r})"
             )
             lines.append(f"{pad}for v{i} in d{i}:")
+            if self._is_areas(q.domain) and not (hoisted and filters[i]):
+                area_loops.append(lines[-1])  # every area, in order
             pad += "    "
             lines.append(f"{pad}env[{q.name!r}] = v{i}")
             self.bound[q.name] = f"v{i}"
@@ -420,6 +454,7 @@ class Enumerators(CodeGen):
         self.bound = {}
         lines[early_at:early_at] = early
         lines[after_first:after_first] = kept
+        _area_zones(lines, area_loops)
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
@@ -545,18 +580,27 @@ class Enumerators(CodeGen):
         if not _pure(first):  # (`C` is tested on fewer objects: it may charge nothing)
             return None
         rest = " and ".join(items[1:])
+        head = lines[at][: -len("for it0 in zg0_:")]
+        charge = [
+            f"{head}st.work += len(zg0_)",
+            f"{head}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+        ]
+        merged = SCAN_CHARGES and lines[at - 2 : at] == charge and lines[at + 2] == f"{head}else:"
         out = [
             f"{pad}{var} = []",
-            f"{pad}st.work += len(zg0_)",
+            f"{pad}st.work += len(zg0_) * 2" if merged else f"{pad}st.work += len(zg0_)",
             f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')",
             f"{pad}if {rest}: {var}.append({one})",
             f"{pad}for it0 in zi_:",
             f"{pad}    if {cond}: {var}.append({one})",
         ]
         out = _compiled(out + _unique_lines(var, pad) if unique else out, pad)
-        if out is not None:
-            head = lines[at][: -len("for it0 in zg0_:")]
-            lines[at : at + 1] = [f"{head}zi_ = iter(zg0_)", f"{head}for it0 in zi_:"]
+        if out is None:
+            return None
+        lines[at : at + 1] = [f"{head}zi_ = iter(zg0_)", f"{head}for it0 in zi_:"]
+        if merged:  # the test's charge made in its `else` only (the scan found no match)
+            lines[at + 4 : at + 4] = ["    " + x for x in charge]
+            del lines[at - 2 : at]
         return out
 
     def _first_guard(self, src: str):
