@@ -101,6 +101,9 @@ INLINE_DEPTH = 6  # definitions inlined inside one another
 CARD_CMP = True  # a property printed on every card compared without `_le` (`_printed_compare`)
 DEF_ARGS = True  # a definition called with its arguments in order, no dictionary (`define_args`)
 SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody has lost
+# a `where`'s test written as a condition (`CodeGen.test`): its `and`/`or` as Python's, not
+# made a true-or-false value first
+WHERE_TRUTH = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
 # (`_card_table`)
@@ -910,8 +913,10 @@ class CodeGen:
         held = self.objects_only(e.items)
         if held:
             self.objs.add(var)
-        try:
-            cond = self.src(e.cond, its + (var,))
+        try:  # only a match's truth counts: `and`/`or` as Python's (`test`)
+            cond = (
+                self.test(e.cond, its + (var,)) if WHERE_TRUTH else self.src(e.cond, its + (var,))
+            )
         finally:
             if held:
                 self.objs.discard(var)

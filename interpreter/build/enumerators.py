@@ -42,6 +42,10 @@ KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests c
 GUARD_EMPTY = True
 _ENV = re.compile(r"\benv\b")  # a name of the env's read or written
 _BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
+_ROW = re.compile(r"(st\.[ap]counters\['[^'\\]*'\])\[")  # a counter's row, indexed
+_ROW_LOOP = re.compile(r"(st\.[ap]counters\['[^'\\]*'\])\[v\d+\]")  # ... by a loop's value
+# a counter's row read at a loop's value read once a listing, into a local (`_bases`)
+ROW_LOCALS = True
 _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
 # a `require` part `if C then A else B` (also a definition's body) split by level: the parts of
 # A and B that read only names bound at an outer loop tested there, `(A0 if C else B0)`, with
@@ -123,13 +127,21 @@ _GUARD_TOKEN = re.compile(
 def _bases(lines: list[str], pad: str) -> list[str]:
     """`lines` of an enumerator with the base index of each zone name read with a loop's
     value (`st.g.zone_base['z'] + v0`: the same for a whole game) read once into a variable
-    before them, not at each use in the loop."""
-    found = sorted(set(_BASE_LOOP.findall("\n".join(lines))))  # those read per loop value
-    if not found:
+    before them, not at each use in the loop; and each counter's row read at a loop's value
+    (`st.acounters['c'][v0]`: nothing writes it while a listing is made) likewise."""
+    text = "\n".join(lines)
+    found = sorted(set(_BASE_LOOP.findall(text)))  # those read per loop value
+    rows = sorted(set(_ROW_LOOP.findall(text))) if ROW_LOCALS else []
+    if not found and not rows:
         return lines
     names = {k: f"zb{i}_" for i, k in enumerate(found)}
+    held = {k: f"cr{i}_" for i, k in enumerate(rows)}
     head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
-    return head + [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
+    head += [f"{pad}{v} = {k}" for k, v in held.items()]
+    out = [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
+    if held:
+        out = [_ROW.sub(lambda m: held.get(m.group(1), m.group(1)) + "[", x) for x in out]
+    return head + out
 
 
 def _area_zones(lines: list[str], loops: list[str]) -> None:
