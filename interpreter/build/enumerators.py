@@ -44,8 +44,12 @@ _ENV = re.compile(r"\benv\b")  # a name of the env's read or written
 _BASE = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\]")  # a zone name's first index: per game
 _ROW = re.compile(r"(st\.[ap]counters\['[^'\\]*'\])\[")  # a counter's row, indexed
 _ROW_LOOP = re.compile(r"(st\.[ap]counters\['[^'\\]*'\])\[v\d+\]")  # ... by a loop's value
-# a counter's row read at a loop's value read once a listing, into a local (`_bases`)
+# a counter's row read at a loop's value, and a game counter's value, a property's row
+# (`st.pv[k]`) and whether a printed property was ever written (`'p' not in st.props`) read in
+# a loop, read once a listing into a local
+# (`_bases`): nothing writes the state while a listing is made
 ROW_LOCALS = True
+_LISTING_VALUE = re.compile(r"st\.counters\['[^'\\]*'\]|'[^'\\]*' not in st\.props|st\.pv\[\d+\]")
 _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
 # a `require` part `if C then A else B` (also a definition's body) split by level: the parts of
 # A and B that read only names bound at an outer loop tested there, `(A0 if C else B0)`, with
@@ -132,15 +136,20 @@ def _bases(lines: list[str], pad: str) -> list[str]:
     text = "\n".join(lines)
     found = sorted(set(_BASE_LOOP.findall(text)))  # those read per loop value
     rows = sorted(set(_ROW_LOOP.findall(text))) if ROW_LOCALS else []
-    if not found and not rows:
+    looped = "\n".join(x for x in lines if x.startswith(pad + "    ") or " for " in x)
+    values = sorted(set(_LISTING_VALUE.findall(looped))) if ROW_LOCALS else []
+    if not found and not rows and not values:
         return lines
     names = {k: f"zb{i}_" for i, k in enumerate(found)}
     held = {k: f"cr{i}_" for i, k in enumerate(rows)}
+    known = {k: f"lv{i}_" for i, k in enumerate(values)}
     head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
-    head += [f"{pad}{v} = {k}" for k, v in held.items()]
+    head += [f"{pad}{v} = {k}" for k, v in (held | known).items()]
     out = [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
     if held:
         out = [_ROW.sub(lambda m: held.get(m.group(1), m.group(1)) + "[", x) for x in out]
+    if known:
+        out = [_LISTING_VALUE.sub(lambda m: known[m.group(0)], x) for x in out]
     return head + out
 
 
