@@ -113,6 +113,7 @@ SCAN_CHARGES = True
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
 AREA_ZONES = True
+_AREA_GATE = re.compile(r"if not \(\(st\.acounters\['([^'\\]*)'\]\[(v\d+)\] > 0\)\): continue")
 _AREA_ZONE = re.compile(r"zg0_ = st\.zones\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (v\d+)\)\]")
 # a test part `X or Y`, X and Y whether an object of the same zone matches `A and B` and
 # `A and C` (B, C pure): the zone gone through once, `C` noted up to its first match while
@@ -153,10 +154,12 @@ def _bases(lines: list[str], pad: str) -> list[str]:
     return head + out
 
 
-def _area_zones(lines: list[str], loops: list[str]) -> None:
+def _area_zones(lines: list[str], loops: list[str], counted: set[str]) -> None:
     """`AREA_ZONES`: each loop of `loops` (a parameter going through every area, in order)
     whose body first reads the area's zone into `zg0_` (after the parameter's write into the
-    env, if any) written as a loop over the areas and their zones, without that line."""
+    env, if any) written as a loop over the areas and their zones, without that line; one
+    whose body first tests `c > 0` of an area counter `c` of `counted` (never below 0) as a
+    loop over the areas where `c` is not 0 (`itertools.compress`), without that test."""
     if not AREA_ZONES:
         return
     for head in loops:
@@ -164,8 +167,15 @@ def _area_zones(lines: list[str], loops: list[str]) -> None:
         body = at + 1
         if lines[body].strip().startswith("env["):
             body += 1
-        m = _AREA_ZONE.fullmatch(lines[body].strip())
         var = head.strip()[len("for ") :].split(" ", 1)[0]
+        gated = _AREA_GATE.fullmatch(lines[body].strip())
+        if gated is not None and gated.group(2) == var and gated.group(1) in counted:
+            # only the areas whose counter is above 0 (never below it): their loop in C
+            row = f"st.acounters[{gated.group(1)!r}]"
+            lines[at] = head = f"{head[: -len(':')].replace(' in ', ' in _compress(', 1)}, {row}):"
+            del lines[body]
+            continue
+        m = _AREA_ZONE.fullmatch(lines[body].strip())
         if m is None or m.group(2) != var:
             continue
         base, seq = m.group(1), head.strip()[len(f"for {var} in ") : -1]
@@ -475,12 +485,21 @@ class Enumerators(CodeGen):
         self.bound = {}
         lines[early_at:early_at] = early
         lines[after_first:after_first] = kept
-        _area_zones(lines, area_loops)
+        _area_zones(lines, area_loops, self._natural_area_counters())
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
+
+    def _natural_area_counters(self) -> set[str]:
+        """The area counters whose range has a lower bound of 0 or more (so `> 0` is a
+        nonzero value: every write is held to the range, runtime/program.CounterRT)."""
+        return {
+            name
+            for name, sym in self.p.counters.items()
+            if sym.scope == "area" and sym.low is not None and sym.low >= 0
+        }
 
     def _held_params(self, params) -> set[str]:
         """The loop variables (`v{i}`) of the parameters whose domain holds objects only, never

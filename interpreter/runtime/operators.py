@@ -6,6 +6,8 @@ A property of none is none."""
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import budget
 from .engine import in_effect
 from .errors import RulesError
@@ -199,6 +201,6 @@ HELPERS = {
     "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
-    "_fact": _fact, "_times": _times, "_mul": _mul,
+    "_fact": _fact, "_times": _times, "_mul": _mul, "_compress": compress,
     "_charge": budget.charge, "_in_effect": in_effect, "_too_deep": _too_deep,
 }  # fmt: skip
