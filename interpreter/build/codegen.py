@@ -104,6 +104,11 @@ SEAT_INLINE = True  # `first(opponents(p))` of a name written out while nobody h
 # a `where`'s test written as a condition (`CodeGen.test`): its `and`/`or` as Python's, not
 # made a true-or-false value first
 WHERE_TRUTH = True
+# `areas where c > 0 and R`, `c` an area counter never below 0: only the areas whose `c` is not
+# 0 gone through in Python (`CodeGen._areas_above_zero`)
+AREAS_ABOVE_ZERO = True
+_EACH_AREAS = "_each(st, range(len(st.g.areas)))"
+_ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
 # (`_card_table`)
@@ -895,6 +900,9 @@ class CodeGen:
         finally:
             if held:
                 self.objs.discard(var)
+        above = self._areas_above_zero(items, cond, var)
+        if above is not None:
+            items, cond = above
         m = _EACH_ZONE.fullmatch(items) if start == "[" and self._guard else None
         if m is not None:  # in an enumerator's test: an empty zone is no list gone through
             z = f"zg{len(its)}_"
@@ -902,6 +910,27 @@ class CodeGen:
                 f"([{one} for {var} in _each(st, {z}) if {cond}] if ({z} := {m.group(1)}) else [])"
             )
         return f"{start}{one} for {var} in {items} if {cond}{end}"
+
+    def natural_area_counters(self) -> set[str]:
+        """The area counters whose range has a lower bound of 0 or more (so `> 0` is a
+        nonzero value: every write is held to the range, runtime/program.CounterRT)."""
+        return {
+            name
+            for name, sym in self.p.counters.items()
+            if sym.scope == "area" and sym.low is not None and sym.low >= 0
+        }
+
+    def _areas_above_zero(self, items: str, cond: str, var: str) -> tuple[str, str] | None:
+        """`areas where c > 0 and R` (`c` an area counter never below 0, `R` the rest of the
+        test) as the areas whose `c` is not 0 (`itertools.compress`: no Python test for the
+        others, which `c > 0` would fail before anything else is tested or charged) where R;
+        None for any other shape. The areas are charged as before, all of them."""
+        if not AREAS_ABOVE_ZERO or items != _EACH_AREAS:
+            return None
+        split = above_zero(cond, var, self.natural_area_counters())
+        if split is None:
+            return None
+        return f"_compress({items}, st.acounters[{split[0]!r}])", split[1] or "True"
 
     def where_parts(self, e: n.Where, its) -> tuple[str, list[str]]:
         """The items `e` goes through (charged) and the tests of a match, in order: when its
@@ -1620,6 +1649,21 @@ def _grouped(src: str) -> str:
         if not any(d == 0 and ch in ")]}" and k < last for k, ch, d in bracket_depths(src)):
             return src  # not closed before the end, as `(a) + (b)` is
     return f"({src})"
+
+
+def above_zero(cond: str, var: str, counters: set[str]) -> tuple[str, str] | None:
+    """(counter, the rest of the test) when the test `cond` of `var` is `c > 0` or `c > 0 and
+    R` at its top level, `c` an area counter of `counters` read at `var`; else None."""
+    cond = _bare(cond)
+    m = _ABOVE_ZERO.match(cond) or _ABOVE_ZERO.fullmatch(f"({cond})")
+    if m is not None and m.end() > len(cond):
+        cond = f"({cond})"
+    if m is None or m.group(2) != var or m.group(1) not in counters:
+        return None
+    rest = cond[m.end() :]
+    if rest and not rest.startswith(" and "):
+        return None
+    return m.group(1), rest[len(" and ") :]
 
 
 def _bare(src: str) -> str:

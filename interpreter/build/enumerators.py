@@ -28,6 +28,7 @@ from .codegen import (
     _grouped,
     _once,
     _pure,
+    above_zero,
     bracket_depths,
     define,
     py_name,
@@ -447,10 +448,11 @@ class Enumerators(CodeGen):
                     f"if isinstance(d{i}, int) else ()"
                 )
             if hoisted and filters[i]:
-                cond = " and ".join(_grouped(src) for src in filters[i])
+                kept_by, tests_left = self._filter_above_zero(q, filters[i], i)
+                cond = " and ".join(_grouped(src) for src in tests_left) or "True"
                 lines.append(f"{pad}    n{i} = len(d{i})")
                 lines.append(f"{pad}    h{i} = []")
-                lines.append(f"{pad}    for v{i} in d{i}:")
+                lines.append(f"{pad}    for v{i} in {kept_by}:")
                 lines.append(f"{pad}        if {cond}: h{i}.append(v{i})")
                 if levels[i] == 0 and self._empty_first(params, tests, filters, i):
                     cut = len(pad) - 4  # the block as written at the listing's level
@@ -485,21 +487,25 @@ class Enumerators(CodeGen):
         self.bound = {}
         lines[early_at:early_at] = early
         lines[after_first:after_first] = kept
-        _area_zones(lines, area_loops, self._natural_area_counters())
+        _area_zones(lines, area_loops, self.natural_area_counters())
         lines[after_first:] = _bases(lines[after_first:], "    ")
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
         return define(self.ns, name, code, f"<madang action {act.name}>")
 
-    def _natural_area_counters(self) -> set[str]:
-        """The area counters whose range has a lower bound of 0 or more (so `> 0` is a
-        nonzero value: every write is held to the range, runtime/program.CounterRT)."""
-        return {
-            name
-            for name, sym in self.p.counters.items()
-            if sym.scope == "area" and sym.low is not None and sym.low >= 0
-        }
+    def _filter_above_zero(self, q, tests: list[str], i: int) -> tuple[str, list[str]]:
+        """What a parameter over the areas whose first filter is `c > 0` (`c` an area counter
+        never below 0) goes through for its kept domain, the areas whose `c` is not 0
+        (`AREA_ZONES`), and the filter's tests left; else `d{i}` and all of them."""
+        if not AREA_ZONES or not self._is_areas(q.domain):
+            return f"d{i}", tests
+        split = above_zero(tests[0], f"v{i}", self.natural_area_counters())
+        if split is None:
+            return f"d{i}", tests
+        return f"_compress(d{i}, st.acounters[{split[0]!r}])", [split[1]] * bool(split[1]) + tests[
+            1:
+        ]
 
     def _held_params(self, params) -> set[str]:
         """The loop variables (`v{i}`) of the parameters whose domain holds objects only, never
