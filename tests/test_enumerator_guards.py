@@ -25,24 +25,31 @@ def _unguarded(name: str, monkeypatch):
 
 
 def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
-    code = enumerator_code(load_program("cthulhu_wars"), "march_also")
+    prog = load_program("cthulhu_wars")
+    code = enumerator_code(prog, "battle")
     assert "zb0_ = st.g.zone_base['units']" in code
     assert code.count("st.g.zone_base") == 1  # read once, before the loops
-    # `has_units(you, a)`, the test's first part: the area's units charged, an empty zone
-    # passed over, then gone through to the first unit of the player (no list, no frame)
+    assert "zg0_ = st.zones[(zb0_ + v0)]" in code
+    # `has_units(you, a)`, the test's first part: the area's units (read with the area:
+    # AREA_ZONES) an empty zone passed over, then gone through to the first unit of the player
+    # (no list, no frame), charged where it has none (SCAN_CHARGES)
     assert (
-        "zg0_ = st.zones[(zb0_ + v0)]\n"
+        "for v0, zg0_ in enumerate(st.zones[st.g.zone_base['units'] : "
+        "st.g.zone_base['units'] + len(d0)]):\n"
         "        if not zg0_: continue\n"
-        "        st.work += len(zg0_)\n"
-        "        if st.work > st.work_limit: _charge(st, 0, 'a list')\n"
         "        zi_ = iter(zg0_)\n"
         "        for it0 in zi_:\n"
         "            if (st.obj_owner[it0] == you_): break\n"
         "        else:\n"
+        "            st.work += len(zg0_)\n"
+        "            if st.work > st.work_limit: _charge(st, 0, 'a list')\n"
         "            continue\n"
-    ) in code
-    # the movers' names: the same zone, known not empty, gone on from there (SCAN_DOMAINS)
-    assert "h2 = None\n        d1 = []\n        st.work += len(zg0_)\n" in code
+    ) in enumerator_code(prog, "march_also")
+    # the movers' names: the same zone, known not empty, gone on from there (SCAN_DOMAINS),
+    # charged with the test's charge where it found a unit (SCAN_CHARGES)
+    assert "h2 = None\n        d1 = []\n        st.work += len(zg0_) * 2\n" in enumerator_code(
+        prog, "march_also"
+    )
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,9 @@ def test_captures_test_goes_through_the_area_once_per_class_and_plays_as_before(
     monkeypatch.setattr(enumerators, "OR_ONE_SCAN", False)  # one pass for both: its own test
     on, off = _built("cthulhu_wars", True, monkeypatch), _built("cthulhu_wars", False, monkeypatch)
     code = enumerator_code(on, "capture")
-    goo, monster = code.index("== 'goo')): break"), code.index("== 'monster')): break")
+    goo, monster = code.index("== 'goo'): break"), code.index("== 'monster'): break")
     assert goo < code.index("if not zg0_:\n", goo) < monster  # the monsters only without a goo
-    assert "!= [])) or" not in code.split("for v0 in d0:")[1].split("\n")[1]
+    assert "!= [])) or" not in code.split("for v0, zg0_ in ")[1].split("\n")[1]
     assert "!= [])) or" in enumerator_code(off, "capture")
     for seed in range(3):  # the digest and the work charged at every decision
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
@@ -68,7 +68,7 @@ def test_an_or_of_zone_tests_offers_what_the_whole_or_offered(tmp_path, monkeypa
     on, off = _built(folder, True, monkeypatch), _built(folder, False, monkeypatch)
     code = enumerator_code(on, "pass_on")
     red, blue = code.index("== 'red'): break"), code.index("== 'blue'): break")
-    assert red < blue < code.index("if not ((st.pcounters['gold'][v0] > 2)): continue")
+    assert red < blue < code.index("if not ((cr0_[v0] > 2)): continue")  # the row: ROW_LOCALS
     assert "!= []" not in code.split("for v0 in d0:")[1]
     assert "!= []" in enumerator_code(off, "pass_on")
     decided = set()  # which item decided, per player and listing

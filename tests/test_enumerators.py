@@ -74,7 +74,8 @@ def test_a_definition_s_parts_are_tested_where_their_names_are_bound(tmp_path):
     assert "if (v1 != you_): h1.append(v1)" in outer and "v1 != you_" not in inner
     assert "turns" not in inner and "_meets_" not in code["fight"]
     outer, inner = code["fight_whole"].split("for v1 in d1:")
-    assert "turns" not in outer and "st.counters['turns'] < 40" in inner
+    # (the counter read once a listing, before the loops: ROW_LOCALS)
+    assert "(lv0_ < 40)" not in outer and "(lv0_ < 40)" in inner
 
 
 def test_the_split_test_lists_the_options_of_the_whole_test(tmp_path):
@@ -149,7 +150,7 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     at = lines.index("        d1 = []", lines.index("        h2 = None"))
     loop = lines[at : at + 6]  # the area's units, charged, gone through once (from the test's
     # first match on: tests/test_enumerator_one_scan.py)
-    assert loop[1] == "        st.work += len(zg0_)", loop
+    assert loop[1] == "        st.work += len(zg0_) * 2", loop  # and the test's: SCAN_CHARGES
     assert loop[4] == "        for it0 in zi_:" and " for " not in loop[5], loop
     assert loop[5].endswith(": d1.append(CARDS[st.obj_card[it0]].name)"), loop
 

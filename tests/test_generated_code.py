@@ -288,7 +288,9 @@ def test_comparisons_of_values_never_none_need_no_helper():
     assert "_ge(st.pcounters" not in gate
     k = load_program("cthulhu_wars").prop_slots["mv"]
     march = action_code("cthulhu_wars", "march_also")
-    assert f"(st.pv[{k}][it0] is not None and st.pv[{k}][it0] < st.counters['stamp'])" in march
+    # (the property's row and the counter read once a listing: enumerators.ROW_LOCALS)
+    assert f"lv1_ = st.pv[{k}]" in march and "lv0_ = st.counters['stamp']" in march
+    assert "(lv1_[it0] is not None and lv1_[it0] < lv0_)" in march
 
 
 def test_a_list_known_from_the_rules_is_charged_without_type_tests():
@@ -306,7 +308,7 @@ def test_a_list_known_from_the_rules_is_charged_without_type_tests():
     assert "_seq(" not in code
     assert "next((it0" not in code
     code = action_code("cthulhu_wars", "capture")
-    assert "([it0 for it0 in _each(st, zg0_) if ((st.obj_owner[it0] == you_) and" in code
+    assert "([it0 for it0 in _each(st, zg0_) if (st.obj_owner[it0] == you_) and" in code
     assert "] if (zg0_ := st.zones[(zb0_ + v0)]) else []) != [])" in code
     assert "next((it0" not in code
 
