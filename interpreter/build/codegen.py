@@ -1655,9 +1655,9 @@ def above_zero(cond: str, var: str, counters: set[str]) -> tuple[str, str] | Non
     """(counter, the rest of the test) when the test `cond` of `var` is `c > 0` or `c > 0 and
     R` at its top level, `c` an area counter of `counters` read at `var`; else None."""
     cond = _bare(cond)
-    m = _ABOVE_ZERO.match(cond) or _ABOVE_ZERO.fullmatch(f"({cond})")
-    if m is not None and m.end() > len(cond):
+    if _ABOVE_ZERO.fullmatch(f"({cond})"):  # the comparison alone, its parentheses taken off
         cond = f"({cond})"
+    m = _ABOVE_ZERO.match(cond)
     if m is None or m.group(2) != var or m.group(1) not in counters:
         return None
     rest = cond[m.end() :]
