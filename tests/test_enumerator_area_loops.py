@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from madang.build import codegen, enumerators
 from madang.game.api import load_program
+from minirules import ROUNDS
 from playthrough import compiled_without, decisions, enumerator_code
 
 SWITCHES = (
@@ -93,11 +94,6 @@ setup:
         create "Big" in area("A").units for p
         create "Small" in area("C").units for p
 
-flow:
-    repeat 12 times:
-        for p in players:
-            turn p:
-                window act by p once
 """
 
 
@@ -112,7 +108,7 @@ def _small(folder):
         "cards:\n  - {name: Big, type: piece, size: 2}\n  - {name: Small, type: piece, size: 1}\n",
         encoding="utf-8",
     )
-    (folder / "r.madang").write_text(RULES, encoding="utf-8")
+    (folder / "r.madang").write_text(RULES + ROUNDS, encoding="utf-8")
     return str(folder)
 
 

@@ -114,7 +114,7 @@ SCAN_CHARGES = True
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
 AREA_ZONES = True
-_AREA_GATE = re.compile(r"if not \(\(st\.acounters\['([^'\\]*)'\]\[(v\d+)\] > 0\)\): continue")
+_AREA_TEST = re.compile(r"if not \(\(st\.acounters\['([^'\\]*)'\]\[(v\d+)\] > 0\)\): continue")
 _AREA_ZONE = re.compile(r"zg0_ = st\.zones\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (v\d+)\)\]")
 # a test part `X or Y`, X and Y whether an object of the same zone matches `A and B` and
 # `A and C` (B, C pure): the zone gone through once, `C` noted up to its first match while
@@ -169,10 +169,10 @@ def _area_zones(lines: list[str], loops: list[str], counted: set[str]) -> None:
         if lines[body].strip().startswith("env["):
             body += 1
         var = head.strip()[len("for ") :].split(" ", 1)[0]
-        gated = _AREA_GATE.fullmatch(lines[body].strip())
-        if gated is not None and gated.group(2) == var and gated.group(1) in counted:
+        tested = _AREA_TEST.fullmatch(lines[body].strip())
+        if tested is not None and tested.group(2) == var and tested.group(1) in counted:
             # only the areas whose counter is above 0 (never below it): their loop in C
-            row = f"st.acounters[{gated.group(1)!r}]"
+            row = f"st.acounters[{tested.group(1)!r}]"
             lines[at] = head = f"{head[: -len(':')].replace(' in ', ' in _compress(', 1)}, {row}):"
             del lines[body]
             continue
