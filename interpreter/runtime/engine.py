@@ -720,7 +720,7 @@ def win_or_lose(st, who, lose) -> None:
         return
     for p in who:
         if p not in st.lost:
-            st.lost.append(p)
+            st.lost = st.lost + [p]  # (replaced, never written in place: a clone shares it)
             forget_kept(st, "lost")
     note(st, {"lost": sorted(st.lost)})
     left = [p for p in range(st.g.nplayers) if p not in st.lost]
@@ -816,10 +816,11 @@ class AddModifier(Stmt):
         st.ts += 1
         if grant:
             args = list(args) if args else []
-            st.grants.extend((o, amount, until, st.ts, args) for o in targets if o is not None)
+            # (these lists are replaced, never written in place: a clone shares them)
+            st.grants = st.grants + [(o, amount, until, st.ts, args) for o in targets if o is not None]
             forget_kept(st, "grants")
         else:
-            st.mods.extend((o, prop, amount, until, st.ts, op) for o in targets if o is not None)
+            st.mods = st.mods + [(o, prop, amount, until, st.ts, op) for o in targets if o is not None]
 
 
 def scope_name(st, until):
@@ -1595,7 +1596,7 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
     prog = st.g.prog
     act = prog.actions[index]
     if act.limit is not None:
-        st.used.append(act.used_key(st, player, src, args))
+        st.used = st.used + [act.used_key(st, player, src, args)]  # (replaced: State.clone)
     env = dict(zip(act.param_names, args)) if args else {}
     env["you"] = player
     if src is not None:
@@ -1813,9 +1814,9 @@ class Call(Stmt):
             if rep is not None:
                 lst, src, env = rep
                 if lst.limit is not None:
-                    st.used.append(
+                    st.used = st.used + [
                         (lst.id, src if src is not None else -1, scope_name(st, lst.limit))
-                    )
+                    ]
                 note(st, {"replaced": verb.name, "by": lst.rule})
                 ex["rep"] = [lst.id, src]
                 if src is not None:
@@ -1973,7 +1974,7 @@ def resolve_found(st: State, found: list) -> None:
         if len(objs) > 1:
             for lst, src, _env, _ in objs:
                 if lst.limit is not None:
-                    st.used.append((lst.id, src, scope_name(st, lst.limit)))
+                    st.used = st.used + [(lst.id, src, scope_name(st, lst.limit))]
             groups: list[tuple[tuple, list]] = []
             for lst, src, env, _ in objs:
                 # by tier (settings.trigger_tiers), then by owner under `by_owner`
@@ -1993,7 +1994,7 @@ def resolve_found(st: State, found: list) -> None:
             found = [t for t in found if t[1] is None]
     for lst, src, env, _ in reversed(found):
         if lst.limit is not None:
-            st.used.append((lst.id, src if src is not None else -1, scope_name(st, lst.limit)))
+            st.used = st.used + [(lst.id, src if src is not None else -1, scope_name(st, lst.limit))]
         if st.log is not None:
             entry = {
                 "trigger": lst.rule,

@@ -40,6 +40,14 @@ class Frame:
         self.extra = extra
 
 
+class _Copy(Frame):
+    """A frame as `State.clone` copies it: a `Frame` made by a call without arguments, which
+    Python's own constructor runs in C (about half of `object.__new__(Frame)`'s cost)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 @dataclass
 class Pending:
     """A choice the game waits for: `player` picks one of `values`. Labels for people and
@@ -168,6 +176,8 @@ class State:
         self.counters: dict[str, object] = {}
         self.pcounters: dict[str, list] = {}
         self.acounters: dict[str, list] = {}
+        # Modifiers, grants, `once per` records and the players out: replaced on change, never
+        # written in place, so that a clone shares them (engine.py's writers, determinize).
         self.mods: list[tuple] = []  # (target, prop, amount, until, ts)
         self.grants: list[tuple] = []  # (target, keyword, until, ts)
         self.frames: list[Frame] = []
@@ -432,8 +442,8 @@ class State:
         c.pcounters = dict(zip(d, map(_copy_list, d.values()))) if d else {}
         d = self.acounters
         c.acounters = dict(zip(d, map(_copy_list, d.values()))) if d else {}
-        c.mods = self.mods[:]
-        c.grants = self.grants[:]
+        c.mods = self.mods  # these four are replaced on change, never written in place: shared
+        c.grants = self.grants
         # Nested blocks of one function share its names: one copy each, shared likewise (they
         # lie next to each other on the stack, so the last one is tried first).
         envs: dict[int, dict] = {}
@@ -449,7 +459,7 @@ class State:
                 if e is None:
                     e = envs[id(env)] = env.copy()
                 last, last_copy = env, e
-            k = _new(Frame)
+            k = _Copy()
             k.block = f.block
             k.pc = f.pc
             k.env = e
@@ -467,8 +477,8 @@ class State:
         c.rng = self.rng
         c.active, c.first, c.direction = self.active, self.first, self.direction
         c.turn, c.round, c.phase = self.turn, self.round, self.phase
-        c.used = self.used[:]
-        c.lost = self.lost[:]
+        c.used = self.used
+        c.lost = self.lost
         c.over = self.over
         c.winners = self.winners  # replaced when the game ends, never written: shared
         c.checking = self.checking
