@@ -4,7 +4,8 @@ equal data, no mutable container shared that either state writes in place, and f
 share their names in the original share them in the copy. What a clone shares until the first
 write (zones' lists, `obj_card` and `obj_owner`, the layout's rows with their properties'
 written values) is marked as no state's own in both, so that a write copies it first; what no
-one writes in place (`shown`, `lki`, `winners`, a scope frame's `extra`) is shared."""
+one writes in place (`shown`, `lki`, `winners`, `mods`, `grants`, `used`, `lost`, a scope
+frame's `extra`) is shared."""
 
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ import random
 import pytest
 from madang.build.loader import bundled_names
 from madang.game.api import load_program, new_game
-from madang.runtime.state import SCOPE
+from madang.runtime.state import SCOPE, Frame
 
 
 def assert_independent(st, c) -> None:
     assert c.to_data() == st.to_data()
     for name in ("zones", "obj_zone", "obj_from", "obj_moves",
-                 "props", "counters", "pcounters", "acounters", "mods",
-                 "grants", "frames", "used", "lost", "pv"):  # fmt: skip
+                 "props", "counters", "pcounters", "acounters", "frames", "pv"):  # fmt: skip
         assert getattr(c, name) is not getattr(st, name), name
+    # replaced on change, never written in place: shared
+    for name in ("mods", "grants", "used", "lost", "shown", "lki", "winners"):
+        assert getattr(c, name) is getattr(st, name), name
     # shared until a write: owned by neither
     assert st.zo == c.zo == 0 and st.oo is c.oo is False and st.pvo == c.pvo == 0
     slots = st.g.prog.prop_slots or {}
@@ -29,7 +32,7 @@ def assert_independent(st, c) -> None:
     assert all(c.pcounters[k] is not st.pcounters[k] for k in st.pcounters)
     assert all(c.acounters[k] is not st.acounters[k] for k in st.acounters)
     for f, k in zip(st.frames, c.frames):
-        assert k is not f and k.env is not f.env
+        assert k is not f and k.env is not f.env and isinstance(k, Frame)
         assert (k.extra is None) == (f.extra is None)
         # a scope's (the phase it restores, never written in place) is shared, others copied
         assert not f.extra or (k.extra is f.extra) == (f.kind == SCOPE)

@@ -1,6 +1,7 @@
 """What a clone shares with its original until the first write (runtime/state.py: the zones'
-lists, `obj_card` and `obj_owner`, the layout's rows with their properties' written values):
-each write path copies first, on either side, so that the other state stays as it was and the
+lists, `obj_card` and `obj_owner`, the layout's rows with their properties' written values;
+the modifiers, grants, `once per` records and players out, which their writers replace): each
+write path copies first, on either side, so that the other state stays as it was and the
 layout stays what `props` and the cards make it (`State.layout`)."""
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ WRITES = {
     "new prop": lambda st: st.set_prop(placed(st)[0], next(iter(st.g.prog.prop_slots)), 98),
     "drop props": lambda st: st.drop_props([written(st)[0]]),
     "drop, new cards": lambda st: st.drop_props([written(st)[0]], new_cards=True),
+    # replaced, never written in place: shared by a clone (State.clone)
+    "modify": lambda st: E.AddModifier.run(st, placed(st)[0], "p", 1, "turn", False),
+    "grant": lambda st: E.AddModifier.run(st, placed(st)[0], "k", None, "turn", True),
+    "lose": lambda st: E.win_or_lose(st, [1], True),
 }  # fmt: skip
 
 
@@ -66,6 +71,22 @@ def test_each_write_after_a_clone_leaves_the_other_state_as_it_was(name):
             assert mine.to_data() != kept or what in ("move within", "shuffle"), (what, side)
             for s in (mine, other):
                 assert s.pv == s.layout(), (what, side)
+
+
+def test_an_action_used_once_per_period_after_a_clone_leaves_the_other_state_as_it_was():
+    """`State.used`, shared by a clone, is replaced by the action's start, not appended to."""
+    g = mid_game("game_of_thrones_2p")
+    prog = g.st.g.prog
+    i = next(i for i, a in enumerate(prog.actions) if a.limit is not None)
+    for side in (0, 1):
+        st = g.st.clone()
+        c = st.clone()
+        mine, other = (c, st) if side == 0 else (st, c)
+        kept = other.to_data()
+        o = placed(mine)[0]
+        E.start_action(mine, (i, (o,) * len(prog.actions[i].param_names), o), 0)
+        assert len(mine.used) == len(other.used) + 1
+        assert other.to_data() == kept, side
 
 
 def test_a_sample_leaves_its_state_as_it_was():

@@ -817,10 +817,14 @@ class AddModifier(Stmt):
         if grant:
             args = list(args) if args else []
             # (these lists are replaced, never written in place: a clone shares them)
-            st.grants = st.grants + [(o, amount, until, st.ts, args) for o in targets if o is not None]
+            st.grants = st.grants + [
+                (o, amount, until, st.ts, args) for o in targets if o is not None
+            ]
             forget_kept(st, "grants")
         else:
-            st.mods = st.mods + [(o, prop, amount, until, st.ts, op) for o in targets if o is not None]
+            st.mods = st.mods + [
+                (o, prop, amount, until, st.ts, op) for o in targets if o is not None
+            ]
 
 
 def scope_name(st, until):
@@ -1994,7 +1998,9 @@ def resolve_found(st: State, found: list) -> None:
             found = [t for t in found if t[1] is None]
     for lst, src, env, _ in reversed(found):
         if lst.limit is not None:
-            st.used = st.used + [(lst.id, src if src is not None else -1, scope_name(st, lst.limit))]
+            st.used = st.used + [
+                (lst.id, src if src is not None else -1, scope_name(st, lst.limit))
+            ]
         if st.log is not None:
             entry = {
                 "trigger": lst.rule,
