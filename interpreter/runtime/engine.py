@@ -475,6 +475,25 @@ class SetDict(Stmt):
 
 
 def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
+    """Object `o` moved to the back, the front or index `index` of zone instance `z`: the
+    engine's own moves and the tools' (`move_objects` does the work)."""
+    move_objects(st, o, z, where, index, None)
+
+
+def move_objects(st, what, z, where, idx, span) -> None:
+    """`move X to Z` (`span`: the statement's place): one object or a list, to the back, the
+    front or an index of Z. Without a span, one object moved for the engine (`move_object`).
+    The work of a move is written here, not in a function it calls: every move of a playout is
+    a statement's, of one object, with no log (one Python call a move, not two)."""
+    if span is not None:
+        if z is None:
+            raise RulesError(f"{span}: no zone to move to")
+        if what is None:
+            return
+        if st.log is not None or isinstance(what, list):
+            _move_listed(st, what, z, where, idx)
+            return
+    o = what
     old = st.obj_zone[o]
     if st.kept is not None:
         seen.track_move(st, o, old, z, where)
@@ -504,16 +523,17 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         if zc:
             st.dirty |= zc[z]
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
-    kt = st.kt  # (the kept totals of continuous modifiers: inputs.kept_totals)
-    if kt is not None and (kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]):
-        st.kt = None
-    kp = st.kp  # (the objects of continuous modifiers' cards present: effects._present)
-    if kp is not None and st.obj_card[o] in kp[0]:
-        st.kp = None
-    kw = st.kw  # (the objects present of cards with abilities: objects_by_card)
-    if kw is not None:
+    # what is kept from the zones and the objects' cards, forgotten where the move changes it
+    # (each read again from the state, not held: most are none, tested in one step each)
+    if st.kt is not None:  # (the kept totals of continuous modifiers: inputs.kept_totals)
+        kt = st.kt
+        if kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]:
+            st.kt = None
+    if st.kp is not None and st.obj_card[o] in st.kp[0]:
+        st.kp = None  # (the objects of continuous modifiers' cards present: effects._present)
+    if st.kw is not None:  # (the objects present of cards with abilities: objects_by_card)
         card = st.obj_card[o]
-        if card in kw[0]:
+        if card in st.kw[0]:
             zs = g.card_zones
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
@@ -524,22 +544,18 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
         zones[z].insert(0, o)
     else:
         dest = zones[z]
-        dest.insert(max(0, min(index, len(dest))), o)
+        dest.insert(max(0, min(idx, len(dest))), o)
     st.obj_zone[o] = z
 
 
-def move_objects(st, what, z, where, idx, span) -> None:
-    """`move X to Z`: one object or a list, to the back, the front or an index of Z."""
-    if z is None:
-        raise RulesError(f"{span}: no zone to move to")
-    if what is None:
-        return
+def _move_listed(st, what, z, where, idx) -> None:
+    """`move_objects` of a list, or with a log kept: each object moved, then the log's entry."""
     was = seen.origin(st, what) if st.log is not None else None
     if isinstance(what, list):
         for k, o in enumerate(list(what)):
-            move_object(st, o, z, where, idx + k if where == "at" else 0)
+            move_objects(st, o, z, where, idx + k if where == "at" else 0, None)
     else:
-        move_object(st, what, z, where, idx)
+        move_objects(st, what, z, where, idx, None)
     if st.log is not None:
         note_move(st, what, z, was)
 
@@ -581,10 +597,28 @@ _drain = deque(maxlen=0).extend  # (runs an iterator for its calls, keeping noth
 
 
 def create_object(st: State, card_index: int, z: int, owner: int) -> int:
+    """A new object of card `card_index` in zone instance `z`, owned by `owner` (the engine's
+    and the tools' objects: `create_card` does the work)."""
+    return create_card(st, card_index, z, owner)
+
+
+def create_card(st, card, z, owner, span=None) -> int:
+    """`create NAME in Z [for P]` (`span`: the statement's place, `card` the card's name): a new
+    object of a card; its owner is the zone's, else the active player. Without a span, `card`
+    is the card's index and `owner` given (`create_object`). The work is written here, not in a
+    function it calls: most objects are a statement's (one Python call an object, not two)."""
+    if span is not None:
+        name, card = card, st.g.prog.card_index.get(card)
+        if card is None:
+            raise RulesError(f"{span}: no card named {name!r}")
+        if owner is None:
+            owner = st.g.zone_player[z]
+            if owner < 0:
+                owner = st.active
     o = len(st.obj_card)
     if st.pvo != -1:  # a clone's or a cloned state's: what it writes and may share copied
         st.own_new(z)
-    st.obj_card.append(card_index)
+    st.obj_card.append(card)
     st.ko = None  # (the objects of cards: effects.cards_objects)
     st.obj_zone.append(z)
     st.obj_owner.append(owner)
@@ -592,33 +626,21 @@ def create_object(st: State, card_index: int, z: int, owner: int) -> int:
     st.obj_moves.append(0)
     pv = st.pv
     if pv:  # its value in each slot of the layout: its card's
-        _drain(map(_append, pv, st.g.card_slots[card_index]))
+        _drain(map(_append, pv, st.g.card_slots[card]))
     st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
     st.zones[z].append(o)
     st.zmemo = None
     st.zdirty |= 1 << z
-    kt = st.kt
-    if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and card_index in kt[4]):
-        st.kt = None
-    kp = st.kp
-    if kp is not None and card_index in kp[0]:
+    # (what is kept, read again from the state where it is not none: as `move_objects` does)
+    if st.kt is not None:
+        kt = st.kt
+        if kt[0] >> z & 1 or kt[3] >> z & 1 and card in kt[4]:
+            st.kt = None
+    if st.kp is not None and card in st.kp[0]:
         st.kp = None
-    kw = st.kw
-    if kw is not None and card_index in kw[0] and z in st.g.active_set:
+    if st.kw is not None and card in st.kw[0] and z in st.g.active_set:
         st.kw = None
     return o
-
-
-def create_card(st, name, z, owner, span) -> int:
-    """`create NAME in Z [for P]`: a new object of a card; its owner is the zone's, else the active player."""
-    idx = st.g.prog.card_index.get(name)
-    if idx is None:
-        raise RulesError(f"{span}: no card named {name!r}")
-    if owner is None:
-        owner = st.g.zone_player[z]
-        if owner < 0:
-            owner = st.active
-    return create_object(st, idx, z, owner)
 
 
 def remove_objects(st, what) -> None:
