@@ -480,20 +480,19 @@ def move_object(st: State, o: int, z: int, where: str, index: int = 0) -> None:
     move_objects(st, o, z, where, index, None)
 
 
-def move_objects(st, what, z, where, idx, span) -> None:
-    """`move X to Z` (`span`: the statement's place): one object or a list, to the back, the
-    front or an index of Z. Without a span, one object moved for the engine (`move_object`).
+def move_objects(st, o, z, where, idx, span) -> None:
+    """`move X to Z` (`span`: the statement's place): `o` one object or a list, to the back,
+    the front or an index of Z. Without a span, one object moved for the engine (`move_object`).
     The work of a move is written here, not in a function it calls: every move of a playout is
     a statement's, of one object, with no log (one Python call a move, not two)."""
     if span is not None:
         if z is None:
             raise RulesError(f"{span}: no zone to move to")
-        if what is None:
+        if o is None:
             return
-        if st.log is not None or isinstance(what, list):
-            _move_listed(st, what, z, where, idx)
+        if st.log is not None or isinstance(o, list):
+            _move_listed(st, o, z, where, idx)
             return
-    o = what
     old = st.obj_zone[o]
     if st.kept is not None:
         seen.track_move(st, o, old, z, where)
