@@ -111,6 +111,25 @@ class GameState:
 
     def apply_action(self, a: int) -> None:
         st = self.st
+        d = st.pending
+        if (
+            self.failed is None
+            and d is not None
+            and st.log is None
+            and self.chance != "explicit"  # (`_chance_n` is never set otherwise)
+            and type(a) is int
+            and 0 <= a < len(d.values)
+            and not st.over
+        ):  # the common case: `_run` without its log, written out (a Python frame less)
+            st.answer = d.values[a]
+            st.has_answer = True
+            st.pending = None
+            st.decisions += 1
+            try:
+                engine.run(st, True)
+            except Exception as e:
+                self._stopped(e)
+            return
         if self.failed is not None:
             raise MadangError(f"the game stopped with an error in the rules: {self.failed}")
         if self._chance_n:
@@ -171,17 +190,25 @@ class GameState:
         st.decisions += 1
         try:
             engine.run(st, answered=True)
-        except RulesError as e:  # the state is halfway through a step: keep it from saves
+        except Exception as e:
+            self._stopped(e)
+
+    def _stopped(self, e: Exception) -> None:
+        """Raise what stopped a step: the game is marked failed when the rules (or a damaged
+        save) stopped it, since its state is halfway through the step. Called while `e` is
+        being handled, so a bare `raise` raises it again."""
+        if isinstance(e, RulesError):  # keep the state from saves
             self.failed = str(e)
             raise
-        except (IndexError, KeyError, TypeError, ValueError, AttributeError) as e:
-            if not self.resumed:
-                raise  # a bug of madang's: shown as an internal error
-            self.failed = f"{type(e).__name__}: {e}"
-            raise MadangError(
-                f"the saved game cannot go on: its state is inconsistent ({self.failed});"
-                " the save file was edited or damaged"
-            ) from None
+        if not isinstance(e, (IndexError, KeyError, TypeError, ValueError, AttributeError)):
+            raise
+        if not self.resumed:
+            raise  # a bug of madang's: shown as an internal error
+        self.failed = f"{type(e).__name__}: {e}"
+        raise MadangError(
+            f"the saved game cannot go on: its state is inconsistent ({self.failed});"
+            " the save file was edited or damaged"
+        ) from None
 
     def apply_label(self, label: str) -> None:
         """The option with this label, or the first that reads so by its cards alone

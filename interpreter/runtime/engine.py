@@ -55,16 +55,18 @@ def run(st: State, answered: bool = False) -> None:
     prog = g.prog
     lens, fns, stmts, frames = prog.block_lens, prog.block_fns, prog.stmts, st.frames
     checks = prog.checks  # (none: what a statement's end makes due is read by nothing)
-    limit = st.steps + g.max_steps  # per stretch between decisions: long games are not hangs
     steps = st.steps
+    most = g.max_steps
+    limit = steps + most  # per stretch between decisions: long games are not hangs
+    st.work_limit = st.work + most  # budget.start: this stretch gets the whole budget
     if not answered:
         st.dirty = -1
-    st.work_limit = st.work + g.max_steps  # budget.start: this stretch gets the whole budget
     try:
         try:
-            if st.pending is None and not st.over:
+            # (answered: an answer was just taken from the pending decision of a game not over)
+            if answered or (st.pending is None and not st.over):
                 # `steps` counts the step in progress (a step that asks or ends is the last)
-                for steps in range(st.steps + 1, limit + 2):
+                for steps in range(steps + 1, limit + 2):  # noqa: B020 (the range is made first)
                     if not frames:
                         end_without_result(st)
                         steps -= 1  # (no step taken)
@@ -1439,7 +1441,10 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     if kind is None:
         rows, calls = order[1], order[2]
     else:  # the same, and first tests shared by actions: each tested once
-        ok = tuple([t(st, player) for t in order[2]])
+        guards = order[2]  # (mostly one: its outcome made without a comprehension's frame)
+        ok = (
+            (guards[0](st, player),) if len(guards) == 1 else tuple([t(st, player) for t in guards])
+        )
         got = order[3].get(ok)
         if got is None:  # the actions whose guard passes (or who have none), in order
             rows = tuple(r for r, k in zip(order[1], order[4]) if k is None or ok[k])
