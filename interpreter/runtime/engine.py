@@ -1003,8 +1003,14 @@ class ScopeStmt(Stmt):
         # the run loop's next step taken at once (as `enter` takes a verb's): the body's
         # first section, and the scope's end when the body ended without waiting
         top = _new(Frame)  # (`Frame.__init__` written out: no Python call)
-        top.block, top.pc, top.env, top.ctl = body, 1, fr.env, self.id
-        top.kind, top.items, top.i, top.extra = SCOPE, None, 0, extra
+        top.block = body
+        top.pc = 1
+        top.env = fr.env
+        top.ctl = self.id
+        top.kind = SCOPE
+        top.items = None
+        top.i = 0
+        top.extra = extra
         frames.append(top)
         prog.block_fns[body](st, top, 0)
         if st.pending is None and not st.over and top.pc >= n and frames and frames[-1] is top:
@@ -1290,8 +1296,13 @@ class Window(Stmt):
                 if pass_if(st, env):
                     values.append(DONE)
             wf = _new(Frame)  # (`Frame.__init__` written out: no Python call)
-            wf.block, wf.pc, wf.env, wf.ctl = g.prog.empty_block, 0, env, self.id
-            wf.kind, wf.items, wf.i = WINDOW, [by], 0
+            wf.block = g.prog.empty_block
+            wf.pc = 0
+            wf.env = env
+            wf.ctl = self.id
+            wf.kind = WINDOW
+            wf.items = [by]
+            wf.i = 0
             wf.extra = {"passes": 0, "multi": False, "done": False}
             frames = st.frames
             frames.append(wf)
@@ -1301,8 +1312,11 @@ class Window(Stmt):
                     frames.pop()
             else:
                 st.pending = q = _new(Pending)  # (its `__init__` written out)
-                q.player, q.prompt, q.values = by, self.name, values
-                q.kind, q.type = "window", "action"
+                q.player = by
+                q.prompt = self.name
+                q.values = values
+                q.kind = "window"
+                q.type = "action"
                 if st.lki:
                     ask(st, wf, by, self.name, values, "window", "action", rewind=False)
             return
@@ -1411,8 +1425,11 @@ class Window(Stmt):
                 st.has_answer, st.answer = True, values[0]
                 continue
             st.pending = q = _new(Pending)  # (its `__init__` written out)
-            q.player, q.prompt, q.values = player, self.name, values
-            q.kind, q.type = "window", "action"
+            q.player = player
+            q.prompt = self.name
+            q.values = values
+            q.kind = "window"
+            q.type = "action"
             if st.lki:
                 ask(st, fr, player, self.name, values, "window", "action", rewind=False)
             return True
@@ -1659,8 +1676,14 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         return False
     if n:
         top = _new(Frame)  # (`Frame.__init__` written out: no Python call)
-        top.block, top.pc, top.env, top.ctl = b, 1, env, -1
-        top.kind, top.items, top.i, top.extra = FUNC, None, 0, None
+        top.block = b
+        top.pc = 1
+        top.env = env
+        top.ctl = -1
+        top.kind = FUNC
+        top.items = None
+        top.i = 0
+        top.extra = None
         frames.append(top)
         prog.block_fns[b](st, top, 0)
         if st.pending is not None or st.over or top.pc < n or not frames or frames[-1] is not top:
