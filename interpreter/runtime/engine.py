@@ -52,9 +52,9 @@ def run(st: State, answered: bool = False) -> None:
     a decision just answered (`api._run`), which changed nothing a check reads; otherwise a
     tool may have changed anything, so every check is due."""
     g = st.g
-    prog = g.prog
-    lens, fns, stmts, frames = prog.block_lens, prog.block_fns, prog.stmts, st.frames
-    checks = prog.checks  # (none: what a statement's end makes due is read by nothing)
+    # (checks none: what a statement's end makes due is read by nothing)
+    lens, fns, stmts, checks = g.prog.loop_tables
+    frames = st.frames
     steps = st.steps
     most = g.max_steps
     limit = steps + most  # per stretch between decisions: long games are not hangs
@@ -67,11 +67,12 @@ def run(st: State, answered: bool = False) -> None:
             if answered or (st.pending is None and not st.over):
                 # `steps` counts the step in progress (a step that asks or ends is the last)
                 for steps in range(steps + 1, limit + 2):  # noqa: B020 (the range is made first)
-                    if not frames:
+                    try:
+                        fr = frames[-1]
+                    except IndexError:  # no frame left
                         end_without_result(st)
                         steps -= 1  # (no step taken)
                         break
-                    fr = frames[-1]
                     b = fr.block
                     pc = fr.pc
                     if pc < lens[b]:
@@ -107,7 +108,8 @@ def run(st: State, answered: bool = False) -> None:
     except RulesError:
         raise  # located already
     except Exception as exc:  # a Python error inside generated code: where in the rules
-        place = prog.note_error(exc) if prog.note_error is not None else None
+        note_error = g.prog.note_error
+        place = note_error(exc) if note_error is not None else None
         if place is not None and isinstance(exc, TypeError) and "NoneType" in str(exc):
             # the generated code reads without none tests where a none is the rules' doing
             # (a none player's zone or counter): the rules' error, at their place

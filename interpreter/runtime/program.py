@@ -322,6 +322,9 @@ class Program(ContinuousEffects):
         self.block_lens: list[int] = []
         self.block_fns: list = []
         self.stmts: list = []
+        self.checks: list = []
+        # what `engine.run` reads at each call, in one tuple (the lists it holds grow in place)
+        self.loop_tables = (self.block_lens, self.block_fns, self.stmts, self.checks)
         self.empty_block = self.add_block(())
         # adds the place in the rules to a Python error raised inside generated code (the
         # compiler's; the run loop calls the blocks' sections without a layer that would)
@@ -335,7 +338,6 @@ class Program(ContinuousEffects):
         # kind -> the zones where its cards' abilities are in force (`active in`), when it says
         self.kind_zones: dict[str, tuple[str, ...]] = dict(kind_zones or {})
         self.counters = counters
-        self.checks: list = []
         self.deck_rules: list[DeckRule] = []
         self.holds = False  # some `hold:` block exists: triggers look for one on the stack
         self.batch_hold = None  # settings.new_triggers_wait: the Hold of a batch's waiting frame
