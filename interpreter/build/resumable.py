@@ -351,25 +351,32 @@ class _Emitter:
         """Run a statement's object as the run loop does; stop when it waits or left."""
         after = self.start_object(rt)
         self.line(f"fr.pc = {self.ref(after)}")
-        self.line(f"{self.g.cg.const(rt, type(rt).__name__)}.exec(st, fr)")
+        call = f"{self.g.cg.const(rt, type(rt).__name__)}.exec(st, fr)"
+        # Without checks, an `exec` that returns true went on in place (nothing asked, pushed
+        # or ended: `Stmt.exec`), and the test after it is skipped; one that returns None is
+        # tested as before (the jump on its result replaces the result's pop: no more work).
+        went_on = not self.g.checks
+        self.line(f"if not {call}:" if went_on else call)
         mark(self.lines, len(self.lines) - 1, getattr(rt, "span", None))
         # it may have written names (a choice, a scope's block): their variables loaded again
-        self.end_object(rt, after, None if stmt is None else _written(stmt))
+        self.end_object(rt, after, None if stmt is None else _written(stmt), went_on)
 
-    def end_object(self, rt, after: int, written: set[str] | None) -> None:
+    def end_object(self, rt, after: int, written: set[str] | None, under: bool = False) -> None:
         """After a statement's object ran: the checks it made due, and the block stops when it
-        waits or left; the names it wrote (`written`; None: any) loaded again."""
+        waits or left; the names it wrote (`written`; None: any) loaded again. `under`: the
+        test is under the `if` of the object's call (`delegate`)."""
         g = self.g
         name = g.cg.const(rt, type(rt).__name__)
         if g.checks:
             self.line(f"st.dirty |= {name}.dirty")
             if rt.mutates:
                 self.line("if st.dirty and not st.checking and not st.over: _run_checks(st)")
+        pad = "    " if under else ""
         self.line(
-            f"if fr.pc != {self.ref(after)} or st.pending is not None or st.over"
+            f"{pad}if fr.pc != {self.ref(after)} or st.pending is not None or st.over"
             " or not st.frames or st.frames[-1] is not fr:"
         )
-        self.line("    return")
+        self.line(f"{pad}    return")
         self.reloads.append(written)
         self.line(f"{RELOAD}{len(self.reloads) - 1}")
         self.closed = False

@@ -40,7 +40,10 @@ class Stmt:
         self.mutates = False
         self.dirty = -1
 
-    def exec(self, st: State, fr: Frame) -> None:  # pragma: no cover - abstract
+    def exec(self, st: State, fr: Frame) -> bool | None:  # pragma: no cover - abstract
+        """Run the statement in frame `fr` (its `pc` already past it). True only when it went
+        on in place: nothing asked, pushed, left or ended, `fr` on top with its `pc` as it was
+        (the generated code then skips its test after the call: `resumable.delegate`)."""
         raise NotImplementedError
 
     def at_end(self, st: State, fr: Frame) -> bool:
@@ -1018,9 +1021,10 @@ class ScopeStmt(Stmt):
         if st.pending is None and not st.over and top.pc >= n and frames and frames[-1] is top:
             if prog.checks:
                 st.dirty |= self.END_DIRTY
-            self.at_end(st, top)  # (false: the scope is over)
-            if frames and frames[-1] is top:
-                frames.pop()
+            self.at_end(st, top)  # (false: the scope is over; it asks and pushes nothing)
+            frames.pop()
+            return True  # (gone on in place: `fr` is on top again, as `Stmt.exec` says)
+        return None
 
     def at_end(self, st, fr):
         if not (st.mods or st.grants or st.used):  # nothing lasts until a scope's end
@@ -1273,14 +1277,14 @@ class Window(Stmt):
                     by = by[:]
         multi = isinstance(by, list)
         if multi and not by:
-            return
+            return True
         g = st.g
         checks = g.prog.checks
         if not multi and not checks and not st.has_answer and g.auto_single:
             # One player and no state checks: the first question is found now, and a window
             # with nothing to do but pass is passed without a frame (the same game).
             if by in st.lost:
-                return
+                return True
             one = self.one
             if one is None:
                 values = self.listing(st, by)
@@ -1288,7 +1292,7 @@ class Window(Stmt):
                 values = []
                 one(st, {"you": by}, None, values, None)
             if not values:
-                return
+                return True  # (nothing to do: gone on in place)
             pass_if = self.pass_if
             if pass_if is None:
                 values.append(DONE)
