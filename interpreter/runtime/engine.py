@@ -1095,18 +1095,18 @@ class Choose(Stmt):
                 st.has_answer = False
                 env[self.name] = st.answer
                 st.answer = None
-                return
+                return True  # (gone on in place: `Stmt.exec`)
             opts = self.options(st, env)
             opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
             by = self.by(st, env) if self.by is not None else env.get("you", st.active)
             if not opts:
                 env[self.name] = None
-                return
+                return True
             if len(opts) == 1 and st.g.auto_single:
                 env[self.name] = opts[0]
-                return
+                return True
             ask(st, fr, by, self.prompt, opts, "choose", self.type)
-            return
+            return None
         key = self.key
         if st.has_answer:  # (take_answer, written out)
             st.has_answer = False
@@ -1654,9 +1654,8 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
     env["you"] = player
     if src is not None:
         env["this"] = src
-    log = st.log
-    if log is not None:
-        watch = getattr(log, "on_call", None)  # tools/cardstats.py
+    if st.log is not None:
+        watch = getattr(st.log, "on_call", None)  # tools/cardstats.py
         if watch is not None:
             watch(st, act, env)
         else:
@@ -1699,7 +1698,8 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         effect_ended(st, env)
         if st.pending is not None or st.over:
             return False
-    return frames and frames[-1] is window  # type: ignore[return-value]  (falsy when empty)
+        return frames and frames[-1] is window  # type: ignore[return-value]  (falsy when empty)
+    return True  # (`window` was on top when the action's frame was pushed above it)
 
 
 # ---------------------------------------------------------------- verbs, events, triggers
