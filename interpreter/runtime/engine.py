@@ -76,13 +76,12 @@ def run(st: State, answered: bool = False) -> None:
                         end_without_result(st)
                         steps -= 1  # (no step taken)
                         break
-                    b = fr.block
                     pc = fr.pc
-                    if pc < lens[b]:
+                    if pc < lens[fr.block]:
                         # a generated block's section (build/resumable.py), called without its
                         # `exec`: it marks the checks it makes due and runs them itself
                         fr.pc = pc + 1
-                        fns[b](st, fr, pc)
+                        fns[fr.block](st, fr, pc)
                     elif fr.ctl < 0:
                         frames.pop()  # (the top: nothing ran since it was read)
                         if EFFECT not in fr.env:
