@@ -12,6 +12,7 @@ game's progress.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections import deque
 
@@ -1470,12 +1471,11 @@ def enumerate_actions(st: State, actions, player: int) -> list:
         got = order[3].get(ok)
         if got is None:  # the actions whose guard passes (or who have none), in order
             rows = tuple(r for r, k in zip(order[1], order[4]) if k is None or ok[k])
-            got = order[3][ok] = (rows, _free_calls(rows))
+            got = order[3][ok] = (rows, _in_a_row(_free_calls(rows)))
         rows, calls = got
     used = st.used
     if not used and calls is not None:  # no limit used: every enumerator called as it is
-        for f in calls:
-            f(st, env, None, values, cache)
+        calls(st, env, values, cache)
         return values
     for fast, act in rows:
         if fast is not None:  # ActionRT.enumerate's case of one source and no limit or cost
@@ -1617,7 +1617,7 @@ def _guarded(actions) -> tuple:
                 count[act.guard] = count.get(act.guard, 0) + 1
     guards = [t for t, k in count.items() if k > 1]
     if not guards:
-        return (None, rows, _free_calls(rows))
+        return (None, rows, _in_a_row(_free_calls(rows)))
     at = {t: i for i, t in enumerate(guards)}
     return (False, rows, tuple(guards), {}, tuple(at.get(act.guard) for act in actions))
 
@@ -1632,6 +1632,26 @@ def _free_calls(rows: tuple) -> tuple | None:
             return None
         calls.append(act.fast_enum if fast is None else fast)
     return tuple(calls)
+
+
+@functools.lru_cache(maxsize=256)
+def _in_a_row(calls: tuple | None):
+    """`calls` (a listing's enumerators: `_free_calls`) as one function of the listing's
+    arguments `(st, env, values, cache)` that calls each in turn: the same calls without a
+    loop's own operations for each (its next item, the function stored and loaded again),
+    three bytecodes an enumerator for the one frame of this function. None for None. Made
+    once per tuple of enumerators in a process (the windows' orders are kept per game)."""
+    if calls is None:
+        return None
+    names = [f"_f{k}" for k in range(len(calls))]
+    code = "def _calls(st, env, values, cache):\n" + "".join(
+        f"    {name}(st, env, None, values, cache)\n" for name in names
+    )
+    ns = dict(zip(names, calls))
+    exec(compile(code + "    return\n", "<madang listing>", "exec"), ns)  # (no rules' text)
+    fn = ns["_calls"]
+    fn.calls = calls
+    return fn
 
 
 def action_label(st: State, value) -> str:
