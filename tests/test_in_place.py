@@ -112,3 +112,36 @@ def test_the_run_loop_s_tables_are_the_program_s_own_lists():
     assert lens is prog.block_lens and fns is prog.block_fns
     assert stmts is prog.stmts and checks is prog.checks
     assert len(lens) == len(fns) == len(prog.blocks)
+
+
+def test_a_listing_s_calls_in_a_row_call_each_enumerator_in_order():
+    """`_in_a_row` makes one function that calls each enumerator with a listing's arguments
+    (`src` None), in order; None stays None."""
+    got: list = []
+    fns = tuple(
+        (lambda st, env, src, values, cache, k=k: got.append((k, st, env, src, cache)))
+        for k in range(5)
+    )
+    E._in_a_row(fns)("st", "env", [], "cache")
+    assert got == [(k, "st", "env", None, "cache") for k in range(5)]
+    assert E._in_a_row(fns) is E._in_a_row(fns)  # (made once per tuple)
+    assert E._in_a_row(None) is None
+
+
+def test_cthulhu_wars_plays_the_same_with_its_listings_calls_in_a_loop(monkeypatch):
+    """The made function against the loop it replaces, on Cthulhu Wars' action window."""
+    prog = load_program("cthulhu_wars")
+    fast = [_steps(prog, seed, api.GameState.apply_action) for seed in range(2)]
+
+    def looped(calls):
+        if calls is None:
+            return None
+
+        def each(st, env, values, cache):
+            for f in calls:
+                f(st, env, None, values, cache)
+
+        return each
+
+    monkeypatch.setattr(E, "_in_a_row", looped)
+    assert [_steps(prog, seed, api.GameState.apply_action) for seed in range(2)] == fast
