@@ -110,6 +110,16 @@ SCAN_DOMAINS = True
 # where it found a match (the test's alone where it found none): the scan is pure, so the same
 # work and the same error ('a list', raised where both charges pass the budget)
 SCAN_CHARGES = True
+# `SCAN_DOMAINS`' charges of the zone and of `unique` made after the domain is built and its
+# repeats dropped (pure, bounded by the zone, raising nothing), then joined with the charges
+# that follow them with nothing between (`_joined_charges`): the same work, one budget test
+# for all (`_charges` finds, only where the sum passes the budget, the error of the first)
+SCAN_ONE_CHARGE = True
+_AMOUNT = (
+    r"(?:len\(\w+\)(?: \* \d+)?|\w+)"  # a length or a name held: reads no work, raises nothing
+)
+_CHARGE_ADD = re.compile(rf"( *)st\.work \+= ({_AMOUNT}(?: \+ {_AMOUNT})*)")
+_CHARGE_TEST = re.compile(r"( *)if st\.work > st\.work_limit: _charge(s?)\(st, (.+)\)")
 # a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
@@ -241,6 +251,36 @@ def _unique_lines(var: str, pad: str) -> list[str]:
         f"{pad}if st.work > st.work_limit: _charge(st, 0, 'unique')",
         f"{pad}if len({var}) > 1: {var} = list(dict.fromkeys({var}))",
     ]
+
+
+def _joined_charges(lines: list[str]) -> list[str]:
+    """Two charges in a row (`st.work += A` and its budget test, then `st.work += B` and its),
+    nothing between them, made as one: `A + B` added, one test, whose error where the sum
+    passes the budget is that of the first of them to pass it (`_charges`). `B` is a length
+    or a count the generated code holds (it reads no work, charges and raises nothing)."""
+    out: list[str] = []
+    for x in lines:
+        out.append(x)
+        if len(out) < 4 or not (t2 := _CHARGE_TEST.fullmatch(x)):
+            continue
+        a1, a2 = _CHARGE_ADD.fullmatch(out[-4]), _CHARGE_ADD.fullmatch(out[-2])
+        t1 = _CHARGE_TEST.fullmatch(out[-3])
+        if not (a1 and t1 and a2) or len({a1[1], t1[1], a2[1], t2[1]}) > 1:
+            continue
+        pad, parts = a1[1], []
+        for a, t in ((a1, t1), (a2, t2)):  # `_charge(st, 0, W)` after `+= A`: the part `A, W`
+            if t[2]:
+                parts.append(t[3])
+            elif t[3].startswith("0, "):
+                parts.append(f"{a[2]}, {t[3][3:]}")
+            else:
+                break
+        else:
+            out[-4:] = [
+                f"{pad}st.work += {a1[2]} + {a2[2]}",
+                f"{pad}if st.work > st.work_limit: _charges(st, {', '.join(parts)})",
+            ]
+    return out
 
 
 def _compiled(out: list[str], pad: str) -> list[str] | None:
@@ -489,6 +529,8 @@ class Enumerators(CodeGen):
         lines[after_first:after_first] = kept
         _area_zones(lines, area_loops, self.natural_area_counters())
         lines[after_first:] = _bases(lines[after_first:], "    ")
+        if SCAN_ONE_CHARGE:
+            lines = _joined_charges(lines)
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
@@ -632,15 +674,35 @@ class Enumerators(CodeGen):
             f"{head}if st.work > st.work_limit: _charge(st, 0, 'a list')",
         ]
         merged = SCAN_CHARGES and lines[at - 2 : at] == charge and lines[at + 2] == f"{head}else:"
-        out = [
-            f"{pad}{var} = []",
-            f"{pad}st.work += len(zg0_) * 2" if merged else f"{pad}st.work += len(zg0_)",
-            f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+        n = "len(zg0_) * 2" if merged else "len(zg0_)"
+        scan = [
             f"{pad}if {rest}: {var}.append({one})",
             f"{pad}for it0 in zi_:",
             f"{pad}    if {cond}: {var}.append({one})",
         ]
-        out = _compiled(out + _unique_lines(var, pad) if unique else out, pad)
+        if SCAN_ONE_CHARGE and _pure(rest) and _pure(one):  # charged after the pure scan
+            out = [f"{pad}{var} = []", *scan]
+            if unique:
+                out += [
+                    f"{pad}nu_ = len({var})",
+                    f"{pad}if nu_ > 1: {var} = list(dict.fromkeys({var}))",
+                    f"{pad}st.work += {n} + nu_",
+                    f"{pad}if st.work > st.work_limit: _charges(st, {n}, 'a list', nu_, 'unique')",
+                ]
+            else:
+                out += [
+                    f"{pad}st.work += {n}",
+                    f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+                ]
+            out = _compiled(out, pad)
+        else:
+            out = [
+                f"{pad}{var} = []",
+                f"{pad}st.work += {n}",
+                f"{pad}if st.work > st.work_limit: _charge(st, 0, 'a list')",
+                *scan,
+            ]
+            out = _compiled(out + _unique_lines(var, pad) if unique else out, pad)
         if out is None:
             return None
         lines[at : at + 1] = [f"{head}zi_ = iter(zg0_)", f"{head}for it0 in zi_:"]

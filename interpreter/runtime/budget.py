@@ -65,6 +65,19 @@ def charge(st, n: int, what: str) -> None:
         )
 
 
+def charges(st, *parts) -> None:
+    """Charges made as one where nothing between them reads the work or raises (the generated
+    listings: `st.work += A + B`, one test), called where their sum passed the budget: the
+    error of the first `(n, what)` of `parts` to pass it, as if charged one by one."""
+    w = st.work - sum(parts[0::2])
+    for k in range(0, len(parts), 2):
+        w += parts[k]
+        if w > st.work_limit:
+            st.work = w
+            charge(st, 0, parts[k + 1])
+    charge(st, 0, parts[-1])  # (not reached: the sum passed the budget)
+
+
 def number(x, what: str = "a product"):
     """`x` if it is a number of sensible size."""
     if isinstance(x, int) and not -MAX_NUMBER <= x <= MAX_NUMBER:
