@@ -108,6 +108,14 @@ WHERE_TRUTH = True
 # 0 gone through in Python (`CodeGen._areas_above_zero`)
 AREAS_ABOVE_ZERO = True
 _EACH_AREAS = "_each(st, range(len(st.g.areas)))"
+# `flatten` of the zone `z` of every area (`zone z of each area`, in the areas' order) gone
+# through as the slice of `st.zones` that holds them (the zones of one name are laid out by
+# area, `AREA_ZONES`), not as a list of the zones' numbers made first
+AREAS_FLAT = True
+_AREAS_ZONES = re.compile(
+    r"\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (m\d+)\) for \2 in "
+    r"\(_listed\(st, list\(range\(len\(st\.g\.areas\)\)\)\) or \[\]\)\]"
+)
 _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
@@ -739,6 +747,10 @@ class CodeGen:
                     if res.name == "flatten" and self._zones(e.args[0]):
                         # the objects of a list of zones (never deeper lists nor none)
                         z, o = f"_fz{len(its)}", f"_fo{len(its)}"
+                        m = _AREAS_ZONES.fullmatch(args[0]) if AREAS_FLAT else None
+                        if m is not None:  # the zones of one name are laid out by area
+                            b = m.group(1)
+                            return f"[{o} for {z} in st.zones[{b} : {b} + len(st.g.areas)] for {o} in {z}]"
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res.name == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
