@@ -116,6 +116,19 @@ _AREAS_ZONES = re.compile(
     r"\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (m\d+)\) for \2 in "
     r"\(_listed\(st, list\(range\(len\(st\.g\.areas\)\)\)\) or \[\]\)\]"
 )
+_EACH_FLAT = re.compile(r"_each\(st, \[(_fo\d+) for (_fz\d+) in (st\.zones\[.*\]) for \1 in \2\]\)")
+
+
+def _loop(var: str, items: str) -> str:
+    """A comprehension's `for var in items`: over the flattened zones of every area
+    (`AREAS_FLAT`, charged as one list) a loop over those zones and one over each's objects,
+    the same items in the same order, without the flattened list made first."""
+    m = _EACH_FLAT.fullmatch(items) if AREAS_FLAT else None
+    if m is None:
+        return f"for {var} in {items}"
+    return f"for {m[2]} in _each_flat(st, {m[3]}) for {var} in {m[2]}"
+
+
 _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
@@ -921,7 +934,7 @@ class CodeGen:
             return (
                 f"([{one} for {var} in _each(st, {z}) if {cond}] if ({z} := {m.group(1)}) else [])"
             )
-        return f"{start}{one} for {var} in {items} if {cond}{end}"
+        return f"{start}{one} {_loop(var, items)} if {cond}{end}"
 
     def natural_area_counters(self) -> set[str]:
         """The area counters whose range has a lower bound of 0 or more (so `> 0` is a
@@ -991,7 +1004,7 @@ class CodeGen:
             return None
         var = f"it{len(its)}"
         cond = " and ".join(_grouped(c) for c in parts[1]) if len(parts[1]) > 1 else parts[1][0]
-        got = f"any(True for {var} in {parts[0]} if {cond})"
+        got = f"any(True {_loop(var, parts[0])} if {cond})"
         return got if some else f"(not {got})"
 
     def matches(self, e, its) -> tuple[str, list[str]] | None:

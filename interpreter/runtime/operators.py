@@ -57,6 +57,15 @@ def _each(st, s):
     return s
 
 
+def _each_flat(st, zs):
+    """`_each` of the objects of the zones `zs` (a slice of `st.zones`), charged by their
+    number as the flattened list would be, for a comprehension that goes through each zone."""
+    st.work += sum(map(len, zs))
+    if st.work > st.work_limit:
+        budget.charge(st, 0, "a list")
+    return zs
+
+
 def _times(st, n, where: str):
     if n > 0:
         budget.charge(st, n, where)
@@ -198,7 +207,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_each_flat": _each_flat, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul, "_compress": compress,
