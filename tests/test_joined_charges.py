@@ -1,0 +1,133 @@
+"""Issue #34: the work charged in fewer operations, the same work at every decision.
+
+- `enumerators.SCAN_ONE_CHARGE`: a domain gone on from a test's first match (`SCAN_DOMAINS`)
+  charged after its pure scan (and after `unique` dropped its repeats), its charges and the
+  next one in a row made as one sum with one budget test (`budget.charges` finds the error of
+  the first to pass the budget, only where the sum passed it).
+- `codegen.AREAS_FLAT`: `flatten` of one zone of every area gone through as the slice of
+  `st.zones` that holds them, and a `where` over it as one comprehension over those zones and
+  their objects (`_each_flat` charges their number, as the flattened list was).
+
+The states, the work charged and the budget's errors are those of the general code."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from madang.build import codegen, enumerators
+from madang.game.api import load_program, new_game
+from madang.runtime import budget
+from madang.runtime.errors import RulesError
+from minirules import ROUNDS
+from playthrough import compiled_without, decisions, enumerator_code
+
+SWITCHES = ((enumerators, "SCAN_ONE_CHARGE"), (codegen, "AREAS_FLAT"))
+
+
+def test_charges_made_as_one_raise_the_error_of_the_first_to_pass_the_budget():
+    st = budget.Budget(10)
+    st.work = 4 + 3 + 5  # `st.work += 3 + 5` after 4: past 10 at the second part
+    with pytest.raises(budget.OutOfBudget, match="^unique: more than 10 steps"):
+        budget.charges(st, 3, "a list", 5, "unique", 0, "action a")
+    assert st.work == 12
+    st.work = 9 + 2 + 0 + 1
+    with pytest.raises(budget.OutOfBudget, match="^a list: more than 10 steps"):
+        budget.charges(st, 2, "a list", 0, "unique", 1, "action a")
+    assert st.work == 11
+
+
+def test_cthulhu_wars_charges_its_scans_as_one_and_plays_as_before(monkeypatch):
+    on, off = load_program("cthulhu_wars"), compiled_without("cthulhu_wars", monkeypatch, *SWITCHES)
+    march = enumerator_code(on, "march_also")
+    assert "st.work += len(zg0_) * 2 + nu_ + len(d1)" in march
+    assert (
+        "_charges(st, len(zg0_) * 2, 'a list', nu_, 'unique', len(d1), 'action march_also')"
+        in march
+    )
+    assert "_each_flat(st, st.zones[" in enumerator_code(on, "avatar")
+    general = "".join(a.fast_enum.generated for a in off.actions)
+    assert "_charges" not in general and "_each_flat" not in general and "nu_" not in general
+    for seed in range(2):  # the digest and the work charged at every decision
+        assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
+
+
+RULES = """\
+zone units: per area, public
+counter tally = 0
+
+kind piece:
+    size: number
+
+define holds(p: player, a: area) = exists(first(a.units where it.owner == p))
+define on_map(p: player) = flatten(areas.units) where it.owner == p
+
+action hop(a: area from areas, nm: text from unique((a.units where it.owner == you and it.size > 0).name), b: area from adjacent(a)) in act:
+    require holds(you, a)
+    move first(a.units where it.owner == you and it.name == nm) to b.units
+    tally += count(on_map(you)) + count(flatten(areas.units) where it.size > 1)
+
+action look(a: area from areas) in act:
+    require count(on_map(you) where it.size > 1) > 1 and holds(you, a)
+    tally += 1
+
+setup:
+    for p in players:
+        create "Big" in area("A").units for p
+        create "Small" in area("C").units for p
+        create "Big" in area("C").units for p
+        create "Small" in area("C").units for p
+        create "Small" in area("D").units for p
+
+"""
+
+
+def _small(folder):
+    (folder / "ruleset.yaml").write_text(
+        "name: hops\ntitle: {en: Hops}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n"
+        "maps:\n  m:\n    areas:\n      A: {adjacent: [B]}\n      B: {adjacent: [A, C]}\n"
+        "      C: {adjacent: [B, D]}\n      D: {adjacent: [C]}\n",
+        encoding="utf-8",
+    )
+    (folder / "cards.yaml").write_text(
+        "cards:\n  - {name: Big, type: piece, size: 2}\n  - {name: Small, type: piece, size: 1}\n",
+        encoding="utf-8",
+    )
+    (folder / "r.madang").write_text(RULES + ROUNDS, encoding="utf-8")
+    return str(folder)
+
+
+def _played(prog, steps: int, monkeypatch) -> list | str:
+    """Three decisions of a seeded game with `steps` of budget: the states and work, or the
+    budget's error."""
+    monkeypatch.setattr(budget, "CEILING", steps)
+    try:
+        g = new_game(prog, seed=0, memory=False)
+        rng, seen = random.Random(0), []
+        while not g.st.over and len(seen) < 3:
+            seen.append((g.digest(), g.st.work))
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+        return seen
+    except RulesError as e:
+        return str(e)
+
+
+def test_a_small_ruleset_charges_the_same_work_and_errors(tmp_path, monkeypatch):
+    """Pieces hopping between areas (a domain of names gone on from a scan, `unique`, then
+    the destinations) and counts over every area's pieces, in a listing and in a statement:
+    the same states and work over 12 seeded games, and at every budget around the first
+    listings the same error (or none)."""
+    folder = _small(tmp_path)
+    on, off = load_program(folder), compiled_without(folder, monkeypatch, *SWITCHES)
+    assert "_charges(st, len(zg0_) * 2, 'a list', nu_, 'unique'" in enumerator_code(on, "hop")
+    assert "_each_flat" in enumerator_code(on, "look")
+    assert "_each_flat" not in enumerator_code(off, "look")
+    for seed in range(12):
+        assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
+    first = decisions(on, 0)[0][1]  # the work up to the first decision
+    seen = set()
+    for steps in range(max(first - 60, 1), first + 2):
+        got = _played(on, steps, monkeypatch)
+        assert got == _played(off, steps, monkeypatch), steps
+        seen.add(got.split(":")[0] if isinstance(got, str) else "")
+    assert {"a list", "unique", "action hop"} <= seen
