@@ -37,3 +37,20 @@ flow:
             turn p:
                 window act by p once
 """
+
+
+def four_areas(folder: Path, rules: str, name: str) -> str:
+    """`write_ruleset` of 2 players on a map of four areas in a row (A-B-C-D) with two cards of
+    the kind `piece` (Big of size 2, Small of size 1): the areas' loops' tests
+    (tests/test_enumerator_area_loops.py, tests/test_joined_charges.py)."""
+    cards = (
+        "cards:\n  - {name: Big, type: piece, size: 2}\n  - {name: Small, type: piece, size: 1}\n"
+    )
+    write_ruleset(folder, rules, cards, name=name)
+    (folder / "ruleset.yaml").write_text(
+        (folder / "ruleset.yaml").read_text(encoding="utf-8")
+        + "maps:\n  m:\n    areas:\n      A: {adjacent: [B]}\n      B: {adjacent: [A, C]}\n"
+        "      C: {adjacent: [B, D]}\n      D: {adjacent: [C]}\n",
+        encoding="utf-8",
+    )
+    return str(folder)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from madang.build import codegen, enumerators
 from madang.game.api import load_program
-from minirules import ROUNDS
+from minirules import ROUNDS, four_areas
 from playthrough import compiled_without, decisions, enumerator_code
 
 SWITCHES = (
@@ -98,18 +98,7 @@ setup:
 
 
 def _small(folder):
-    (folder / "ruleset.yaml").write_text(
-        "name: gates\ntitle: {en: Gates}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n"
-        "maps:\n  m:\n    areas:\n      A: {adjacent: [B]}\n      B: {adjacent: [A, C]}\n"
-        "      C: {adjacent: [B, D]}\n      D: {adjacent: [C]}\n",
-        encoding="utf-8",
-    )
-    (folder / "cards.yaml").write_text(
-        "cards:\n  - {name: Big, type: piece, size: 2}\n  - {name: Small, type: piece, size: 1}\n",
-        encoding="utf-8",
-    )
-    (folder / "r.madang").write_text(RULES + ROUNDS, encoding="utf-8")
-    return str(folder)
+    return four_areas(folder, RULES + ROUNDS, "gates")
 
 
 def test_a_small_ruleset_lists_and_counts_what_the_general_code_did(tmp_path, monkeypatch):

@@ -46,10 +46,11 @@ def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
         "            continue\n"
     ) in enumerator_code(prog, "march_also")
     # the movers' names: the same zone, known not empty, gone on from there (SCAN_DOMAINS),
-    # charged with the test's charge where it found a unit (SCAN_CHARGES)
-    assert "h2 = None\n        d1 = []\n        st.work += len(zg0_) * 2\n" in enumerator_code(
-        prog, "march_also"
-    )
+    # charged with the test's charge where it found a unit (SCAN_CHARGES), after it
+    # (SCAN_ONE_CHARGE: tests/test_joined_charges.py)
+    code = enumerator_code(prog, "march_also")
+    assert "h2 = None\n        d1 = []\n" in code
+    assert "        st.work += len(zg0_) * 2 + nu_ + len(d1)\n" in code
 
 
 @pytest.mark.parametrize(

@@ -148,11 +148,12 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     code = next(a for a in prog.actions if a.name == "march").fast_enum.generated
     lines = code.splitlines()
     at = lines.index("        d1 = []", lines.index("        h2 = None"))
-    loop = lines[at : at + 6]  # the area's units, charged, gone through once (from the test's
-    # first match on: tests/test_enumerator_one_scan.py)
-    assert loop[1] == "        st.work += len(zg0_) * 2", loop  # and the test's: SCAN_CHARGES
-    assert loop[4] == "        for it0 in zi_:" and " for " not in loop[5], loop
-    assert loop[5].endswith(": d1.append(CARDS[st.obj_card[it0]].name)"), loop
+    loop = lines[at : at + 7]  # the area's units gone through once (from the test's first
+    # match on: tests/test_enumerator_one_scan.py), then charged with the test's (SCAN_CHARGES)
+    # and `unique`'s and the action's in one sum (SCAN_ONE_CHARGE)
+    assert loop[2] == "        for it0 in zi_:" and " for " not in loop[3], loop
+    assert loop[3].endswith(": d1.append(CARDS[st.obj_card[it0]].name)"), loop
+    assert loop[6] == "        st.work += len(zg0_) * 2 + nu_ + len(d1)", loop
 
 
 def test_an_enumerator_leaves_the_shared_env_as_it_found_it():

@@ -19,7 +19,7 @@ from madang.build import codegen, enumerators
 from madang.game.api import load_program, new_game
 from madang.runtime import budget
 from madang.runtime.errors import RulesError
-from minirules import ROUNDS
+from minirules import ROUNDS, four_areas
 from playthrough import compiled_without, decisions, enumerator_code
 
 SWITCHES = ((enumerators, "SCAN_ONE_CHARGE"), (codegen, "AREAS_FLAT"))
@@ -83,18 +83,7 @@ setup:
 
 
 def _small(folder):
-    (folder / "ruleset.yaml").write_text(
-        "name: hops\ntitle: {en: Hops}\nplayers: 2\nfiles: [r.madang]\ncards: [cards.yaml]\n"
-        "maps:\n  m:\n    areas:\n      A: {adjacent: [B]}\n      B: {adjacent: [A, C]}\n"
-        "      C: {adjacent: [B, D]}\n      D: {adjacent: [C]}\n",
-        encoding="utf-8",
-    )
-    (folder / "cards.yaml").write_text(
-        "cards:\n  - {name: Big, type: piece, size: 2}\n  - {name: Small, type: piece, size: 1}\n",
-        encoding="utf-8",
-    )
-    (folder / "r.madang").write_text(RULES + ROUNDS, encoding="utf-8")
-    return str(folder)
+    return four_areas(folder, RULES + ROUNDS, "hops")
 
 
 def _played(prog, steps: int, monkeypatch) -> list | str:
