@@ -116,6 +116,28 @@ _AREAS_ZONES = re.compile(
     r"\[\((st\.g\.zone_base\['[^'\\]*'\]) \+ (m\d+)\) for \2 in "
     r"\(_listed\(st, list\(range\(len\(st\.g\.areas\)\)\)\) or \[\]\)\]"
 )
+# a definition's parameter that its body reads only as a list (each read `_listed` of it, or
+# `_seq` of it: a list, a zone's objects, none as no objects) made that list once at the
+# body's start, its reads the variable and `_each` of it (`_listed_once`)
+LISTED_ONCE = True
+
+
+def _listed_once(src: str, names: list[str]) -> tuple[str, list[str]]:
+    """`src` with the parameters among `names` that it reads two or more times and only as
+    the items of a loop (`for x in ((v if v.__class__ is list else _listed(st, v)) or [])`) or
+    `_seq(st, v)` read as the list made once (the names returned, for the line that makes
+    it): `_seq` of that list is `_each` of it, the same items and charge."""
+    done = []
+    for v in names:
+        listed = f" in (({v} if {v}.__class__ is list else _listed(st, {v})) or [])"
+        uses = src.count(listed) * 3 + src.count(f"_seq(st, {v})")
+        if uses < 4 or len(re.findall(rf"\b{v}\b", src)) != uses:
+            continue
+        src = src.replace(listed, f" in {v}").replace(f"_seq(st, {v})", f"_each(st, {v})")
+        done.append(v)
+    return src, done
+
+
 _EACH_FLAT = re.compile(r"_each\(st, \[(_fo\d+) for (_fz\d+) in (st\.zones\[.*\]) for \1 in \2\]\)")
 
 
@@ -623,12 +645,16 @@ class CodeGen:
         if empty:
             k = next(i for i, q in enumerate(d.params) if q.name == empty[0])
             fold = f"    if {names[k]} == []: return {empty[1]!r}\n"
+        src, listed = _listed_once(src, names) if LISTED_ONCE else (src, [])
         name = f"_e{next(self.ids)}"
         code = (
             f"def {name}(st{''.join(', ' + v for v in seats + names)}):\n"
             "    st.work += 1\n"
             f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
             + fold
+            + "".join(
+                f"    {v} = {v} if {v}.__class__ is list else _listed(st, {v})\n" for v in listed
+            )
             + f"    try:\n        return {src}\n"
             f"    except RecursionError:\n        _too_deep({charged!r})\n"
         )
