@@ -51,6 +51,11 @@ _ROW_LOOP = re.compile(r"(st\.[ap]counters\['[^'\\]*'\])\[v\d+\]")  # ... by a l
 # (`_bases`): nothing writes the state while a listing is made
 ROW_LOCALS = True
 _LISTING_VALUE = re.compile(r"st\.counters\['[^'\\]*'\]|'[^'\\]*' not in st\.props|st\.pv\[\d+\]")
+# each object's owner and card (`st.obj_owner`, `st.obj_card`) read in a loop: their lists read
+# once a listing into a local (`own_`, `ocd_`), as `ROW_LOCALS`' rows
+OBJ_ROWS = True
+_OBJ_ROW = re.compile(r"st\.obj_(owner|card)\b")
+_OBJ_LOCAL = {"owner": "own_", "card": "ocd_"}
 _BASE_LOOP = re.compile(r"st\.g\.zone_base\[('[^'\\]*')\] \+ v\d+\)")  # a loop's value's zone
 # a `require` part `if C then A else B` (also a definition's body) split by level: the parts of
 # A and B that read only names bound at an outer loop tested there, `(A0 if C else B0)`, with
@@ -150,18 +155,22 @@ def _bases(lines: list[str], pad: str) -> list[str]:
     rows = sorted(set(_ROW_LOOP.findall(text))) if ROW_LOCALS else []
     looped = "\n".join(x for x in lines if x.startswith(pad + "    ") or " for " in x)
     values = sorted(set(_LISTING_VALUE.findall(looped))) if ROW_LOCALS else []
-    if not found and not rows and not values:
+    objs = sorted(set(_OBJ_ROW.findall(looped))) if OBJ_ROWS else []
+    if not found and not rows and not values and not objs:
         return lines
     names = {k: f"zb{i}_" for i, k in enumerate(found)}
     held = {k: f"cr{i}_" for i, k in enumerate(rows)}
     known = {k: f"lv{i}_" for i, k in enumerate(values)}
     head = [f"{pad}{v} = st.g.zone_base[{k}]" for k, v in names.items()]
     head += [f"{pad}{v} = {k}" for k, v in (held | known).items()]
+    head += [f"{pad}{_OBJ_LOCAL[k]} = st.obj_{k}" for k in objs]
     out = [_BASE.sub(lambda m: names.get(m.group(1), m.group(0)), x) for x in lines]
     if held:
         out = [_ROW.sub(lambda m: held.get(m.group(1), m.group(1)) + "[", x) for x in out]
     if known:
         out = [_LISTING_VALUE.sub(lambda m: known[m.group(0)], x) for x in out]
+    if objs:
+        out = [_OBJ_ROW.sub(lambda m: _OBJ_LOCAL[m.group(1)], x) for x in out]
     return head + out
 
 
