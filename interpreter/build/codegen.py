@@ -151,6 +151,54 @@ def _loop(var: str, items: str) -> str:
     return f"for {m[2]} in _each_flat(st, {m[3]}) for {var} in {m[2]}"
 
 
+# `count(areas where A and exists(first(Z where C)))` (C pure: the matches listed,
+# `([x for x in Z if C] != [])`) as the number of the areas in one comprehension that goes on
+# into Z where A holds, `len({a for a in AREAS if A for x in Z if C})`: the same tests and
+# charges in the same order, no comprehension of its own per area (the areas are distinct)
+COUNT_HAVING = True
+_AREA_ITEMS = re.compile(
+    r"(?:_compress\()?_each\(st, range\(len\(st\.g\.areas\)\)\)(?:, st\.acounters\['[^'\\]*'\]\))?"
+)
+_HAVING = re.compile(r"\[(it\d+) for \1 in (_each\(st, .*?\)) if (.*)\] != \[\]")
+
+
+def _counted_having(src: str) -> str | None:
+    """`COUNT_HAVING`: the set of the areas that `src` (the list comprehension of a `where`
+    over the areas, counted) keeps, when its test's last part is whether an object of a zone
+    matches; else None."""
+    m = re.fullmatch(r"\[(it\d+) for \1 in (.*)\]", src) if COUNT_HAVING else None
+    if m is None:
+        return None
+    var, rest = m.groups()
+    at = next((k for k, ch, d in bracket_depths(rest) if not d and rest.startswith(" if ", k)), -1)
+    if at < 0 or not _AREA_ITEMS.fullmatch(rest[:at]):
+        return None
+    parts = _and_parts(_bare(rest[at + 4 :]))
+    last = _HAVING.fullmatch(_bare(parts[-1]))
+    if last is None or not _pure(last[3]) or " if " in last[2]:
+        return None
+    inner = last[2][len("_each") :]
+    if any(not d and k < len(inner) - 1 for k, ch, d in bracket_depths(inner)):
+        return None  # (the zone's items end at the `_each`'s own parenthesis)
+    tested = "".join(f" if {_grouped(x)}" for x in parts[:-1])
+    return f"{{{var} for {var} in {rest[:at]}{tested} for {last[1]} in {last[2]} if {last[3]}}}"
+
+
+def _and_parts(src: str) -> list[str]:
+    """The parts of `src` at its top-level ` and `s (one part where it has a top-level
+    conditional, `or` or `lambda`)."""
+    parts, start = [], 0
+    for k, ch, d in bracket_depths(src):
+        if d or ch != " " or k < start:
+            continue
+        if src.startswith((" if ", " else ", " or ", " lambda"), k):
+            return [src]
+        if src.startswith(" and ", k):
+            parts.append(src[start:k])
+            start = k + 5
+    return [*parts, src[start:]]
+
+
 _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
@@ -800,7 +848,7 @@ class CodeGen:
                     if res.name == "count" and self._zone(e.args[0]):
                         return f"len(st.zones[{args[0]}])"
                     if res.name == "count" and self._list(e.args[0]):
-                        return f"len({args[0]})"
+                        return f"len({_counted_having(args[0]) or args[0]})"
                     if res.name == "objects" and self._list(e.args[0]):
                         return f"list({args[0]})"
                     if res.name == "contents":  # builtins._contents, none an error as there
