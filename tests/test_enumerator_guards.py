@@ -39,7 +39,7 @@ def test_a_units_test_per_area_reads_the_zone_once_and_stops_at_a_match():
         "        if not zg0_: continue\n"
         "        zi_ = iter(zg0_)\n"
         "        for it0 in zi_:\n"
-        "            if (st.obj_owner[it0] == you_): break\n"
+        "            if (own_[it0] == you_): break\n"
         "        else:\n"
         "            st.work += len(zg0_)\n"
         "            if st.work > st.work_limit: _charge(st, 0, 'a list')\n"

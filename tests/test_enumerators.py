@@ -68,8 +68,8 @@ def test_a_definition_s_parts_are_tested_where_their_names_are_bound(tmp_path):
     # `mine(p, a)` and `turns < 40` of `meets` read no `q`: tested in the loop over the areas,
     # before the loop over the players; the whole test (`not not`) is in the inner loop
     outer, inner = code["fight"].rsplit("for v1 in d1:", 1)
-    assert "st.obj_owner[it0] == you_" in outer and "st.counters['turns'] < 40" in outer
-    assert "st.obj_owner[it0] == v1" in inner
+    assert "own_[it0] == you_" in outer and "st.counters['turns'] < 40" in outer
+    assert "own_[it0] == v1" in inner  # (the owners' list read once: OBJ_ROWS)
     # `q != p` reads only q: the players, kept for the loops over the areas, filtered once
     assert "if (v1 != you_): h1.append(v1)" in outer and "v1 != you_" not in inner
     assert "turns" not in inner and "_meets_" not in code["fight"]
@@ -152,7 +152,7 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     # match on: tests/test_enumerator_one_scan.py), then charged with the test's (SCAN_CHARGES)
     # and `unique`'s and the action's in one sum (SCAN_ONE_CHARGE)
     assert loop[2] == "        for it0 in zi_:" and " for " not in loop[3], loop
-    assert loop[3].endswith(": d1.append(CARDS[st.obj_card[it0]].name)"), loop
+    assert loop[3].endswith(": d1.append(CARDS[ocd_[it0]].name)"), loop
     assert loop[6] == "        st.work += len(zg0_) * 2 + nu_ + len(d1)", loop
 
 

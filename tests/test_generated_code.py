@@ -308,7 +308,7 @@ def test_a_list_known_from_the_rules_is_charged_without_type_tests():
     assert "_seq(" not in code
     assert "next((it0" not in code
     code = action_code("cthulhu_wars", "capture")
-    assert "([it0 for it0 in _each(st, zg0_) if (st.obj_owner[it0] == you_) and" in code
+    assert "([it0 for it0 in _each(st, zg0_) if (own_[it0] == you_) and" in code
     assert "] if (zg0_ := st.zones[(zb0_ + v0)]) else []) != [])" in code
     assert "next((it0" not in code
 

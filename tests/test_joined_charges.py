@@ -7,6 +7,12 @@
 - `codegen.AREAS_FLAT`: `flatten` of one zone of every area gone through as the slice of
   `st.zones` that holds them, and a `where` over it as one comprehension over those zones and
   their objects (`_each_flat` charges their number, as the flattened list was).
+- `codegen.LISTED_ONCE`: a definition's list parameter read only as a loop's items or `_seq`
+  of it made a list once at the body's start.
+- `enumerators.OBJ_ROWS`: the objects' owners and cards read in a listing's loops through
+  locals read once a listing.
+- `codegen.COUNT_HAVING`: `count(areas where A and exists(first(Z where C)))` as the set of
+  the areas in one comprehension that goes on into Z.
 
 The states, the work charged and the budget's errors are those of the general code."""
 
@@ -22,7 +28,21 @@ from madang.runtime.errors import RulesError
 from minirules import ROUNDS, four_areas
 from playthrough import compiled_without, decisions, enumerator_code
 
-SWITCHES = ((enumerators, "SCAN_ONE_CHARGE"), (codegen, "AREAS_FLAT"))
+SWITCHES = (
+    (enumerators, "SCAN_ONE_CHARGE"),
+    (codegen, "AREAS_FLAT"),
+    (codegen, "LISTED_ONCE"),
+    (enumerators, "OBJ_ROWS"),
+    (codegen, "COUNT_HAVING"),
+)
+
+
+def _code(prog) -> str:
+    """The generated Python of the program's blocks, listings and definitions."""
+    ns = prog.blocks[prog.flow_block][0].fn.__globals__
+    fns = [v[0] for k, v in ns.items() if "_args_" in k and isinstance(v, list) and v]
+    fns += [s.fn for b in prog.blocks for s in b] + [a.fast_enum for a in prog.actions]
+    return "\n".join(getattr(f, "generated", "") or "" for f in fns)
 
 
 def test_charges_made_as_one_raise_the_error_of_the_first_to_pass_the_budget():
@@ -46,9 +66,13 @@ def test_cthulhu_wars_charges_its_scans_as_one_and_plays_as_before(monkeypatch):
         in march
     )
     assert "_each_flat(st, st.zones[" in enumerator_code(on, "avatar")
-    general = "".join(a.fast_enum.generated for a in off.actions)
-    assert "_charges" not in general and "_each_flat" not in general and "nu_" not in general
-    for seed in range(2):  # the digest and the work charged at every decision
+    assert "own_ = st.obj_owner" in march and "ocd_ = st.obj_card" in march
+    code, general = _code(on), _code(off)
+    assert "_a0 = _a0 if _a0.__class__ is list else _listed(st, _a0)" in code
+    assert "len({it0 for it0 in _compress(_each(st, range(len(st.g.areas)))" in code
+    for shape in ("_charges", "_each_flat", "nu_", "own_", "_a0 = _a0", "len({"):
+        assert shape not in general, shape
+    for seed in range(1):  # the digest and the work charged at every decision
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
 
 
@@ -61,11 +85,14 @@ kind piece:
 
 define holds(p: player, a: area) = exists(first(a.units where it.owner == p))
 define on_map(p: player) = flatten(areas.units) where it.owner == p
+define heavy(l: list of card) = sum(l.size) + count(l where it.size > 1)
+define held(p: player) = count(areas where holds(p, it))
 
 action hop(a: area from areas, nm: text from unique((a.units where it.owner == you and it.size > 0).name), b: area from adjacent(a)) in act:
     require holds(you, a)
     move first(a.units where it.owner == you and it.name == nm) to b.units
     tally += count(on_map(you)) + count(flatten(areas.units) where it.size > 1)
+    tally += heavy(a.units) + heavy(on_map(you)) + held(you)
 
 action look(a: area from areas) in act:
     require count(on_map(you) where it.size > 1) > 1 and holds(you, a)
@@ -111,6 +138,9 @@ def test_a_small_ruleset_charges_the_same_work_and_errors(tmp_path, monkeypatch)
     assert "_charges(st, len(zg0_) * 2, 'a list', nu_, 'unique'" in enumerator_code(on, "hop")
     assert "_each_flat" in enumerator_code(on, "look")
     assert "_each_flat" not in enumerator_code(off, "look")
+    code = _code(on)
+    assert "_a0 = _a0 if _a0.__class__ is list" in code and "len({it0 for it0 in" in code
+    assert "_a0 = _a0" not in _code(off) and "len({" not in _code(off)
     for seed in range(12):
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
     first = decisions(on, 0)[0][1]  # the work up to the first decision
