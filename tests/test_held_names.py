@@ -8,6 +8,7 @@ must play the same games, charging the same work, as the general code."""
 from __future__ import annotations
 
 import pytest
+from madang.build import codegen
 from madang.build.codegen import CodeGen
 from madang.build.loader import load_ruleset
 from madang.game import api
@@ -15,7 +16,7 @@ from madang.game.api import load_program, new_game
 from madang.language import nodes as n
 from madang.language.diagnostics import Diagnostics
 from minirules import UNIT_CARDS, UNITS, write_ruleset
-from playthrough import decisions
+from playthrough import compiled_with, decisions
 
 
 def _ruleset(tmp_path, flow: str):
@@ -142,21 +143,34 @@ GRANTS = (
 )
 
 
-def test_has_asks_the_grants_only_when_some_may_give_the_keyword(tmp_path):
+def test_has_asks_the_grants_only_when_some_may_give_the_keyword(tmp_path, monkeypatch):
     """A keyword granted by a statement, or by a continuous ability, is still seen when the
-    generated `has` skips asking for grants where none may give the keyword (`_mg`)."""
-    g = new_game(_ruleset(tmp_path, GRANTS), seed=1)
-    c = g.st.counters
-    assert (c["n"], c["m"], c["j"], c["k"]) == (0, 1, 1, 0)
-    assert "(st.grants or _mg(st, " in _code(g)
+    generated `has` skips asking for grants where none may give the keyword: with `may_grant`'s
+    kept answer read in place (`codegen.KO_READ`, no call of `_mg`) and without (`_mg`)."""
+    folder = _ruleset(tmp_path, GRANTS)
+    for ko_read in (True, False):
+        prog = compiled_with(str(folder), codegen, "KO_READ", ko_read, monkeypatch)
+        g = new_game(prog, seed=1)
+        c = g.st.counters
+        assert (c["n"], c["m"], c["j"], c["k"]) == (0, 1, 1, 0)
+        assert ("_kog(st.ko or _NOKO, " in _code(g)) == ko_read
+        assert ("(st.grants or _mg(st, " in _code(g)) != ko_read
+
+
+def _never(st, kw):
+    raise AssertionError("may_grant called")
 
 
 @pytest.mark.parametrize(
     "ruleset", ["clash_of_decks", "nivel_arena", "game_of_thrones_2p", "cthulhu_wars"]
 )
-def test_has_without_asking_plays_the_bundled_games_as_before(ruleset):
-    fast = load_program(ruleset)
-    general = api._load_cached.__wrapped__(str(fast.folder), ())
+def test_has_without_asking_plays_the_bundled_games_as_before(ruleset, monkeypatch):
+    """The kept answer read in place (`KO_READ`: `_mg` never called) plays the games of the
+    code that asks the grants at every `has`."""
+    fast = compiled_with(ruleset, codegen, "KO_READ", True, monkeypatch)
+    fast_fns = [s.fn for b in fast.blocks for s in b if getattr(s.fn, "generated", None)]
+    fast_fns[0].__globals__["_mg"] = _never
+    general = compiled_with(ruleset, codegen, "KO_READ", False, monkeypatch)
     fns = [s.fn for b in general.blocks for s in b if getattr(s.fn, "generated", None)]
     fns[0].__globals__["_mg"] = lambda st, kw: True  # the grants always asked, as before
     for seed in range(3):

@@ -204,6 +204,11 @@ FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.wher
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
 # (`_card_table`)
 KIND_TABLES = True
+# `x has K` asks `Program.may_grant` nothing: its kept answer is read from `State.ko` in the
+# generated code (`_kog`), an unknown one read as "may" (`granted_args` keeps it)
+KO_READ = True
+_NOKO: dict = {}  # (read only: `State.ko` before anything was kept)
+_MAY = (True, None)  # (a keyword not kept yet: asked of `granted_args`)
 # what a test may call and still be run for every item instead of up to the first match:
 # reads and comparisons that neither charge the budget, draw a random number nor raise
 _PURE_CALLS = frozenset(
@@ -225,7 +230,7 @@ def _fusible(src: str) -> bool:
     )
 
 
-_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg"))
+_FUSIBLE_CALLS = frozenset(("_each", "any", "_mg", "_kog"))
 
 
 def _pure(src: str) -> bool:
@@ -385,7 +390,7 @@ class CodeGen:
         def _has(st, o, kw):  # ContinuousEffects.has, with the printed keywords looked at here
             return o is not None and (
                 kw in cards[st.obj_card[o]].keywords
-                or (st.grants or _mg(st, kw))
+                or (st.grants or (st.ko or _NOKO).get(kw, _MAY)[0])
                 and granted(st, o, kw) is not None
             )
 
@@ -415,6 +420,8 @@ class CodeGen:
 
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
         self.ns["_mg"] = _mg
+        # `may_grant`'s kept answer read in place: (State.ko or _NOKO).get(kw, _MAY)[0]
+        self.ns.update(_kog=dict.get, _NOKO=_NOKO, _MAY=_MAY)
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -962,10 +969,9 @@ class CodeGen:
                     else repr(self.s.canonical[e.keyword])
                 )
                 # the grants asked only when a statement granted something now or a continuous
-                # ability of this game may grant the keyword (`_mg`)
-                granted = (
-                    f"(st.grants or _mg(st, {kw})) and PROG.granted_args(st, {o}, {kw}) is not None"
-                )
+                # ability of this game may grant the keyword (`may_grant`'s kept answer, `_kog`)
+                may = f"_kog(st.ko or _NOKO, {kw}, _MAY)[0]" if KO_READ else f"_mg(st, {kw})"
+                granted = f"(st.grants or {may}) and PROG.granted_args(st, {o}, {kw}) is not None"
                 if o in self.objs:  # an object, never none: the printed keywords first
                     return f"({self._printed_keyword(o, kw)} or {granted})"
                 if _plain(o):  # a name: its none test and the printed keywords written out
