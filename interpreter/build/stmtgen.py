@@ -7,6 +7,7 @@ build/resumable.py cuts a block into sections at the places where it may wait an
 
 from __future__ import annotations
 
+import ast
 import re
 from itertools import count
 
@@ -494,3 +495,118 @@ class StmtGen:
             held += f" <= {high}"
         refuse = f"{self.cg.const(counter)}.refuse(st, {ref}, {str(s.span)!r}, {index})"
         out.append(f"{pad}if not {held}: {refuse}")
+
+
+# A verb's frameless copy (`resumable.quick_variant`) writes the names it binds to its env only
+# where the env leaves it (its frame made: `_quick_sink`, `_quick_hand_over`, a section run in
+# the frame): until then the env is the call's own dictionary, which nothing else reads
+# (docs/speed.md, h49g)
+DEFERRED_WRITES = True
+_BARE_ENV = re.compile(r"\benv\b(?!\.get\('|\[')")
+_WRITE = re.compile(r"^(\s*)env\[('[^'\\]*')\] = (?:(_l\d+) = )?")
+_ESCAPE_IF = re.compile(r"^(\s*)(if .*:) (return _quick_(?:sink|hand_over)\(st, .*)$")
+_ESCAPES = ("return _quick_sink(st, ", "callee.block, callee.pc, callee.env, callee.ctl = ")
+# calls whose value is never none (a list, a number, a text, a truth)
+_NEVER_NONE_CALLS = frozenset(("len", "list", "bool", "_plus"))
+
+
+def _never_none(e: ast.expr) -> bool:
+    """Whether a generated value can never be none (it raises first): a literal other than
+    none, a display, arithmetic, a comparison, `not`, or `and`/`or`/`if` of such values."""
+    match e:
+        case ast.Constant():
+            return e.value is not None
+        case ast.List() | ast.ListComp() | ast.Tuple() | ast.Dict() | ast.Set() | ast.JoinedStr():
+            return True
+        case ast.BinOp() | ast.Compare() | ast.UnaryOp():
+            return True
+        case ast.BoolOp():
+            return all(_never_none(v) for v in e.values)
+        case ast.IfExp():
+            return _never_none(e.body) and _never_none(e.orelse)
+        case ast.Call(func=ast.Name(id=f)):
+            return f in _NEVER_NONE_CALLS
+    return False
+
+
+def deferred_writes(code: str, given: set[str]) -> str:
+    """A frameless copy's `code` whose names other than the call's (`given`) are written to the
+    env only where it leaves the function (`_ESCAPES`) or where their value may be none, and
+    read from variables: at an escape, `if v is not None: env['k'] = v` gives the env what each
+    write gave it (a name never written, or last written none by a write kept, is as it was).
+    The code as it was where the env is used otherwise (handed to a function that may read it)."""
+    if not DEFERRED_WRITES:
+        return code
+    top, sep, body = code.partition("\n    pc = 0\n")
+    lines = body.split("\n")
+    for x in lines:
+        if _BARE_ENV.search(unquoted(x)) and not any(e in x for e in _ESCAPES):
+            if not _ESCAPE_IF.match(x):
+                return code
+    held = {m.group(2): m.group(1) for m in _HEAD_LOAD.finditer(top)}  # name: variable
+    writes, others = _env_uses(lines)
+    names = [k for k in writes if k not in given and k not in others and writes[k]]
+    if not names:
+        return code
+    var = {k: held.get(k) or f"_d{i}" for i, k in enumerate(names)}
+    new_vars = [f"    {var[k]} = None" for k in names if k not in held]
+    out: list[str] = []
+    flush = [(var[k], repr(k)) for k in names]
+    for x in lines:
+        m = _WRITE.match(x)
+        if m is not None and m.group(2)[1:-1] in var:
+            k = m.group(2)[1:-1]
+            value = x[m.end() :]
+            keep = not _value_never_none(m.group(1), value)
+            out.append(
+                f"{m.group(1)}{'env[' + m.group(2) + '] = ' if keep else ''}{var[k]} = {value}"
+            )
+            continue
+        for k in names:
+            x = x.replace(f"env.get({k!r})", var[k])
+        esc = _ESCAPE_IF.match(x)
+        if esc is not None:
+            pad = esc.group(1) + "    "
+            out.append(esc.group(1) + esc.group(2))
+            out += [f"{pad}if {v} is not None: env[{k}] = {v}" for v, k in flush]
+            out.append(pad + esc.group(3))
+        elif any(e in x for e in _ESCAPES):
+            pad = x[: len(x) - len(x.lstrip())]
+            out += [f"{pad}if {v} is not None: env[{k}] = {v}" for v, k in flush]
+            out.append(x)
+        else:
+            out.append(x)
+    return "\n".join([top, *new_vars]) + sep + "\n".join(out)
+
+
+_HEAD_LOAD = re.compile(r"(?m)^    (_l\d+) = env\.get\('([^'\\]*)'\)$")
+
+
+def _value_never_none(pad: str, value: str) -> bool:
+    try:
+        tree = ast.parse(value.strip())
+    except SyntaxError:
+        return False
+    stmt = tree.body[0] if len(tree.body) == 1 else None
+    return isinstance(stmt, ast.Expr) and _never_none(stmt.value)
+
+
+def _env_uses(lines: list[str]) -> tuple[dict[str, bool], set[str]]:
+    """The names a function writes to its env (`env['k'] = ...` starting a line), each with
+    whether some write's value is never none; and the names it uses there otherwise (read
+    by subscript, removed, ...), which keep their env."""
+    writes: dict[str, bool] = {}
+    others: set[str] = set()
+    for x in lines:
+        m = _WRITE.match(x)
+        rest = x
+        if m is not None:
+            k = m.group(2)[1:-1]
+            writes[k] = writes.get(k, False) or _value_never_none(m.group(1), x[m.end() :])
+            rest = x[m.end() :]
+        for u in re.finditer(r"\benv(\.get\(|\[|\.\w+\()('[^'\\]*')?", rest):
+            if u.group(1) != ".get(" and u.group(2) is not None:
+                others.add(u.group(2)[1:-1])
+            elif u.group(2) is None and u.group(1) != "[":
+                pass
+    return writes, others
