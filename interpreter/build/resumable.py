@@ -28,7 +28,7 @@ from ..runtime import engine as E
 from ..runtime.errors import RulesError
 from . import stmtgen
 from .codegen import define, mark, note_rules_place, py_name, unquoted
-from .stmtgen import PLAIN_STMTS, deferred_writes
+from .stmtgen import PLAIN_STMTS, frameless_env
 
 PAD = " " * 12  # inside `def`, `while True:` and `if pc == K:`
 RELOAD = "@RELOAD@"  # where the local names' variables are loaded from the env again
@@ -143,7 +143,7 @@ class ResumableGen:
         code = code.replace("@BLOCK@", str(block)).replace("@VERB@", self.cg.const(vrt))
         # a call's environment holds `you` and the arguments only: the other names start none
         bound = {"you", *vrt.param_names}
-        code = deferred_writes(code, bound)
+        code = frameless_env(code, bound)
         top, _, rest = code.partition("\n    pc = 0\n")
         top = _LOAD.sub(lambda m: m.group(0) if m.group(2) in bound else m.group(1) + "None", top)
         code = top + "\n    pc = 0\n" + rest

@@ -217,7 +217,10 @@ class StmtGen:
         if given is None or not UNREAD_WRITES:
             return loc.loads("    ")
         return [
-            f"    {v} = env.get({k!r})" if k in given else f"    {v} = None" for k, v in loc.items()
+            (f"    {v} = env[{k!r}]" if GIVEN_SUBSCRIPT else f"    {v} = env.get({k!r})")
+            if k in given
+            else f"    {v} = None"
+            for k, v in loc.items()
         ]
 
     def verb_fn(self, name: str) -> str:
@@ -502,6 +505,9 @@ class StmtGen:
 # the frame): until then the env is the call's own dictionary, which nothing else reads
 # (docs/speed.md, h49g)
 DEFERRED_WRITES = True
+# ... and reads the call's `you` and arguments, always in that dictionary, by subscript
+# (`env['k']`: no method call), as a verb's function that never waits does (`_loads`)
+GIVEN_SUBSCRIPT = True
 _BARE_ENV = re.compile(r"\benv\b(?!\.get\('|\[')")
 _WRITE = re.compile(r"^(\s*)env\[('[^'\\]*')\] = (?:(_l\d+) = )?")
 _ESCAPE_IF = re.compile(r"^(\s*)(if .*:) (return _quick_(?:sink|hand_over)\(st, .*)$")
@@ -527,6 +533,21 @@ def _never_none(e: ast.expr) -> bool:
         case ast.Call(func=ast.Name(id=f)):
             return f in _NEVER_NONE_CALLS
     return False
+
+
+def frameless_env(code: str, given: set[str]) -> str:
+    """A frameless copy's `code` (before its names other than the call's, `given`, start as
+    none) with its env read and written as `GIVEN_SUBSCRIPT` and `DEFERRED_WRITES` say."""
+    if GIVEN_SUBSCRIPT:
+        top, sep, body = code.partition("\n    pc = 0\n")
+        top = _HEAD_LOAD.sub(
+            lambda m: (
+                f"    {m.group(1)} = env[{m.group(2)!r}]" if m.group(2) in given else m.group()
+            ),
+            top,
+        )
+        code = top + sep + body
+    return deferred_writes(code, given)
 
 
 def deferred_writes(code: str, given: set[str]) -> str:
