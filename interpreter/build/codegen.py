@@ -207,6 +207,10 @@ KIND_TABLES = True
 # `x has K` asks `Program.may_grant` nothing: its kept answer is read from `State.ko` in the
 # generated code (`_kog`), an unknown one read as "may" (`granted_args` keeps it)
 KO_READ = True
+# `flatten(players.A + players.B ...)`: the objects of those zones of every seat in one
+# comprehension over the zones' bases and the seats, not lists of zones built and joined
+SEAT_FLATTEN = True
+_SEATS = "(_players(st) if st.lost else range(st.g.nplayers))"  # `players.X`'s seats (attr)
 _NOKO: dict = {}  # (read only: `State.ko` before anything was kept)
 _MAY = (True, None)  # (a keyword not kept yet: asked of `granted_args`)
 # what a test may call and still be run for every item instead of up to the first match:
@@ -845,6 +849,14 @@ class CodeGen:
                         if m is not None:  # the zones of one name are laid out by area
                             b = m.group(1)
                             return f"[{o} for {z} in st.zones[{b} : {b} + len(st.g.areas)] for {o} in {z}]"
+                        seats = self._flat_seat_zones(e) if SEAT_FLATTEN else None
+                        if seats:  # the seats' zones by name: one comprehension, no lists
+                            bases = "".join(f"st.g.zone_base[{x!r}], " for x in seats)
+                            m = f"_fm{len(its)}"
+                            return (
+                                f"[{o} for {z} in ({bases}) for {m} in {_SEATS}"
+                                f" for {o} in st.zones[{z} + {m}]]"
+                            )
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res.name == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
@@ -1633,7 +1645,7 @@ class CodeGen:
                     self.objs.discard(var)
             if isinstance(e.obj, n.Name) and self.r.name_of(e.obj) == rv.BuiltinRef("players"):
                 # `players.X`: the seats counted, no list of them built (none lost: all)
-                obj = "(_players(st) if st.lost else range(st.g.nplayers))"
+                obj = _SEATS
             elif self._zone(e.obj):
                 obj = f"st.zones[{obj}]"
             elif not self._list(e.obj):
