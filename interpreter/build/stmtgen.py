@@ -111,6 +111,20 @@ def _unread_writes(lines: list[str]) -> list[str]:
     return out
 
 
+def _unlisted(listed: str | None) -> str | None:
+    """A loop's items, `list(X)`, as `X` where X is a list comprehension (a definition's body
+    written inline): a new list already, which no one else holds."""
+    if listed is None or not listed.startswith("list(") or "[" not in listed:
+        return listed
+    try:
+        e = ast.parse(listed, mode="eval").body
+    except SyntaxError:
+        return listed
+    if isinstance(e, ast.Call) and len(e.args) == 1 and isinstance(e.args[0], ast.ListComp):
+        return listed[5:-1]
+    return listed
+
+
 class StmtGen:
     def __init__(self, cg: CodeGen, listened: set[str]):
         self.cg = cg
@@ -322,7 +336,7 @@ class StmtGen:
                     self.body(s.orelse, out, depth + 1)
             case n.For():
                 v = f"{s.name}_" if py_name(s.name) else tmp()  # no helper's name ends in _
-                listed = cg.loop_items(s.items)
+                listed = _unlisted(cg.loop_items(s.items))
                 if listed is None:
                     out.append(f"{pad}for {v} in list(_seq(st, {x(s.items)})):")
                 else:  # a zone or a list: charged here, no call
