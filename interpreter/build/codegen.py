@@ -12,7 +12,7 @@ import math
 import re
 import unicodedata
 from contextlib import contextmanager
-from itertools import count
+from itertools import chain, count
 
 from ..language import nodes as n
 from ..language import resolved as rv
@@ -208,7 +208,8 @@ KIND_TABLES = True
 # generated code (`_kog`), an unknown one read as "may" (`granted_args` keeps it)
 KO_READ = True
 # `flatten(players.A + players.B ...)`: the objects of those zones of every seat in one
-# comprehension over the zones' bases and the seats, not lists of zones built and joined
+# comprehension over the zones' bases and the seats, their objects joined by `_chain` (no lists
+# of zones built and joined, no round of Python per object)
 SEAT_FLATTEN = True
 _SEATS = "(_players(st) if st.lost else range(st.g.nplayers))"  # `players.X`'s seats (attr)
 _NOKO: dict = {}  # (read only: `State.ko` before anything was kept)
@@ -217,7 +218,7 @@ _MAY = (True, None)  # (a keyword not kept yet: asked of `granted_args`)
 # reads and comparisons that neither charge the budget, draw a random number nor raise
 _PURE_CALLS = frozenset(
     "_lt _le _gt _ge _contains _owner _zone_of _card_of _oprop _bprop _bslot _rprop _has _is"
-    " _fact _dget _index _in_effect _players PROG.read_prop PROG.granted_args len env.get".split()
+    " _fact _dget _index _in_effect _players PROG.read_prop PROG.granted_args len env.get _chain".split()
 )
 _CALLED = re.compile(r"([A-Za-z_][\w.]*)?(\]?)\(")
 
@@ -425,7 +426,7 @@ class CodeGen:
         self.ns.update(_has=_has, _is=_is, _rprop=_rprop, _bprop=_bprop, _bslot=_bslot, _NOD={})
         self.ns["_mg"] = _mg
         # `may_grant`'s kept answer read in place: (State.ko or _NOKO).get(kw, _MAY)[0]
-        self.ns.update(_kog=dict.get, _NOKO=_NOKO, _MAY=_MAY)
+        self.ns.update(_kog=dict.get, _NOKO=_NOKO, _MAY=_MAY, _chain=chain.from_iterable)
         self.ns["_oprop"] = _bprop  # a property written from outside the rules (a position)
 
     def const(self, value, hint: str | None = None) -> str:
@@ -850,12 +851,12 @@ class CodeGen:
                             b = m.group(1)
                             return f"[{o} for {z} in st.zones[{b} : {b} + len(st.g.areas)] for {o} in {z}]"
                         seats = self._flat_seat_zones(e) if SEAT_FLATTEN else None
-                        if seats:  # the seats' zones by name: one comprehension, no lists
+                        if seats:  # the seats' zones by name: their objects joined in C
                             bases = "".join(f"st.g.zone_base[{x!r}], " for x in seats)
                             m = f"_fm{len(its)}"
                             return (
-                                f"[{o} for {z} in ({bases}) for {m} in {_SEATS}"
-                                f" for {o} in st.zones[{z} + {m}]]"
+                                f"[*_chain([st.zones[{z} + {m}] for {z} in ({bases})"
+                                f" for {m} in {_SEATS}])]"
                             )
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res.name == "sum":  # builtins._sum is Python's

@@ -112,15 +112,19 @@ def _unread_writes(lines: list[str]) -> list[str]:
 
 
 def _unlisted(listed: str | None) -> str | None:
-    """A loop's items, `list(X)`, as `X` where X is a list comprehension (a definition's body
-    written inline): a new list already, which no one else holds."""
+    """A loop's items, `list(X)`, as `X` where X is a list comprehension or display (a
+    definition's body written inline): a new list already, which no one else holds."""
     if listed is None or not listed.startswith("list(") or "[" not in listed:
         return listed
     try:
         e = ast.parse(listed, mode="eval").body
     except SyntaxError:
         return listed
-    if isinstance(e, ast.Call) and len(e.args) == 1 and isinstance(e.args[0], ast.ListComp):
+    if (
+        isinstance(e, ast.Call)
+        and len(e.args) == 1
+        and isinstance(e.args[0], ast.ListComp | ast.List)
+    ):
         return listed[5:-1]
     return listed
 
