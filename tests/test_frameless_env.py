@@ -94,7 +94,10 @@ def test_the_frameless_copys_env(tmp_path, monkeypatch):
         assert f"env['{name}'] = _" not in code.replace(" is not None: env[", "")
     assert "env['none_yet'] = " in code  # may be none: written as it was
     assert "env['p']" in code and "env.get('p')" not in code  # the call's: by subscript
-    assert "_fm0" in code and "zone_base['top'], st.g.zone_base['low']" in code
+    assert (
+        "[*_chain([st.zones[_fz0 + _fm0] for _fz0 in (st.g.zone_base['top'], st.g.zone_base['low'], )"
+        in code
+    )
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)
