@@ -646,6 +646,4 @@ def _env_uses(lines: list[str]) -> tuple[dict[str, bool], set[str]]:
         for u in re.finditer(r"\benv(\.get\(|\[|\.\w+\()('[^'\\]*')?", rest):
             if u.group(1) != ".get(" and u.group(2) is not None:
                 others.add(u.group(2)[1:-1])
-            elif u.group(2) is None and u.group(1) != "[":
-                pass
     return writes, others
