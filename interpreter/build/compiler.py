@@ -392,6 +392,7 @@ class Compiler:
 
                 params = params_of(d.params, Diagnostics())
             a = ActionRT()
+            a.quick = None
             a.costs = []
             a.direct = False
             a.id = len(p.actions)
@@ -429,6 +430,7 @@ class Compiler:
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
             a.guard = self.codegen.last_guard  # its first test alone (or None): windows share it
             a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name, func=True)
+            a.quick = self.resumable.action_quick(a, a.body)  # started without its frame
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
             a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None

@@ -42,6 +42,9 @@ LEAVE_INLINE = True
 # makes the verb's frame only where it waits or needs one; off: every such call makes its
 # frame (engine.call_from), as before (tests compare the two)
 QUICK_CALLS = True
+# An action started by a window's answer runs its block's frameless copy (`action_quick`)
+# instead of pushing its frame (engine.start_action); off: its frame is pushed (tests compare)
+QUICK_ACTIONS = True
 # A call of a verb or event that triggers listen to computes its arguments in the block and
 # starts its object with them (`_Emitter.heard`); off: its object's `exec` computes them
 HEARD_INLINE = True
@@ -139,15 +142,31 @@ class ResumableGen:
                 code = code.replace(f"    {name}(st, callee, 0)\n", "")
             holder[:] = [define(self.cg.ns, qname, code, f"<madang {qname}>")]
             return
+        holder[:] = [self._quick_fn(made, block, vrt)]
+
+    def _quick_fn(self, made: tuple, block: int, owner):
+        """The frameless copy `made` (`_Emitter.quick`) of block `block` defined, for the
+        calls of `owner` (a verb or an action: `param_names`, and `body` for `call_from`)."""
         code, qname, span = made
-        code = code.replace("@BLOCK@", str(block)).replace("@VERB@", self.cg.const(vrt))
+        code = code.replace("@BLOCK@", str(block)).replace("@VERB@", self.cg.const(owner))
         # a call's environment holds `you` and the arguments only: the other names start none
-        bound = {"you", *vrt.param_names}
+        bound = {"you", *owner.param_names}
         code = frameless_env(code, bound)
         top, _, rest = code.partition("\n    pc = 0\n")
         top = _LOAD.sub(lambda m: m.group(0) if m.group(2) in bound else m.group(1) + "None", top)
         code = top + "\n    pc = 0\n" + rest
-        holder[:] = [define(self.cg.ns, qname, dispatched(code), f"<madang {qname} {span}>")]
+        return define(self.cg.ns, qname, dispatched(code), f"<madang {qname} {span}>")
+
+    def action_quick(self, act, block: int):
+        """After an action's block was compiled: its frameless copy, which `engine.start_action`
+        runs instead of pushing the action's frame (None: the frame is pushed). Not for a block
+        that may leave through a `require` or `return` (`_leave_func`): there the framed run
+        takes one more step of the run loop, and the copy's end would not."""
+        made = self.last_quick
+        self.last_quick = None
+        if made is None or not QUICK_ACTIONS or "_leave_func(" in made[0]:
+            return None
+        return self._quick_fn(made, block, act)
 
     # ------------------------------------------------------------ classification
     def plain(self, s) -> bool:
@@ -672,8 +691,9 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
             pad = x[: len(x) - len(stripped)]
             if stripped.startswith("fr.pc = "):
                 out.append(f"{pad}fpc = {stripped[8:]}")
-            elif stripped == "return" and out[-1].strip() == f"fpc = {count}":
-                # the block's end: nothing above it (the usual case) leaves no frame
+            elif stripped == "return" and (single or out[-1].strip() == f"fpc = {count}"):
+                # the block's end (a block of one section is at its end wherever it returns):
+                # nothing above it (the usual case) leaves no frame
                 out.append(f"{pad}if len(st.frames) == n0 and st.pending is None:")
                 out.append(f"{pad}    return st.over")
                 out.append(pad + sink)

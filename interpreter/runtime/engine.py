@@ -1694,10 +1694,19 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
             frames.append(Frame(lst.body, cenv, -1, FUNC))
         return False
     b = act.body
-    n = prog.block_lens[b]
     if window is None or len(frames) > ENTER_DEPTH:
         frames.append(Frame(b, env, -1, FUNC))
         return False
+    quick = act.quick
+    if quick is not None and src is None and len(frames) < ENTER_DEPTH:
+        # its frameless copy: the frame made only where the block waits (`quick_sink`)
+        if not quick(st, env, None):
+            return True  # (ended with nothing above: `window` is on top, as below)
+        if st.over and frames and frames[-1] is window:
+            # it ended, and so did the game: the framed run leaves its frame, ended, on top
+            frames.append(Frame(b, env, -1, FUNC, None, 0, None, len(prog.blocks[b])))
+        return False
+    n = prog.block_lens[b]
     if n:
         top = _new(Frame)  # (`Frame.__init__` written out: no Python call)
         top.block = b

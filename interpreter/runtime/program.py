@@ -98,6 +98,7 @@ class ActionRT:
         "guard",
         "costs",
         "direct",
+        "quick",  # the block's frameless copy (build/resumable.py `action_quick`), or None
     )
 
     def used_key(self, st, player, src, args):
