@@ -1964,7 +1964,16 @@ def quick_sink(st: State, block: int, env: dict, n0: int, pc: int, nblk: int) ->
     frames = st.frames
     if pc >= nblk and st.pending is None and len(frames) == n0:
         return st.over
-    frames.insert(n0, Frame(block, env, -1, FUNC, None, 0, None, pc))
+    f = _new(Frame)  # (`Frame.__init__` written out: no Python call)
+    f.block = block
+    f.pc = pc
+    f.env = env
+    f.ctl = -1
+    f.kind = FUNC
+    f.items = None
+    f.i = 0
+    f.extra = None
+    frames.insert(n0, f)
     return True
 
 
