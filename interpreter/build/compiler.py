@@ -429,8 +429,9 @@ class Compiler:
             ]
             a.fast_enum = self.codegen.enumerator(a, params, req_exprs, dom_names)
             a.guard = self.codegen.last_guard  # its first test alone (or None): windows share it
-            a.body = self.block(n.Block(tuple(body), span=d.body.span), name=a.name, func=True)
-            a.quick = self.resumable.action_quick(a, a.body)  # started without its frame
+            block = n.Block(tuple(body), span=d.body.span)
+            a.body = self.block(block, name=a.name, func=True)
+            a.quick = self.resumable.action_quick(a, a.body, block)  # started without its frame
             a.origin, a.owner, a.card_index, a.prog = ab.origin, ab.owner, card_index, p
             a.limit = d.limit
             a.limit_by = names.index(d.limit_by) if d.limit_by is not None else None

@@ -157,14 +157,16 @@ class ResumableGen:
         code = top + "\n    pc = 0\n" + rest
         return define(self.cg.ns, qname, dispatched(code), f"<madang {qname} {span}>")
 
-    def action_quick(self, act, block: int):
-        """After an action's block was compiled: its frameless copy, which `engine.start_action`
-        runs instead of pushing the action's frame (None: the frame is pushed). Not for a block
-        that may leave through a `require` or `return` (`_leave_func`): there the framed run
-        takes one more step of the run loop, and the copy's end would not."""
+    def action_quick(self, act, block: int, body: n.Block):
+        """After an action's block (`body`) was compiled: its frameless copy, which
+        `engine.start_action` runs instead of pushing the action's frame (None: the frame is
+        pushed). Not for a block with a `require` or `return` (at any depth): leaving the
+        action's frame there takes the framed run one more step of the run loop, and the
+        copy's end would not."""
         made = self.last_quick
         self.last_quick = None
-        if made is None or not QUICK_ACTIONS or "_leave_func(" in made[0]:
+        leaves = any(isinstance(x, (n.Require, n.Return)) for x in body.walk())
+        if made is None or not QUICK_ACTIONS or leaves:
             return None
         return self._quick_fn(made, block, act)
 
