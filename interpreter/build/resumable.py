@@ -492,7 +492,8 @@ class _Emitter:
                 self.line(f"    pc = {self.ref(exit_)}")
                 self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
-        fast = len(self.lines) if isinstance(s, n.For) and self.straight(s.body.body) else -1
+        straight = isinstance(s, n.For) and self.straight(s.body.body)
+        fast = len(self.lines) if straight or (isinstance(s, n.For) and BRANCHED_ROUNDS) else -1
         self.open(body)
         if isinstance(s, n.For):
             with self.g.cg.loop_holds(s):
@@ -501,7 +502,12 @@ class _Emitter:
             self.seq(s.body.body, loops + [exit_])
         if not self.closed:
             self.jump(head)
-        made = None if fast < 0 else self.rounds(self.lines[fast:], uid, key_i, s.name, exit_)
+        if fast < 0:
+            made = None
+        elif straight:
+            made = self.rounds(self.lines[fast:], uid, key_i, s.name, exit_)
+        else:
+            made = self.branched(self.lines[fast:], uid, key_i, s.name, head, exit_)
         if made is not None and self.lines[fast] == PAD + f"pc = {self.ref(body)}":
             self.lines[fast : fast + 1] = made  # (instead of falling into the body's sections,
             self.pinned.append(body)  # which keep their numbers for a save's frames)
@@ -550,6 +556,84 @@ class _Emitter:
         out.append(f"    {self.g.cg.store(name)} = {items}[{i}]")
         out += [f"    {i} += 1", f"pc = {self.ref(exit_)}", "continue"]
         return [PAD + x for x in out]
+
+    def branched(self, lines: list[str], uid: int, key_i: str, name: str, head: int, exit_: int):
+        """A flattened `for` whose body branches, waits or calls, its rounds run as a Python
+        loop in its head's section, as `rounds` runs a straight body's: the body's sections
+        (`lines`, after the head's fall into the first) written once more as nested Python,
+        each branch's arms going on with the sections that follow it (a forward jump is the
+        code of its target, written where it is taken), a jump to the head the round's end
+        and one to the loop's exit a `break`. Where a section stops the function (a statement
+        that waits, a check that started a block), the next round's place is written to the
+        env first, as the head writes it, and the function resumes at the body's own sections
+        (kept as they are) as before. None where the body is not that shape: a jump back other
+        than the next round, a loop inside it, or in a verb's block a statement's object (its
+        frameless copy would hand over at the head instead: `quick_variant`)."""
+        secs: dict[int, list[str]] = {}
+        order: list[int] = []
+        for x in lines[1:]:
+            m = _HEAD_REF.fullmatch(x)
+            if m is not None:
+                order.append(int(x.split("==")[1].strip(" :")))
+                secs[order[-1]] = []
+            elif not order:
+                return None
+            else:
+                secs[order[-1]].append(x)
+        if not order or (self.func and any(_FRAMED.search(x) for x in lines)):
+            return None
+        parsed = {k: _section_flow(secs[k]) for k in order}
+        if any(v is None for v in parsed.values()):
+            return None
+        place = {k: i for i, k in enumerate(order)}
+        i_var, items = f"_fi{uid}", f"_fit{uid}"
+        out: list[str] = []
+        budget = [4 * len(lines) + 40]
+
+        def go(sym: int, at: int, pad: str) -> bool:
+            if sym == head:
+                return True  # the round's end: on to the next
+            if sym == exit_:
+                out.append(pad + "break")
+                return True
+            k = self.num.get(sym)
+            if k is None or place.get(k, -1) <= at:
+                return False  # (a jump back, or out of the body)
+            return emit(place[k], pad)
+
+        def emit(at: int, pad: str) -> bool:
+            code, arms = parsed[order[at]]
+            budget[0] -= len(code) + 2 * len(arms)
+            if budget[0] < 0:
+                return False
+            resumes = False
+            for x in code:
+                own = pad + x[len(PAD) :]
+                stripped = x.strip()
+                resumes = resumes or _RESUME_REF.fullmatch(stripped) is not None
+                if stripped == "return":
+                    if not resumes:
+                        return False
+                    out.append(own[: len(own) - len(stripped)] + f"env[{key_i}] = {i_var}")
+                out.append(own)
+            if len(arms) == 1 and arms[0][0] is None:
+                return go(arms[0][1], at, pad)
+            for test, sym in arms:
+                out.append(pad + test[len(PAD) :])
+                start = len(out)
+                if not go(sym, at, pad + "    "):
+                    return False
+                if len(out) == start:
+                    out.append(pad + "    pass")
+            return True
+
+        if not emit(0, "    "):
+            return None
+        made = [f"{i_var} = _i + 1", f"{items} = _items", "while True:", *out]
+        made += [f"    if {i_var} >= len({items}):", "        break"]
+        made.append(f"    {self.g.cg.store(name)} = {items}[{i_var}]")
+        made += [f"    {i_var} += 1", f"pc = {self.ref(exit_)}", "continue"]
+        return [PAD + x for x in made]
 
     def _x(self, e) -> str:
         return self.g.cg.src(e, ())
@@ -890,6 +974,46 @@ def _held_tables(lines: list[str], uid: int) -> tuple[list[str], list[str]]:
 
 
 _HEAD_REF = re.compile(r"        if pc == \d+:")
+# a flattened `for` whose body branches, waits or calls runs its rounds as a Python loop in its
+# head's section (`_Emitter.branched`); off: each round through the sections
+BRANCHED_ROUNDS = True
+_ARM = re.compile(r" {12}(?:(?:if|elif) .*:(?:  # .*)?|else:)")
+_ARM_JUMP = re.compile(r" {16}pc = (@\d+@)")
+_PLAIN_JUMP = re.compile(r" {12}pc = (@\d+@)")
+_FLOW = re.compile(r"\s*(?:continue|break|while .*|pc = .*)")
+
+
+def _section_flow(code: list[str]):
+    """A body section's lines (`_Emitter.branched`) split into its code and where it goes:
+    `[(None, sym)]` for a jump or a fall into the next, or `[(arm, sym), ...]` for a branch
+    whose arms (`if`/`elif`/`else` lines) each only jump. None for any other shape, or for
+    code that jumps or loops itself."""
+    code = list(code)
+    if code and code[-1] == PAD + "continue":
+        code.pop()
+    if not code:
+        return None
+    m = _PLAIN_JUMP.fullmatch(code[-1])
+    if m is not None:
+        body, arms = code[:-1], [(None, int(m.group(1).strip("@")))]
+    else:
+        arms = []
+        while len(code) >= 2 and (j := _ARM_JUMP.fullmatch(code[-1])) is not None:
+            test = code[-2]
+            if _ARM.fullmatch(test) is None:
+                return None
+            arms.insert(0, (test, int(j.group(1).strip("@"))))
+            code = code[:-2]
+            if test.startswith(PAD + "if "):
+                break
+        if not arms or not arms[0][0].startswith(PAD + "if ") or arms[-1][0] != PAD + "else:":
+            return None
+        body = code
+    if any(_FLOW.fullmatch(x.split("  # ")[0]) for x in body):
+        return None
+    return body, arms
+
+
 _JUMP_REF = re.compile(r" {12}pc = @\d+@")
 _RESUME_REF = re.compile(r"fr\.pc = @\d+@")
 
