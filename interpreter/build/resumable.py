@@ -493,7 +493,8 @@ class _Emitter:
                 self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
         straight = isinstance(s, n.For) and self.straight(s.body.body)
-        fast = len(self.lines) if straight or (isinstance(s, n.For) and BRANCHED_ROUNDS) else -1
+        rounds = LOOP_ROUNDS if straight else BRANCHED_ROUNDS
+        fast = len(self.lines) if isinstance(s, n.For) and rounds else -1
         self.open(body)
         if isinstance(s, n.For):
             with self.g.cg.loop_holds(s):
@@ -522,7 +523,7 @@ class _Emitter:
         followed at most by its checks, which leave the function when they start a block
         (`change`): no branch, loop, call or statement's object (LOOP_ROUNDS)."""
         g = self.g
-        return LOOP_ROUNDS and all(
+        return all(
             not isinstance(x, (n.If, n.Break, *_LOOPS))
             and (g.plain(x) or (isinstance(x, _LEAVES) and g.native(x)))
             for x in body
