@@ -487,14 +487,16 @@ class _Emitter:
             self.line(f"env[{key_i}] -= 1")
         else:  # while / until: one step of work per round, as a round of the run loop was
             test = self.g.cg.test(s.cond, ())
+            ends = []  # (the same at the end of a round run in Python: `branched`)
             if test != ("False" if s.until else "True"):  # (`until false`: no way out here)
-                self.line(f"if {test}:" if s.until else f"if not ({test}):")
+                ends = [f"if {test}:" if s.until else f"if not ({test}):", "    break"]
+                self.line(ends[0])
                 self.line(f"    pc = {self.ref(exit_)}")
                 self.line("    continue")
             self.line(f"_charge(st, 1, {where})")
         straight = isinstance(s, n.For) and self.straight(s.body.body)
         rounds = LOOP_ROUNDS if straight else BRANCHED_ROUNDS
-        fast = len(self.lines) if isinstance(s, n.For) and rounds else -1
+        fast = len(self.lines) if isinstance(s, (n.For, n.While)) and rounds else -1
         self.open(body)
         if isinstance(s, n.For):
             with self.g.cg.loop_holds(s):
@@ -507,8 +509,15 @@ class _Emitter:
             made = None
         elif straight:
             made = self.rounds(self.lines[fast:], uid, key_i, s.name, exit_)
-        else:
-            made = self.branched(self.lines[fast:], uid, key_i, s.name, head, exit_)
+        elif isinstance(s, n.For):
+            i, items = f"_fi{uid}", f"_fit{uid}"
+            start = [f"{i} = _i + 1", f"{items} = _items"]
+            end = [f"if {i} >= len({items}):", "    break"]
+            end += [f"{self.g.cg.store(s.name)} = {items}[{i}]", f"{i} += 1"]
+            made = self.branched(self.lines[fast:], start, end, f"env[{key_i}] = {i}", head, exit_)
+        else:  # a while's round ends with its test and its step of work, as its head's
+            ends = ends + [f"_charge(st, 1, {where})"]
+            made = self.branched(self.lines[fast:], [], ends, None, head, exit_)
         if made is not None and self.lines[fast] == PAD + f"pc = {self.ref(body)}":
             self.lines[fast : fast + 1] = made  # (instead of falling into the body's sections,
             self.pinned.append(body)  # which keep their numbers for a save's frames)
@@ -558,7 +567,7 @@ class _Emitter:
         out += [f"    {i} += 1", f"pc = {self.ref(exit_)}", "continue"]
         return [PAD + x for x in out]
 
-    def branched(self, lines: list[str], uid: int, key_i: str, name: str, head: int, exit_: int):
+    def branched(self, lines, start: list, end: list, spill: str | None, head: int, exit_: int):
         """A flattened `for` whose body branches, waits or calls, its rounds run as a Python
         loop in its head's section, as `rounds` runs a straight body's: the body's sections
         (`lines`, after the head's fall into the first) written once more as nested Python,
@@ -587,7 +596,6 @@ class _Emitter:
         if any(v is None for v in parsed.values()):
             return None
         place = {k: i for i, k in enumerate(order)}
-        i_var, items = f"_fi{uid}", f"_fit{uid}"
         out: list[str] = []
         budget = [4 * len(lines) + 40]
 
@@ -615,7 +623,8 @@ class _Emitter:
                 if stripped == "return":
                     if not resumes:
                         return False
-                    out.append(own[: len(own) - len(stripped)] + f"env[{key_i}] = {i_var}")
+                    if spill is not None:
+                        out.append(own[: len(own) - len(stripped)] + spill)
                 out.append(own)
             if len(arms) == 1 and arms[0][0] is None:
                 return go(arms[0][1], at, pad)
@@ -630,11 +639,8 @@ class _Emitter:
 
         if not emit(0, "    "):
             return None
-        made = [f"{i_var} = _i + 1", f"{items} = _items", "while True:", *out]
-        made += [f"    if {i_var} >= len({items}):", "        break"]
-        made.append(f"    {self.g.cg.store(name)} = {items}[{i_var}]")
-        made += [f"    {i_var} += 1", f"pc = {self.ref(exit_)}", "continue"]
-        return [PAD + x for x in made]
+        made = [*start, "while True:", *out, *("    " + x for x in end)]
+        return [PAD + x for x in made + [f"pc = {self.ref(exit_)}", "continue"]]
 
     def _x(self, e) -> str:
         return self.g.cg.src(e, ())
