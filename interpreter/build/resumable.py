@@ -905,7 +905,7 @@ def dispatched(code: str) -> str:
     heads = [k for k, x in enumerate(lines) if _HEAD.fullmatch(x)]
     size = max(4, round(len(heads) ** 0.5))
     if not DISPATCH_GROUPS or len(heads) <= 2 * size:
-        return code
+        return "\n".join(lines)  # (a small function's forward jumps fall through too)
     end = next(k for k in range(heads[-1], len(lines)) if lines[k].startswith("        raise "))
     out = lines[: heads[0]]
     for i in range(0, len(heads), size):
