@@ -625,6 +625,10 @@ class _Emitter:
                         return False
                     if spill is not None:
                         out.append(own[: len(own) - len(stripped)] + spill)
+                elif spill is not None and stripped.split("  # ")[0].endswith(": return"):
+                    # (`if st.over: return`: a frame left at the game's end holds the place)
+                    test = own[: len(own) - len(stripped)] + stripped.split("  # ")[0]
+                    own = test.removesuffix(" return") + f" {spill}; return"
                 out.append(own)
             if len(arms) == 1 and arms[0][0] is None:
                 return go(arms[0][1], at, pad)
