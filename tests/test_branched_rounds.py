@@ -29,6 +29,11 @@ verb hit(x: number):
         choose y from [1, 2] by first(players) "y"
         total += y
 
+# never waits; may end the game inside the loops' rounds (`if st.over: return` after its call)
+verb maybe_end():
+    if total > 110:
+        win first(players)
+
 @CHECK@
 flow:
     create "A" in box
@@ -47,6 +52,7 @@ flow:
             if total > 150:
                 break
             total += 1
+            maybe_end()
         for u in box:
             if u.hp < 3:
                 u.hp += 1
@@ -81,13 +87,14 @@ def test_a_branched_loop_runs_its_rounds_in_python_and_plays_the_same(
     # both loops' rounds in Python (each with its round's place written before a return)
     assert _code(fast).count("_fi") > 6 and "_fi" not in _code(general)
     assert _code(fast).count("while True:") == 3 and _code(general).count("while True:") == 1
-    fired, waited = 0, 0
+    fired, waited, ended = 0, 0, 0
     for seed in range(12):
         a = decision_steps(fast, seed)
         assert a == decision_steps(general, seed)
         fired += a[-1][4]["fired"]
         waited += len(a)
-    assert waited > 12 * 4 and (fired > 0 or not checks)
+        ended += a[-1][3]  # (over inside the rounds: the frames left hold the round's place)
+    assert waited > 12 * 4 and (fired > 0 or not checks) and ended > 0
 
 
 @pytest.mark.parametrize("checks", [False, True])
@@ -112,6 +119,31 @@ def test_a_save_inside_the_rounds_plays_on_in_the_other_code(checks, tmp_path, m
                     assert _played(g.clone(), answers) == _played(h, answers)
                 g.apply_action(rng.randrange(len(g.st.pending.values)))
     assert inside >= {"e", "y"} and ("z" in inside or not checks)
+
+
+def test_the_game_ended_in_a_later_round_leaves_the_round_s_place(tmp_path, monkeypatch):
+    """The game ends in a round after the first of a run of rounds that never waited (a
+    verb that never waits wins, then `if st.over: return`): the flow's frame left holds the
+    round's place, as every round through the head wrote it."""
+    rules = (
+        "counter total = 0\n\n"
+        "verb maybe_end():\n    if total > 4:\n        win first(players)\n\n"
+        "flow:\n"
+        '    choose s from [1, 2] by first(players) "s"\n'
+        "    for x in [1, 2, 3, 4, 5, 6]:\n"
+        "        if x == 9:\n"
+        '            choose t from [1, 2] by first(players) "t"\n'
+        "        elif x > s:\n            total += 2\n"
+        "        else:\n            total += 1\n"
+        "        maybe_end()\n"
+    )
+    folder = write_ruleset(tmp_path, rules, "cards: []\n", name="be")
+    fast = load_program(folder)
+    general = compiled_with(folder, resumable, "BRANCHED_ROUNDS", False, monkeypatch)
+    assert "_fi" in _code(fast) and "_fi" not in _code(general)
+    for seed in range(4):
+        a = decision_steps(fast, seed)
+        assert a == decision_steps(general, seed) and a[-1][3]
 
 
 def _played(g, answers: list[int]) -> str:

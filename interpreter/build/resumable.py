@@ -568,17 +568,19 @@ class _Emitter:
         return [PAD + x for x in out]
 
     def branched(self, lines, start: list, end: list, spill: str | None, head: int, exit_: int):
-        """A flattened `for` whose body branches, waits or calls, its rounds run as a Python
-        loop in its head's section, as `rounds` runs a straight body's: the body's sections
-        (`lines`, after the head's fall into the first) written once more as nested Python,
-        each branch's arms going on with the sections that follow it (a forward jump is the
-        code of its target, written where it is taken), a jump to the head the round's end
-        and one to the loop's exit a `break`. Where a section stops the function (a statement
-        that waits, a check that started a block), the next round's place is written to the
-        env first, as the head writes it, and the function resumes at the body's own sections
-        (kept as they are) as before. None where the body is not that shape: a jump back other
-        than the next round, a loop inside it, or in a verb's block a statement's object (its
-        frameless copy would hand over at the head instead: `quick_variant`)."""
+        """A flattened `for` or `while` whose body branches, waits or calls, its rounds run as
+        a Python loop in its head's section, as `rounds` runs a straight body's: the body's
+        sections (`lines`, after the head's fall into the first) written once more as nested
+        Python, each branch's arms going on with the sections that follow it (a forward jump
+        is the code of its target, written where it is taken), a jump to the head the round's
+        end (`end`: the next round's start, as the head's) and one to the loop's exit a
+        `break`; `start` before the first round. Where a section stops the function (a
+        statement that waits, a check that started a block, the game's end), the round's
+        place is written to the env first (`spill`, as the head writes it), and the function
+        resumes at the body's own sections (kept as they are) as before. None where the body
+        is not that shape: a jump back other than the next round, a loop inside it, or in a
+        verb's block a statement's object (its frameless copy would hand over at the head
+        instead: `quick_variant`)."""
         secs: dict[int, list[str]] = {}
         order: list[int] = []
         for x in lines[1:]:
