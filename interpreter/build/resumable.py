@@ -155,7 +155,9 @@ class ResumableGen:
         top, _, rest = code.partition("\n    pc = 0\n")
         top = _LOAD.sub(lambda m: m.group(0) if m.group(2) in bound else m.group(1) + "None", top)
         code = top + "\n    pc = 0\n" + rest
-        return define(self.cg.ns, qname, dispatched(code), f"<madang {qname} {span}>")
+        made = straightened(code) if STRAIGHT_COPIES else None
+        code = dispatched(code) if made is None else made
+        return define(self.cg.ns, qname, code, f"<madang {qname} {span}>")
 
     def action_quick(self, act, block: int, body: n.Block):
         """After an action's block (`body`) was compiled: its frameless copy, which
@@ -835,6 +837,81 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
     if not single and not _frameless_end(goes, framed, ends):
         return None  # every way through the block needs its frame: no copy (`call_from`)
     return "\n".join(head + out) + "\n"
+
+
+# A frameless copy whose jumps all go forward is written without its sections' dispatch
+# (`straightened`); off: its sections are dispatched as the block's own function's are
+STRAIGHT_COPIES = True
+_MID_JUMP = re.compile(r" {16}pc = (\d+)")
+_ANY_JUMP = re.compile(r"\s*pc = \d+")
+
+
+def straightened(code: str) -> str | None:
+    """A frameless copy (`quick_variant`'s code) without its sections' dispatch: a copy is
+    always started at its first section and never resumed (a frame it makes resumes in the
+    block's own function), so each section is written followed by the code of the section it
+    goes to, and a branch's arms (or a test that leaves the section) each go on with their
+    own, a section reached from several places written in each. None where a jump goes back
+    (a loop not run in Python: its rounds go through the sections), where a section is not
+    that shape, or where the code would grow past three times its size."""
+    lines = code.split("\n")
+    if "    pc = 0" not in lines:
+        return None
+    start = lines.index("    pc = 0")
+    if start + 1 >= len(lines) or lines[start + 1] != "    while True:":
+        return None  # (one section: no dispatch)
+    heads = [k for k in range(start, len(lines)) if _HEAD.fullmatch(lines[k])]
+    end = next(k for k in range(heads[-1], len(lines)) if lines[k].startswith("        raise "))
+    secs = {
+        int(_HEAD.fullmatch(lines[a]).group(1)): lines[a + 1 : b]
+        for a, b in zip(heads, heads[1:] + [end])
+    }
+    out: list[str] = []
+    budget = [3 * (end - start) + 40]
+
+    def go(target: int, k: int, pad: str) -> bool:
+        return target > k and target in secs and run(secs[target], target, pad)
+
+    def run(ls: list[str], k: int, pad: str) -> bool:
+        budget[0] -= len(ls)
+        if budget[0] < 0:
+            return False
+        for i, x in enumerate(ls):
+            if x.startswith(PAD + "if ") and i + 1 < len(ls) and _MID_JUMP.fullmatch(ls[i + 1]):
+                arms, j = [(x, int(_MID_JUMP.fullmatch(ls[i + 1]).group(1)))], i + 2
+                if j < len(ls) and ls[j] == PAD + "    continue":  # a test that leaves early
+                    out.append(pad + x[len(PAD) :])
+                    if not go(arms[0][1], k, pad + "    "):
+                        return False
+                    out.append(pad + "else:")
+                    return run(ls[j + 1 :], k, pad + "    ")
+                while j + 1 < len(ls) and _ARM.fullmatch(ls[j]) and ls[j].strip()[:4] != "if ":
+                    m = _MID_JUMP.fullmatch(ls[j + 1])
+                    if m is None:
+                        return False
+                    arms.append((ls[j], int(m.group(1))))
+                    j += 2
+                if arms[-1][0] != PAD + "else:" or ls[j:] not in ([], [PAD + "continue"]):
+                    return False
+                for test, target in arms:  # (the section's branch: each arm goes on)
+                    out.append(pad + test[len(PAD) :])
+                    if not go(target, k, pad + "    "):
+                        return False
+                return True
+            m = _PLAIN_JUMP_N.fullmatch(x)
+            if m is not None:
+                return ls[i + 1 :] in ([], [PAD + "continue"]) and go(int(m.group(1)), k, pad)
+            if _ANY_JUMP.fullmatch(x.split("  # ")[0]) or x == PAD + "continue":
+                return False
+            out.append(pad + x[len(PAD) :] if x.strip() else x)
+        return bool(ls) and ls[-1].startswith(PAD + "return")
+
+    if not run(secs[0], 0, "    "):
+        return None
+    return "\n".join(lines[:start] + out + lines[end + 1 :])
+
+
+_PLAIN_JUMP_N = re.compile(r" {12}pc = (\d+)")
 
 
 def _frameless_end(goes: dict[int, set[int]], framed: set[int], ends: set[int]) -> bool:
