@@ -10,7 +10,7 @@ import random
 
 from madang.game.api import load_program, new_game
 from madang.runtime.state import WINDOW
-from playthrough import windows
+from playthrough import enumerator_code, windows
 
 RULES = """\
 zone units: per area, public
@@ -145,7 +145,7 @@ def test_a_property_of_the_matches_of_a_where_is_one_comprehension():
     an enumerator's domain computed per binding, that comprehension is written as one loop
     appending the names: tests/test_enumerator_domain_loops.py)."""
     prog = load_program("cthulhu_wars")
-    code = next(a for a in prog.actions if a.name == "march").fast_enum.generated
+    code = enumerator_code(prog, "march")
     lines = code.splitlines()
     at = lines.index("        d1 = []", lines.index("        h2 = None"))
     loop = lines[at : at + 7]  # the area's units gone through once (from the test's first

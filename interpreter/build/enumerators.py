@@ -15,6 +15,7 @@ import re
 
 from ..language import nodes as n
 from ..language import resolved as rv
+from ..runtime import budget
 from ..runtime.builtins import BUILTIN_FUNCS
 from .codegen import (
     _GUARDED,
@@ -125,6 +126,19 @@ _AMOUNT = (
 )
 _CHARGE_ADD = re.compile(rf"( *)st\.work \+= ({_AMOUNT}(?: \+ {_AMOUNT})*)")
 _CHARGE_TEST = re.compile(r"( *)if st\.work > st\.work_limit: _charge(s?)\(st, (.+)\)")
+# an enumerator whose loops charge work: its charges added up in a local (`dw_ += A`), the
+# budget tested only where a parameter's loop is charged (against the room left when the
+# listing began, `rm_`) and where the listing ends; where either passes it, or the listing
+# raises, the listing is made again by the enumerator as written, charging one by one, from
+# the work it began with (`budget.relist`): the same error and work. A zone's scan and a list
+# built from one (`'a list'`, `'unique'`) are bounded by the zone: charged without a test.
+DEFERRED_CHARGES = True
+_UNTESTED = frozenset(("'a list'", "'unique'"))
+_PASSES_ST = re.compile(r"\bst\.work\b|[(,] ?st\b(?![.\w])")  # reads the work, or passes `st`
+_FREE_OF_WORK = re.compile(r"_players\(st\)")  # calls that charge nothing
+_CACHE_WRITE = re.compile(r"( *)if cached: cache\[(\w+)\] = d\d+")
+_ROW_WRITE = re.compile(r"( *)d\d+ = (kk\d+)\[([^\]]*)\] = ")
+_KEPT_WRITE = re.compile(r"( *)d\d+ = st\.g\.domains\[kd_\] = (.*)")
 # a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
@@ -290,6 +304,83 @@ def _joined_charges(lines: list[str]) -> list[str]:
                 f"{pad}if st.work > st.work_limit: _charges(st, {', '.join(parts)})",
             ]
     return out
+
+
+def _indent(x: str) -> int:
+    return len(x) - len(x.lstrip())
+
+
+def _charges_work(src: str) -> bool:
+    """Whether generated code may charge work: it reads the work or passes the state on."""
+    return _PASSES_ST.search(_FREE_OF_WORK.sub("", unquoted(src))) is not None
+
+
+def _deferred(lines: list[str], exact: str) -> list[str] | None:
+    """`DEFERRED_CHARGES`: the enumerator's `lines` with their charges added up in a local, or
+    None where no parameter's loop charges (one charge a listing: nothing to add up). From
+    the first statement that may charge, the rest runs in a `try` whose end (a `return`, the
+    last line, an error) adds the local to the work and tests the budget once; `exact` (the
+    same lines, as written) makes the listing again where it passed. A kept domain written in
+    between (found again, it charges nothing) is noted to be forgotten first (`ud_`)."""
+    looped = next((k for k, x in enumerate(lines) if x.startswith("    for v")), None)
+    if looped is None or not any(
+        _CHARGE_ADD.fullmatch(x) and _indent(x) > 4 for x in lines[looped:]
+    ):
+        return None
+    start = next(k for k, x in enumerate(lines) if k >= 2 and _charges_work(x))
+    while _indent(lines[start]) > 4 or lines[start].lstrip().startswith(
+        ("else:", "elif ", "except")
+    ):
+        start -= 1
+    body, undo = [], False
+    k = start
+    while k < len(lines):
+        x = lines[k]
+        add = _CHARGE_ADD.fullmatch(x)
+        test = _CHARGE_TEST.fullmatch(lines[k + 1]) if add and k + 1 < len(lines) else None
+        if add and test and add[1] == test[1] and (test[2] or test[3].startswith("0, ")):
+            whats = re.findall(r"'[^'\\]*'", test[3])
+            body.append(f"{add[1]}dw_ += {add[2]}")
+            if not set(whats) <= _UNTESTED:  # a parameter's loop follows: bounded by a test
+                body.append(f"{add[1]}if dw_ > rm_: raise _Again")
+            k += 2
+            continue
+        body.append(x)
+        if (m := _CACHE_WRITE.fullmatch(x)) and _computed_with_work(lines, k):
+            body[-1] += f"; ud_.append((cache, {m[2]}))"
+            undo = True
+        elif m := _ROW_WRITE.match(x):
+            body.append(f"{m[1]}ud_.append(({m[2]}, {m[3]}))")
+            undo = True
+        elif (m := _KEPT_WRITE.fullmatch(x)) and _charges_work(m[2]):
+            body.append(f"{m[1]}ud_.append((st.g.domains, kd_))")
+            undo = True
+        k += 1
+    return (
+        lines[:start]
+        + ["    rm_ = st.work_limit - st.work", "    dw_ = 0"]
+        + ["    ud_ = []"] * undo
+        + ["    try:"]
+        + ["    " + x for x in body]
+        + [
+            "    except (RulesError, _Again):",
+            "        dw_ = rm_ + 1",
+            "    finally:",
+            "        st.work += dw_",
+            "        if st.work > st.work_limit:",
+            f"            _relist(st, {exact}, env, src, values, cache, rm_, {'ud_' if undo else '()'})",
+        ]
+    )
+
+
+def _computed_with_work(lines: list[str], k: int) -> bool:
+    """Whether the listing's domain written into its cache at line `k` (`if cached: cache[K]
+    = d`) was computed with work charged (found in the cache, it charges nothing)."""
+    pad = _indent(lines[k])
+    j = k - 1
+    while j > 0 and _indent(lines[j]) >= pad:
+        j -= 1
+    return any(_charges_work(x) for x in lines[j + 1 : k])
 
 
 def _compiled(out: list[str], pad: str) -> list[str] | None:
@@ -542,8 +633,23 @@ class Enumerators(CodeGen):
             lines = _joined_charges(lines)
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
+        return self._define_enumerator(name, lines, f"<madang action {act.name}>")
+
+    def _define_enumerator(self, name: str, lines: list[str], filename: str):
+        """The enumerator of `lines` as a function `name`; with `DEFERRED_CHARGES`, where it
+        applies, the one whose charges are added up (`_deferred`), the lines as written kept
+        as `exact` on it (and in the namespace) to make a listing again."""
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
-        return define(self.ns, name, code, f"<madang action {act.name}>")
+        fast = _deferred(lines, f"{name}_x") if DEFERRED_CHARGES else None
+        if fast is None:
+            return define(self.ns, name, code, filename)
+        exact = define(self.ns, f"{name}_x", code.replace(name, f"{name}_x", 1), filename)
+        self.ns.setdefault("_relist", budget.relist)
+        self.ns.setdefault("_Again", budget.Again)
+        code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(fast) + "\n"
+        fn = define(self.ns, name, code, filename)
+        fn.exact = exact
+        return fn
 
     def _filter_above_zero(self, q, tests: list[str], i: int) -> tuple[str, list[str]]:
         """What a parameter over the areas whose first filter is `c > 0` (`c` an area counter
