@@ -139,6 +139,7 @@ _FREE_OF_WORK = re.compile(r"_players\(st\)")  # calls that charge nothing
 _CACHE_WRITE = re.compile(r"( *)if cached: cache\[(\w+)\] = d\d+")
 _ROW_WRITE = re.compile(r"( *)d\d+ = (kk\d+)\[([^\]]*)\] = ")
 _KEPT_WRITE = re.compile(r"( *)d\d+ = st\.g\.domains\[kd_\] = (.*)")
+_RETURN = re.compile(r"\breturn\b")
 # a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
@@ -317,49 +318,33 @@ def _charges_work(src: str) -> bool:
 
 def _deferred(lines: list[str], exact: str) -> list[str] | None:
     """`DEFERRED_CHARGES`: the enumerator's `lines` with their charges added up in a local, or
-    None where no parameter's loop charges (one charge a listing: nothing to add up). From
-    the first statement that may charge, the rest runs in a `try` whose end (a `return`, the
-    last line, an error) adds the local to the work and tests the budget once; `exact` (the
-    same lines, as written) makes the listing again where it passed. A kept domain written in
-    between (found again, it charges nothing) is noted to be forgotten first (`ud_`)."""
-    looped = next((k for k, x in enumerate(lines) if x.startswith("    for v")), None)
-    if looped is None or not any(
-        _CHARGE_ADD.fullmatch(x) and _indent(x) > 4 for x in lines[looped:]
-    ):
+    None where no parameter's loop scans a zone (few charges a listing: not worth the local).
+    After its last `return` (its first tests, charged as written), the rest runs in a `try`
+    whose end (the last line, an error) adds the local to the work and tests the budget once;
+    `exact` (the same lines, as written) makes the listing again, from the work it began with
+    (`w0_`), where it passed. A kept domain written on the way (found again, it charges
+    nothing) is noted to be forgotten first (`ud_`)."""
+    charging = [k for k, x in enumerate(lines) if k >= 2 and _charges_work(x)]
+    if not charging:
         return None
-    start = next(k for k, x in enumerate(lines) if k >= 2 and _charges_work(x))
-    while _indent(lines[start]) > 4 or lines[start].lstrip().startswith(
-        ("else:", "elif ", "except")
-    ):
-        start -= 1
-    body, undo = [], False
-    k = start
-    while k < len(lines):
-        x = lines[k]
-        add = _CHARGE_ADD.fullmatch(x)
-        test = _CHARGE_TEST.fullmatch(lines[k + 1]) if add and k + 1 < len(lines) else None
-        if add and test and add[1] == test[1] and (test[2] or test[3].startswith("0, ")):
-            whats = re.findall(r"'[^'\\]*'", test[3])
-            body.append(f"{add[1]}dw_ += {add[2]}")
-            if not set(whats) <= _UNTESTED:  # a parameter's loop follows: bounded by a test
-                body.append(f"{add[1]}if dw_ > rm_: raise _Again")
-            k += 2
-            continue
-        body.append(x)
-        if (m := _CACHE_WRITE.fullmatch(x)) and _computed_with_work(lines, k):
-            body[-1] += f"; ud_.append((cache, {m[2]}))"
-            undo = True
-        elif m := _ROW_WRITE.match(x):
-            body.append(f"{m[1]}ud_.append(({m[2]}, {m[3]}))")
-            undo = True
-        elif (m := _KEPT_WRITE.fullmatch(x)) and _charges_work(m[2]):
-            body.append(f"{m[1]}ud_.append((st.g.domains, kd_))")
-            undo = True
-        k += 1
+    first = _statement_at(lines, charging[0])
+    last = max((k for k, x in enumerate(lines) if _RETURN.search(unquoted(x))), default=0)
+    start = max(first, _statement_after(lines, last))
+    if start >= len(lines) or not _scans_in_loops(lines[start:]):
+        return None
+    noted, undo = _noted(lines, first)
+    body = _added_up(noted[start - first :])
+    direct = body[0].startswith("    dw_ += ")  # the first statement a charge: the local made by it
+    if direct:
+        body[0] = body[0].replace("dw_ += ", "dw_ = ", 1)
+    w0 = "w0_" if start > first else "st.work_limit - rm_"
     return (
-        lines[:start]
-        + ["    rm_ = st.work_limit - st.work", "    dw_ = 0"]
+        lines[:first]
+        + ["    w0_ = st.work"] * (start > first)
         + ["    ud_ = []"] * undo
+        + noted[: start - first]
+        + ["    rm_ = st.work_limit - st.work"]
+        + ["    dw_ = 0"] * (not direct)
         + ["    try:"]
         + ["    " + x for x in body]
         + [
@@ -368,9 +353,85 @@ def _deferred(lines: list[str], exact: str) -> list[str] | None:
             "    finally:",
             "        st.work += dw_",
             "        if st.work > st.work_limit:",
-            f"            _relist(st, {exact}, env, src, values, cache, rm_, {'ud_' if undo else '()'})",
+            f"            _relist(st, {exact}, env, src, values, cache, {w0}, "
+            f"{'ud_' if undo else '()'})",
         ]
     )
+
+
+def _statement_at(lines: list[str], k: int) -> int:
+    """The first line of the function's statement (at its own level) holding line `k`."""
+    while _indent(lines[k]) > 4 or lines[k].lstrip().startswith(("else:", "elif ", "except")):
+        k -= 1
+    return k
+
+
+def _statement_after(lines: list[str], k: int) -> int:
+    """The first line of the function's statement after the one holding line `k` (the number
+    of lines where it is the last)."""
+    k += 1
+    while k < len(lines) and (
+        _indent(lines[k]) > 4 or lines[k].lstrip().startswith(("else:", "elif ", "except"))
+    ):
+        k += 1
+    return k
+
+
+def _scans_in_loops(lines: list[str]) -> bool:
+    """Whether a parameter's loop of `lines` charges a zone's scan or a list built in it
+    (untested once added up: the local pays for itself where such charges repeat)."""
+    looped = next((k for k, x in enumerate(lines) if x.startswith("    for v")), None)
+    if looped is None:
+        return False
+    return any(
+        _indent(x) > 4 and (t := _CHARGE_TEST.fullmatch(x)) and _whats(t) <= _UNTESTED
+        for x in lines[looped:]
+    )
+
+
+def _whats(test: re.Match) -> set[str]:
+    """What a budget test's charges are of (`'a list'`, `'action a'`...)."""
+    return set(re.findall(r"'[^'\\]*'", test[3]))
+
+
+def _noted(lines: list[str], first: int) -> tuple[list[str], bool]:
+    """`lines` from `first` with each write of a kept domain computed with work followed by
+    its note in `ud_` (its dictionary and key), and whether there is one."""
+    out, undo = [], False
+    for k in range(first, len(lines)):
+        x = lines[k]
+        out.append(x)
+        if (m := _CACHE_WRITE.fullmatch(x)) and _computed_with_work(lines, k):
+            out[-1] += f"; ud_.append((cache, {m[2]}))"
+            undo = True
+        elif m := _ROW_WRITE.match(x):
+            out.append(f"{m[1]}ud_.append(({m[2]}, {m[3]}))")
+            undo = True
+        elif (m := _KEPT_WRITE.fullmatch(x)) and _charges_work(m[2]):
+            out.append(f"{m[1]}ud_.append((st.g.domains, kd_))")
+            undo = True
+    return out, undo
+
+
+def _added_up(lines: list[str]) -> list[str]:
+    """Each charge of `lines` and its budget test as an addition to the local `dw_`, tested
+    against the room the listing began with (`rm_`) only before a parameter's loop (a zone's
+    scan or a list built from it is bounded by the zone: not tested)."""
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        x = lines[k]
+        add = _CHARGE_ADD.fullmatch(x)
+        test = _CHARGE_TEST.fullmatch(lines[k + 1]) if add and k + 1 < len(lines) else None
+        if add and test and add[1] == test[1] and (test[2] or test[3].startswith("0, ")):
+            out.append(f"{add[1]}dw_ += {add[2]}")
+            if not _whats(test) <= _UNTESTED:
+                out.append(f"{add[1]}if dw_ > rm_: raise _Again")
+            k += 2
+            continue
+        out.append(x)
+        k += 1
+    return out
 
 
 def _computed_with_work(lines: list[str], k: int) -> bool:

@@ -83,16 +83,16 @@ class Again(Exception):
     `DEFERRED_CHARGES`) passed the budget where it tests it: it is made again (`relist`)."""
 
 
-def relist(st, exact, env, src, values, cache, room: int, undo) -> None:
+def relist(st, exact, env, src, values, cache, start: int, undo) -> None:
     """A listing made with its charges added up in a local passed the budget at its end or at
-    a test, or raised: the work put back where it stood when the listing began (`room` steps
-    before the budget) and the kept domains it made forgotten (`undo`: their dictionaries and
-    keys; found again they would charge nothing), then made by `exact`, the same listing
-    charged one by one, which raises the error of the first charge to pass the budget, or the
-    error the listing met first: the error and the work of the listing never added up."""
+    a test, or raised: the work put back where it stood when the listing began (`start`) and
+    the kept domains it made forgotten (`undo`: their dictionaries and keys; found again they
+    would charge nothing), then made by `exact`, the same listing charged one by one, which
+    raises the error of the first charge to pass the budget, or the error the listing met
+    first: the error and the work of the listing never added up."""
     for kept, key in reversed(undo):
         kept.pop(key, None)
-    st.work = st.work_limit - room
+    st.work = start
     exact(st, env, src, values, cache)
     raise AssertionError("a listing's work added up passed the budget, charged one by one not")
 
