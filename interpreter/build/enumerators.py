@@ -140,6 +140,8 @@ _CACHE_WRITE = re.compile(r"( *)if cached: cache\[(\w+)\] = d\d+")
 _ROW_WRITE = re.compile(r"( *)d\d+ = (kk\d+)\[([^\]]*)\] = ")
 _KEPT_WRITE = re.compile(r"( *)d\d+ = st\.g\.domains\[kd_\] = (.*)")
 _RETURN = re.compile(r"\breturn\b")
+# `you` read from the env by subscript (every caller's env holds it), not `env.get`
+YOU_GIVEN = True
 # a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
 # zone_base['z'] + v0)]`) goes through those zones with the areas (`enumerate` of a slice of
 # `st.zones`: a listing's state does not change while it is made)
@@ -324,7 +326,7 @@ def _deferred(lines: list[str], exact: str) -> list[str] | None:
     `exact` (the same lines, as written) makes the listing again, from the work it began with
     (`w0_`), where it passed. A kept domain written on the way (found again, it charges
     nothing) is noted to be forgotten first (`ud_`)."""
-    charging = [k for k, x in enumerate(lines) if k >= 2 and _charges_work(x)]
+    charging = [k for k, x in enumerate(lines) if _charges_work(x)]
     if not charging:
         return None
     first = _statement_at(lines, charging[0])
@@ -465,7 +467,9 @@ class Enumerators(CodeGen):
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
         its names are bound."""
-        lines = ["    cached = cache is not None", "    you_ = env.get('you')"]
+        # (every caller's env holds `you`; `cached` is bound after the first test: a listing
+        # that ends there does not need it)
+        lines = ["    you_ = env['you']" if YOU_GIVEN else "    you_ = env.get('you')"]
         pad = "    "
         # each part's source, at the level where what it reads is bound (a definition whose
         # body is an `and` split into its parts: the parts of `f(you, q, a)` that read `a`
@@ -680,13 +684,15 @@ class Enumerators(CodeGen):
         args = ", ".join(f"v{i}" for i in range(len(params)))
         lines.append(f"{pad}values.append([{act.id}, [{args}], src])")
         writes = {f"env[{q.name!r}] = v{i}" for i, q in enumerate(params)}
-        if any(_ENV.search(unquoted(x)) for x in lines[2:] if x.strip() not in writes):
+        if any(_ENV.search(unquoted(x)) for x in lines[1:] if x.strip() not in writes):
             for q in params:  # something reads the parameters from the env
                 lines.append(f"    env.pop({q.name!r}, None)")
         else:  # every read of a parameter is of its Python variable: the env is left alone
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
         lines[early_at:early_at] = early
+        if any("cached" in x for x in lines):
+            kept.insert(0, "    cached = cache is not None")
         lines[after_first:after_first] = kept
         _area_zones(lines, area_loops, self.natural_area_counters())
         lines[after_first:] = _bases(lines[after_first:], "    ")
