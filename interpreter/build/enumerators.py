@@ -37,6 +37,7 @@ from .codegen import (
 )
 from .hoist import params_read
 
+_SEATS = rv.BuiltinRef("players")
 _SCALARS = frozenset(("object", "card", "zone", "area", "player", "number", "text"))
 KEEP_OUTER = True  # values kept at an outer loop of an enumerator (off: tests compare)
 # a `where` over a zone in an enumerator's test or domain tests the zone's emptiness before the
@@ -127,7 +128,7 @@ _AMOUNT = (
 _CHARGE_ADD = re.compile(rf"( *)st\.work \+= ({_AMOUNT}(?: \+ {_AMOUNT})*)")
 _CHARGE_TEST = re.compile(r"( *)if st\.work > st\.work_limit: _charge(s?)\(st, (.+)\)")
 # an enumerator whose loops charge work: its charges added up in a local (`dw_ += A`), the
-# budget tested only where a parameter's loop is charged (against the room left when the
+# budget tested only where a parameter's loop is charged (against the budget left when the
 # listing began, `rm_`) and where the listing ends; where either passes it, or the listing
 # raises, the listing is made again by the enumerator as written, charging one by one, from
 # the work it began with (`budget.relist`): the same error and work. A zone's scan and a list
@@ -140,6 +141,7 @@ _CACHE_WRITE = re.compile(r"( *)if cached: cache\[(\w+)\] = d\d+")
 _ROW_WRITE = re.compile(r"( *)d\d+ = (kk\d+)\[([^\]]*)\] = ")
 _KEPT_WRITE = re.compile(r"( *)d\d+ = st\.g\.domains\[kd_\] = (.*)")
 _RETURN = re.compile(r"\breturn\b")
+_LOOP = re.compile(r"\s*for (v\d+)\b")  # a parameter's loop
 # `you` read from the env by subscript (every caller's env holds it), not `env.get`
 YOU_GIVEN = True
 # a loop over the areas whose body first reads the area's zone (`zg0_ = st.zones[(st.g.
@@ -318,14 +320,15 @@ def _charges_work(src: str) -> bool:
     return _PASSES_ST.search(_FREE_OF_WORK.sub("", unquoted(src))) is not None
 
 
-def _deferred(lines: list[str], exact: str) -> list[str] | None:
+def _deferred(lines: list[str], exact: str, fixed: set[str]) -> list[str] | None:
     """`DEFERRED_CHARGES`: the enumerator's `lines` with their charges added up in a local, or
     None where no parameter's loop scans a zone (few charges a listing: not worth the local).
     After its last `return` (its first tests, charged as written), the rest runs in a `try`
     whose end (the last line, an error) adds the local to the work and tests the budget once;
     `exact` (the same lines, as written) makes the listing again, from the work it began with
     (`w0_`), where it passed. A kept domain written on the way (found again, it charges
-    nothing) is noted to be forgotten first (`ud_`)."""
+    nothing) is noted to be forgotten first (`ud_`). The loops of `fixed` (the areas', the
+    seats', inside such loops only) are charged without a test."""
     charging = [k for k, x in enumerate(lines) if _charges_work(x)]
     if not charging:
         return None
@@ -335,23 +338,28 @@ def _deferred(lines: list[str], exact: str) -> list[str] | None:
     if start >= len(lines) or not _scans_in_loops(lines[start:]):
         return None
     noted, undo = _noted(lines, first)
-    body = _added_up(noted[start - first :])
+    body = _added_up(noted[start - first :], fixed)
     direct = body[0].startswith("    dw_ += ")  # the first statement a charge: the local made by it
     if direct:
         body[0] = body[0].replace("dw_ += ", "dw_ = ", 1)
-    w0 = "w0_" if start > first else "st.work_limit - rm_"
+    tested = any(x.endswith("if dw_ > rm_: raise _Again") for x in body)
+    w0 = "w0_" if start > first or not tested else "st.work_limit - rm_"
     return (
         lines[:first]
         + ["    w0_ = st.work"] * (start > first)
         + ["    ud_ = []"] * undo
         + noted[: start - first]
-        + ["    rm_ = st.work_limit - st.work"]
+        + (
+            ["    rm_ = st.work_limit - st.work"]
+            if tested
+            else ["    w0_ = st.work"] * (start == first)
+        )
         + ["    dw_ = 0"] * (not direct)
         + ["    try:"]
         + ["    " + x for x in body]
         + [
             "    except (RulesError, _Again):",
-            "        dw_ = rm_ + 1",
+            "        dw_ = st.work_limit + 1 - st.work",
             "    finally:",
             "        st.work += dw_",
             "        if st.work > st.work_limit:",
@@ -415,10 +423,11 @@ def _noted(lines: list[str], first: int) -> tuple[list[str], bool]:
     return out, undo
 
 
-def _added_up(lines: list[str]) -> list[str]:
+def _added_up(lines: list[str], fixed: set[str]) -> list[str]:
     """Each charge of `lines` and its budget test as an addition to the local `dw_`, tested
-    against the room the listing began with (`rm_`) only before a parameter's loop (a zone's
-    scan or a list built from it is bounded by the zone: not tested)."""
+    against the budget left when the listing began (`rm_`) only before a parameter's loop not in
+    `fixed` (a zone's scan or a list built from it is bounded by the zone, a loop of `fixed`
+    by the map or the seats: not tested)."""
     out: list[str] = []
     k = 0
     while k < len(lines):
@@ -427,7 +436,8 @@ def _added_up(lines: list[str]) -> list[str]:
         test = _CHARGE_TEST.fullmatch(lines[k + 1]) if add and k + 1 < len(lines) else None
         if add and test and add[1] == test[1] and (test[2] or test[3].startswith("0, ")):
             out.append(f"{add[1]}dw_ += {add[2]}")
-            if not _whats(test) <= _UNTESTED:
+            loop = _LOOP.match(lines[k + 2]) if k + 2 < len(lines) else None
+            if not _whats(test) <= _UNTESTED and not (loop and loop[1] in fixed):
                 out.append(f"{add[1]}if dw_ > rm_: raise _Again")
             k += 2
             continue
@@ -700,14 +710,27 @@ class Enumerators(CodeGen):
             lines = _joined_charges(lines)
         word = py_name(act.name)
         name = f"_{word}_options{next(self.ids)}" if word else f"_a{next(self.ids)}"
-        return self._define_enumerator(name, lines, f"<madang action {act.name}>")
+        fixed = self._fixed_loops(params)
+        return self._define_enumerator(name, lines, f"<madang action {act.name}>", fixed)
 
-    def _define_enumerator(self, name: str, lines: list[str], filename: str):
+    def _fixed_loops(self, params) -> set[str]:
+        """The loop variables of the parameters that go through the areas or the seats, each
+        parameter before them doing so too: loops only as long as the map and the seats, whose
+        charges need no budget test where they are added up (`DEFERRED_CHARGES`)."""
+        out = set()
+        for i, q in enumerate(params):
+            e = q.domain
+            if not (self._is_areas(e) or isinstance(e, n.Name) and self.r.name_of(e) == _SEATS):
+                break
+            out.add(f"v{i}")
+        return out
+
+    def _define_enumerator(self, name: str, lines: list[str], filename: str, fixed: set[str]):
         """The enumerator of `lines` as a function `name`; with `DEFERRED_CHARGES`, where it
         applies, the one whose charges are added up (`_deferred`), the lines as written kept
         as `exact` on it (and in the namespace) to make a listing again."""
         code = f"def {name}(st, env, src, values, cache):\n" + "\n".join(lines) + "\n"
-        fast = _deferred(lines, f"{name}_x") if DEFERRED_CHARGES else None
+        fast = _deferred(lines, f"{name}_x", fixed) if DEFERRED_CHARGES else None
         if fast is None:
             return define(self.ns, name, code, filename)
         exact = define(self.ns, f"{name}_x", code.replace(name, f"{name}_x", 1), filename)
