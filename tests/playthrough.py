@@ -9,7 +9,9 @@ import random
 
 from madang.game import api
 from madang.game.api import new_game
+from madang.runtime import budget
 from madang.runtime import engine as E
+from madang.runtime.errors import RulesError
 from madang.runtime.state import WINDOW
 
 
@@ -66,6 +68,22 @@ def offers(prog, seed: int, limit: int = 400) -> list:
     while not g.st.over and len(seen) < limit:
         seen.append((g.digest(), repr(g.st.pending.values)))
         g.apply_action(rng.randrange(len(g.st.pending.values)))
+    return seen
+
+
+def played_within(prog, steps: int, monkeypatch, limit: int = 3) -> list | str:
+    """The state's digest and the work at the first decisions of a seeded random game played
+    with `steps` of budget (the ceiling set to it), or the budget's error where one is raised
+    (tests/test_joined_charges.py, tests/test_deferred_charges.py)."""
+    monkeypatch.setattr(budget, "CEILING", steps)
+    try:
+        g = new_game(prog, seed=0, memory=False)
+        rng, seen = random.Random(0), []
+        while not g.st.over and len(seen) < limit:
+            seen.append((g.digest(), g.st.work))
+            g.apply_action(rng.randrange(len(g.st.pending.values)))
+    except RulesError as e:
+        return str(e)
     return seen
 
 

@@ -7,14 +7,11 @@ And `YOU_GIVEN`: an enumerator reads `you` by subscript, `cached` only after its
 
 from __future__ import annotations
 
-import random
-
 from madang.build import enumerators
-from madang.game.api import load_program, new_game
-from madang.runtime import budget
+from madang.game.api import load_program
 from madang.runtime.errors import RulesError
 from minirules import ROUNDS, four_areas
-from playthrough import compiled_without, decisions, enumerator_code, windows
+from playthrough import compiled_without, decisions, enumerator_code, played_within, windows
 
 SWITCH = (enumerators, "DEFERRED_CHARGES")
 
@@ -100,30 +97,11 @@ action shove(a: area from areas, q: player from players) in act:
 setup:
     for p in players:
         create "Big" in area("A").units for p
-        create "Small" in area("C").units for p
+        create "Small" in area("B").units for p
         create "Big" in area("C").units for p
-        create "Small" in area("D").units for p
+        create "Small" in area("C").units for p
 
 """
-
-
-def _small(folder):
-    return four_areas(folder, RULES + ROUNDS, "deferred")
-
-
-def _played(prog, steps: int, monkeypatch) -> list | str:
-    """Four decisions of a seeded game with `steps` of budget: the states and work, or the
-    budget's error."""
-    monkeypatch.setattr(budget, "CEILING", steps)
-    try:
-        g = new_game(prog, seed=0, memory=False)
-        rng, seen = random.Random(0), []
-        while not g.st.over and len(seen) < 4:
-            seen.append((g.digest(), g.st.work))
-            g.apply_action(rng.randrange(len(g.st.pending.values)))
-    except RulesError as e:
-        return str(e)
-    return seen
 
 
 def test_a_small_ruleset_lists_and_errs_as_charged_one_by_one(tmp_path, monkeypatch):
@@ -131,7 +109,7 @@ def test_a_small_ruleset_lists_and_errs_as_charged_one_by_one(tmp_path, monkeypa
     it, a domain kept per game computed with work) and shoving another player's: the same
     states and work over 12 seeded games, at every budget around the first listings the
     same error (or none) with the same work, and every listing at every budget of its own."""
-    folder = _small(tmp_path)
+    folder = four_areas(tmp_path, RULES + ROUNDS, "deferred")
     on, off = load_program(folder), compiled_without(folder, monkeypatch, SWITCH)
     hop = on.actions[0].fast_enum
     assert "dw_ +=" in hop.generated and "ud_.append((kk2, v0))" in hop.generated
@@ -140,7 +118,9 @@ def test_a_small_ruleset_lists_and_errs_as_charged_one_by_one(tmp_path, monkeypa
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
     first = decisions(on, 0)[1][1]  # the work up to the second decision
     for steps in range(max(first // 2 - 40, 1), first // 2 + 40):
-        assert _played(on, steps, monkeypatch) == _played(off, steps, monkeypatch), steps
+        assert played_within(on, steps, monkeypatch, 4) == played_within(
+            off, steps, monkeypatch, 4
+        ), steps
     compared, errors = _compare(on, 0, range(6))
     assert compared > 300 and errors > 300
 
@@ -148,7 +128,7 @@ def test_a_small_ruleset_lists_and_errs_as_charged_one_by_one(tmp_path, monkeypa
 def test_a_listing_made_again_forgets_the_domains_it_kept(tmp_path, monkeypatch):
     """Without its notes of the kept domains it wrote, a listing made again finds them kept
     and charges less than the one made as written: some budget then gives another error."""
-    folder = _small(tmp_path)
+    folder = four_areas(tmp_path, RULES + ROUNDS, "deferred")
     monkeypatch.setattr(enumerators, "_noted", lambda lines, first: (lines[first:], False))
     bare = load_program(folder)
     try:

@@ -18,15 +18,12 @@ The states, the work charged and the budget's errors are those of the general co
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from madang.build import codegen, enumerators
-from madang.game.api import load_program, new_game
+from madang.game.api import load_program
 from madang.runtime import budget
-from madang.runtime.errors import RulesError
 from minirules import ROUNDS, four_areas
-from playthrough import compiled_without, decisions, enumerator_code
+from playthrough import compiled_without, decisions, enumerator_code, played_within
 
 SWITCHES = (
     (enumerators, "SCAN_ONE_CHARGE"),
@@ -113,21 +110,6 @@ def _small(folder):
     return four_areas(folder, RULES + ROUNDS, "hops")
 
 
-def _played(prog, steps: int, monkeypatch) -> list | str:
-    """Three decisions of a seeded game with `steps` of budget: the states and work, or the
-    budget's error."""
-    monkeypatch.setattr(budget, "CEILING", steps)
-    try:
-        g = new_game(prog, seed=0, memory=False)
-        rng, seen = random.Random(0), []
-        while not g.st.over and len(seen) < 3:
-            seen.append((g.digest(), g.st.work))
-            g.apply_action(rng.randrange(len(g.st.pending.values)))
-        return seen
-    except RulesError as e:
-        return str(e)
-
-
 def test_a_small_ruleset_charges_the_same_work_and_errors(tmp_path, monkeypatch):
     """Pieces hopping between areas (a domain of names gone on from a scan, `unique`, then
     the destinations) and counts over every area's pieces, in a listing and in a statement:
@@ -146,7 +128,7 @@ def test_a_small_ruleset_charges_the_same_work_and_errors(tmp_path, monkeypatch)
     first = decisions(on, 0)[0][1]  # the work up to the first decision
     seen = set()
     for steps in range(max(first - 60, 1), first + 2):
-        got = _played(on, steps, monkeypatch)
-        assert got == _played(off, steps, monkeypatch), steps
+        got = played_within(on, steps, monkeypatch)
+        assert got == played_within(off, steps, monkeypatch), steps
         seen.add(got.split(":")[0] if isinstance(got, str) else "")
     assert {"a list", "unique", "action hop"} <= seen
