@@ -53,7 +53,7 @@ def reference_enumerate(act, st, player, values) -> None:
     start = len(values)
     for src in sources:
         env = {"you": player} if src is None else {"you": player, "this": src}
-        act.fast_enum(st, env, src, values, None)
+        act.fast_enum(st, env, src, values, E.NO_CACHE)
     if act.limit_by is not None:
         values[start:] = [
             v for v in values[start:] if act.used_key(st, player, v[2], v[1]) not in st.used

@@ -137,7 +137,7 @@ DEFERRED_CHARGES = True
 _UNTESTED = frozenset(("'a list'", "'unique'"))
 _PASSES_ST = re.compile(r"\bst\.work\b|[(,] ?st\b(?![.\w])")  # reads the work, or passes `st`
 _FREE_OF_WORK = re.compile(r"_players\(st\)")  # calls that charge nothing
-_CACHE_WRITE = re.compile(r"( *)if cached: cache\[(\w+)\] = d\d+")
+_CACHE_WRITE = re.compile(r"( *)cache\[(\w+)\] = d\d+")
 _ROW_WRITE = re.compile(r"( *)d\d+ = (kk\d+)\[([^\]]*)\] = ")
 _KEPT_WRITE = re.compile(r"( *)d\d+ = st\.g\.domains\[kd_\] = (.*)")
 _RETURN = re.compile(r"\breturn\b")
@@ -447,8 +447,8 @@ def _added_up(lines: list[str], fixed: set[str]) -> list[str]:
 
 
 def _computed_with_work(lines: list[str], k: int) -> bool:
-    """Whether the listing's domain written into its cache at line `k` (`if cached: cache[K]
-    = d`) was computed with work charged (found in the cache, it charges nothing)."""
+    """Whether the listing's domain written into its cache at line `k` (`cache[K] = d`) was
+    computed with work charged (found in the cache, it charges nothing)."""
     pad = _indent(lines[k])
     j = k - 1
     while j > 0 and _indent(lines[j]) >= pad:
@@ -477,8 +477,8 @@ class Enumerators(CodeGen):
         """One generated function listing an action's legal argument tuples: nested loops over
         the parameters' domains with each `require` part tested inline at the first level where
         its names are bound."""
-        # (every caller's env holds `you`; `cached` is bound after the first test: a listing
-        # that ends there does not need it)
+        # (every caller's env holds `you`; `cache` is a dict: a listing's, or engine.NO_CACHE,
+        # which keeps nothing)
         lines = ["    you_ = env['you']" if YOU_GIVEN else "    you_ = env.get('you')"]
         pad = "    "
         # each part's source, at the level where what it reads is bound (a definition whose
@@ -646,10 +646,10 @@ class Enumerators(CodeGen):
                 lines.append(f"{inner}    d{i} = st.g.domains[kd_] = {dom}")
             elif key is not None:
                 k = self.const(key)
-                lines.append(f"{inner}d{i} = cache.get({k}) if cached else None")
+                lines.append(f"{inner}d{i} = cache.get({k})")
                 lines.append(f"{inner}if d{i} is None:")
                 lines.extend(self._domain_lines(dom, f"d{i}", inner + "    "))
-                lines.append(f"{inner}    if cached: cache[{k}] = d{i}")
+                lines.append(f"{inner}    cache[{k}] = d{i}")
             else:
                 lines.extend(
                     self._scan_domain(lines, scanned[0], dom, f"d{i}", inner)
@@ -701,8 +701,6 @@ class Enumerators(CodeGen):
             lines = [x for x in lines if x.strip() not in writes]
         self.bound = {}
         lines[early_at:early_at] = early
-        if any("cached" in x for x in lines):
-            kept.insert(0, "    cached = cache is not None")
         lines[after_first:after_first] = kept
         _area_zones(lines, area_loops, self.natural_area_counters())
         lines[after_first:] = _bases(lines[after_first:], "    ")

@@ -1290,7 +1290,7 @@ class Window(Stmt):
                 values = self.listing(st, by)
             else:  # one action's enumerator, called here as `listing` would
                 values = []
-                one(st, {"you": by}, None, values, None)
+                one(st, {"you": by}, None, values, NO_CACHE)
             if not values:
                 return True  # (nothing to do: gone on in place)
             pass_if = self.pass_if
@@ -1349,7 +1349,7 @@ class Window(Stmt):
         one = self.one
         if one is not None:  # one: nothing to share
             values = []
-            one(st, {"you": player}, None, values, None)
+            one(st, {"you": player}, None, values, NO_CACHE)
             return values
         solo = self.solo
         if solo is False:
@@ -1441,6 +1441,20 @@ class Window(Stmt):
             return True
 
 
+class _Unkept(dict):
+    """The cache of a listing that shares no domain (a window's one action, an object's own
+    options): every enumerator's domain computed at each call, as the listing's own dict would
+    be at its first. An enumerator reads `cache.get(key)` and writes `cache[key] = d` without
+    testing for a cache (build/enumerators.py); here the write is `dict.get`, a call in C that
+    keeps nothing (no Python frame)."""
+
+    __slots__ = ()
+    __setitem__ = dict.get
+
+
+NO_CACHE = _Unkept()  # (always empty: what an enumerator is given for no cache)
+
+
 # a window's actions whose enumerators start with the same test of counters: the test made
 # once per listing, the actions it fails skipped (`_guarded`; off: each enumerator tests it)
 ENUM_GUARDS = True
@@ -1520,7 +1534,7 @@ def card_listing(st: State, actions, order: tuple, player: int) -> list:
             fast = act.fast_enum
             for src in srcs:
                 if owner[src] == player:
-                    fast(st, {"you": player, "this": src}, src, values, None)
+                    fast(st, {"you": player, "this": src}, src, values, NO_CACHE)
     return values
 
 

@@ -111,7 +111,8 @@ class ActionRT:
             who = player if src is None else src
         return (self.limit_key, who, E.scope_name(st, self.limit))
 
-    def enumerate(self, st, player, values, cache=None):
+    def enumerate(self, st, player, values, cache: dict):
+        # (`cache`: the listing's dict, or engine.NO_CACHE, which keeps nothing; never None)
         if self.origin == "global":  # one source: no list of sources nor loop
             used = st.used
             if used and self.limit_by is None and self._used_up(st, player, None):
@@ -122,11 +123,9 @@ class ActionRT:
                 self._filter(st, player, values, start)
             return
         if self.origin == "card":
-            present = cache.get(_PRESENT) if cache is not None else None
+            present = cache.get(_PRESENT)
             if present is None:
-                present = E.objects_by_card(st)
-                if cache is not None:
-                    cache[_PRESENT] = present
+                present = cache[_PRESENT] = E.objects_by_card(st)
             owner = st.obj_owner
             sources = [o for o in present.get(self.card_index, ()) if owner[o] == player]
         else:
@@ -139,7 +138,7 @@ class ActionRT:
         fast = self.fast_enum
         start = len(values)
         for src in sources:  # (an object's options: no cache shared with other sources)
-            fast(st, {"you": player, "this": src}, src, values, None)
+            fast(st, {"you": player, "this": src}, src, values, E.NO_CACHE)
         if len(values) > start:
             self._filter(st, player, values, start)
 
