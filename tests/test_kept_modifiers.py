@@ -177,9 +177,10 @@ def test_totals_added_up_by_card_are_each_objects(op, first):
 
 def test_the_objects_present_of_modifiers_cards_are_kept_across_other_moves():
     """Nivel Arena (State.kp, effects._present): a unit without a modifier of a property moved
-    into a lane keeps the objects present of the modifiers' cards; a modifier card's object
-    moved into a lane, removed, a shuffled zone and a clone forget them; each time the kept
-    objects equal those found afresh (a move that did not forget them would show)."""
+    into a lane keeps the objects present of the modifiers' cards as they were; a modifier
+    card's object moved into a lane is written into them in place (engine.modifiers_moved);
+    a removal, a shuffled zone and a clone forget them; each time the kept objects equal those
+    found afresh (a move that wrote them wrong, or not at all, would show)."""
     from madang.runtime import engine as E
 
     prog = load_program("nivel_arena")
@@ -203,9 +204,14 @@ def test_the_objects_present_of_modifiers_cards_are_kept_across_other_moves():
     E.move_object(st, plain, lane, "back")
     assert st.kp is kp and present() == before  # not a source: kept
     E.move_object(st, sources[0], lane, "back")
-    assert st.kp is None
+    assert st.kp is kp and kp[1][id(cards)] is before  # written in place, not found again
     after = present()
-    assert sources[0] in after[st.obj_card[sources[0]]] and after != before
+    assert sources[0] in after[st.obj_card[sources[0]]]
+    for o in sources[1:3]:  # to the front and the back of the lane, then back to the deck
+        E.move_object(st, o, lane, "front")
+        assert st.kp is kp and o in present()[st.obj_card[o]]
+    E.move_object(st, sources[1], deck, "back")
+    assert st.kp is kp and sources[1] not in present().get(st.obj_card[sources[1]], ())
     E.remove_objects(st, sources[0])
     assert st.kp is None and sources[0] not in sum(present().values(), [])
     E.shuffle_zone(st, deck)

@@ -36,9 +36,9 @@ def test_games_are_the_same_with_many_unused_cards_loaded(name, tmp_path):
 
 
 def test_the_objects_present_are_found_again_after_a_change_where_they_are_in_force():
-    """The objects of cards with abilities where those are in force, by card, are kept until
-    one of them comes or goes there (`State.kw`): such a move forgets them, and a clone starts
-    with its own."""
+    """The objects of cards with abilities where those are in force, by card, are kept
+    (`State.kw`): a move of one of them out of where they are in force takes it out of them in
+    place (engine.present_moved), and a clone starts with its own."""
     from madang.game.api import new_game
     from madang.runtime import engine as E
 
@@ -52,5 +52,5 @@ def test_the_objects_present_are_found_again_after_a_change_where_they_are_in_fo
     o = next(o for objs in present.values() for o in objs)
     E.move_object(st, o, st.g.zone_base["dead"] + st.obj_owner[o], "back")
     after = E.objects_by_card(st)
-    assert after is not present
+    assert after is present and after == E._objects_by_card(st)  # written in place
     assert o not in [x for objs in after.values() for x in objs]

@@ -133,11 +133,11 @@ def test_a_card_action_is_offered_only_to_its_objects_owner():
     assert seen > 0
 
 
-def test_a_move_forgets_the_window_plans_only_for_a_card_with_abilities_where_in_force():
-    """`State.kw` (the windows' plans and the objects present by card) is kept across moves of
-    objects of cards without abilities of their own and moves outside the zones where a card's
-    abilities are in force, and forgotten when an object of a card with abilities comes or goes
-    there (or a clone is made)."""
+def test_a_move_keeps_the_window_plans_but_for_a_card_with_abilities_where_in_force():
+    """`State.kw` (the windows' plans and the objects present by card) is kept as it is across
+    moves of objects of cards without abilities of their own and moves outside the zones where
+    a card's abilities are in force, written in place when an object of a card with abilities
+    comes or goes there (engine.present_moved), and not shared by a clone."""
     prog = load_program("game_of_thrones_2p")
     g = new_game(prog, seed=1, memory=False)
     rng, st = random.Random(1), g.st
@@ -161,8 +161,66 @@ def test_a_move_forgets_the_window_plans_only_for_a_card_with_abilities_where_in
     present = E.objects_by_card(st)
     mine = next(o for objs in present.values() for o in objs)
     E.move_object(st, mine, st.obj_zone[mine], "back")
-    assert st.kw is None
-    assert E.objects_by_card(st) is not present
+    assert st.kw is kept and E.objects_by_card(st) is present
+    assert present == all_present_of(st, cards)
+
+
+def all_present_of(st, cards) -> dict[int, list[int]]:
+    """`all_present` of the cards `cards` only."""
+    return {c: objs for c, objs in all_present(st).items() if c in cards}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_move_writes_the_objects_present_and_keeps_the_other_cards_window_plans(
+    seed, monkeypatch
+):
+    """Objects of cards with abilities moved at random (to the back, the front or an index of
+    any zone) at a decision of a seeded random game: `State.kw` stays the same tuple, its
+    objects present by card equal to those found afresh; when a move makes a card present or
+    no longer present, the plans of the windows without actions of that card are kept as they
+    were and those with its actions are made again (engine.present_moved); every plan kept
+    equals one made afresh."""
+    listed = {}  # the windows' actions and orders, by the key of their plans
+    listing = E.card_listing
+
+    def recorded(st, actions, order, player):
+        listed[id(actions)] = (actions, order)
+        return listing(st, actions, order, player)
+
+    monkeypatch.setattr(E, "card_listing", recorded)
+    prog = load_program("game_of_thrones_2p")
+    g = new_game(prog, seed=seed, memory=False)
+    rng, st = random.Random(seed), g.st
+    for _ in range(20 + 10 * seed):
+        g.apply_action(rng.randrange(len(st.pending.values)))
+    kw = st.kw
+    assert kw is not None and E.PRESENT in kw[1]
+    cards = kw[0]
+    kept_plans = 0
+    for _ in range(40):  # (the game does not go on: the moves are not the rules')
+        objs = [o for o, z in enumerate(st.obj_zone) if z >= 0 and st.obj_card[o] in cards]
+        o = rng.choice(objs)
+        z = rng.randrange(len(st.zones))
+        before = dict(kw[1])
+        had = set(kw[1][E.PRESENT])
+        where = rng.choice(["back", "front", "at"])
+        E.move_object(st, o, z, where, rng.randrange(len(st.zones[z]) + 1))
+        assert st.kw is kw and kw[1][E.PRESENT] == all_present_of(st, cards)
+        card = st.obj_card[o]
+        changed = (card in kw[1][E.PRESENT]) != (card in had)
+        for key, plan in before.items():
+            if key is E.PRESENT:
+                continue
+            if changed and card in kw[2][key]:
+                assert key not in kw[1]  # its window lists an action of the card: made again
+            else:
+                assert kw[1][key] is plan
+                kept_plans += 1
+        for key, plan in kw[1].items():
+            if key is not E.PRESENT:
+                assert plan == E._present_actions(st, *listed[key])
+        E.objects_by_card(st)  # (found again after a shuffle or a removal: none here)
+    assert kept_plans > 0
 
 
 def test_the_next_pick_of_a_question_is_found_from_the_last(monkeypatch):

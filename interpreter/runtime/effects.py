@@ -513,7 +513,7 @@ class ContinuousEffects:
         }
         # their objects present are kept across other cards' moves (State.kp, `_present`)
         self.kp_cards = frozenset().union(*self.static_cards.values())
-        self.kp_ids = frozenset(id(cs) for cs in self.static_cards.values())
+        self.kp_ids = {id(cs): cs for cs in self.static_cards.values()}
         # A card's own modifiers are looked up from the cards present, so that cards loaded but
         # never played cost nothing when a property is read.
         self.statics_by_card = {}
@@ -569,10 +569,10 @@ class ContinuousEffects:
     def _present(st, cards: frozenset) -> dict:
         """The objects in active zones whose card is one of `cards`, by card: one pass over
         the active zones serves every continuous modifier of a property. For the cards of a
-        property's modifiers (`kp_ids`), kept until an object of one of them moves (or a
-        zone is shuffled, an object removed: `State.kp`, the engine's moves), so that an object
-        without such an ability entering or leaving a zone does not find them again; for
-        other cards, until a zone changes (`State.zone_kept`)."""
+        property's modifiers (`kp_ids`), kept until a zone is shuffled or an object removed
+        (`State.kp`), written in place by the moves and makes of their objects where those are
+        in force (engine.modifiers_moved), so that no move finds them again; for other cards,
+        until a zone changes (`State.zone_kept`)."""
         prog = st.g.prog
         key = id(cards)
         if key not in prog.kp_ids:

@@ -536,14 +536,15 @@ def move_objects(st, o, z, where, idx, span) -> None:
         if kt[0] & bits or kt[3] & bits and st.obj_card[o] in kt[4]:
             st.kt = None
     if st.kp is not None and st.obj_card[o] in st.kp[0]:
-        st.kp = None  # (the objects of continuous modifiers' cards present: effects._present)
+        # (the objects of continuous modifiers' cards present, effects._present: in place)
+        modifiers_moved(st, o, st.obj_card[o], old, z, where, idx)
     if st.kw is not None:  # (the objects present of cards with abilities: objects_by_card)
         card = st.obj_card[o]
         if card in st.kw[0]:
             zs = g.card_zones
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
-                st.kw = None
+                present_moved(st, o, card, old in zs, z if z in zs else -1, where, idx)
     if where == "back":
         zones[z].append(o)
     elif where == "front":
@@ -552,6 +553,72 @@ def move_objects(st, o, z, where, idx, span) -> None:
         dest = zones[z]
         dest.insert(max(0, min(idx, len(dest))), o)
     st.obj_zone[o] = z
+
+
+def present_moved(st, o, card, was: bool, z: int, where: str, idx: int) -> None:
+    """Object `o` of a card with abilities (`card`) left where they are in force (`was`)
+    and/or comes to zone `z` where they are (-1: it does not), before it is placed there:
+    `objects_by_card`'s map, when kept, written in place (`o` taken out of its card's list,
+    put where the zones' order puts it); the windows' plans, which hold the lists, kept but
+    for those of windows with actions of `card` when it comes to be present or stops being
+    (they are made again). `State.kw` is a state's own, never shared."""
+    kw = st.kw
+    plans = kw[1]
+    present = plans.get(PRESENT)  # (none: no plan either, nothing kept)
+    if present is not None and by_card_moved(st, present, o, card, was, z, where, idx):
+        for key, by_card in kw[2].items():  # `card` now present or gone: the plans of the
+            if card in by_card:  # windows with actions of its own made again
+                plans.pop(key, None)
+
+
+def modifiers_moved(st, o, card, old: int, z: int, where: str, idx: int) -> None:
+    """`present_moved` for the maps of continuous modifiers' cards present (`State.kp`,
+    effects._present), `old` and `z` the zones `o` leaves and comes to: each map of a set of
+    cards with `card` written in place where `o` leaves or comes where its abilities are in
+    force; none made again."""
+    g = st.g
+    zs = g.card_zones
+    zs = g.active_set if zs is None else zs[card]
+    was = old in zs
+    if z not in zs:
+        if not was:
+            return
+        z = -1
+    sets = g.prog.kp_ids
+    for key, present in st.kp[1].items():
+        if card in sets[key]:
+            by_card_moved(st, present, o, card, was, z, where, idx)
+
+
+def by_card_moved(st, present: dict, o, card, was: bool, z: int, where: str, idx: int) -> bool:
+    """A map of objects present by card, in the zones' order, written in place for `o`'s move
+    (`present_moved`'s arguments): whether its set of cards changed."""
+    lst = present.get(card)
+    if was:
+        lst.remove(o)
+    if z >= 0:
+        if lst is None:
+            present[card] = [o]
+            return True
+        lst.insert(_place(st, lst, z, where, idx), o)
+    elif not lst:
+        del present[card]
+        return True
+    return False
+
+
+def _place(st, lst: list, z: int, where: str, idx: int) -> int:
+    """Where in `lst` (objects of one card present, in the zones' order: `_objects_by_card`)
+    an object put at the back, the front or index `idx` of zone `z` goes, before it is put."""
+    rank = st.g.active_zones.index
+    rz = rank(z)
+    zone = st.obj_zone
+    at = st.zones[z].index
+    for i, e in enumerate(lst):
+        r = rank(zone[e])
+        if r > rz or r == rz and where != "back" and (where == "front" or at(e) >= idx):
+            return i
+    return len(lst)
 
 
 def _move_listed(st, what, z, where, idx) -> None:
@@ -643,9 +710,11 @@ def create_card(st, card, z, owner, span=None) -> int:
         if kt[0] >> z & 1 or kt[3] >> z & 1 and card in kt[4]:
             st.kt = None
     if st.kp is not None and card in st.kp[0]:
-        st.kp = None
-    if st.kw is not None and card in st.kw[0] and z in st.g.active_set:
-        st.kw = None
+        modifiers_moved(st, o, card, -1, z, "back", 0)
+    if st.kw is not None and card in st.kw[0]:
+        zs = st.g.card_zones
+        if z in (st.g.active_set if zs is None else zs[card]):
+            present_moved(st, o, card, False, z, "back", 0)
     return o
 
 
@@ -1515,10 +1584,11 @@ def card_listing(st: State, actions, order: tuple, player: int) -> list:
     pair): the actions of the window's plan (`_present_actions`, kept in `State.kw`)."""
     kw = st.kw
     if kw is None:
-        kw = st.kw = (_ability_cards(st.g), {})
+        kw = st.kw = (_ability_cards(st.g), {}, {})
     plan = kw[1].get(id(actions))
     if plan is None:
         plan = kw[1][id(actions)] = _present_actions(st, actions, order)
+        kw[2][id(actions)] = order[1]  # (its cards: `present_moved` forgets it for those)
     elif st.g.prog.verify_checks and plan != _present_actions(st, actions, order):
         raise AssertionError("an object of a card with actions moved without forgetting State.kw")
     values: list = []
@@ -1556,11 +1626,12 @@ def _ability_cards(g) -> frozenset:
 
 def _present_actions(st: State, actions: list, order: tuple) -> list:
     """A window's actions that may have options now, in the order they were written, each with
-    how it is listed (kept until a zone changes): (action, None) for the rules' own without
-    limit or cost, (action, its card's objects present) for a card's own without limit or
-    cost, (action, False) for the rest (`ActionRT.enumerate`). Kept until an object of a card
-    with actions moves, is made or removed, or a zone is shuffled (`State.kw`): the objects of
-    other cards do not change it, and their owners are read at each listing."""
+    how it is listed: (action, None) for the rules' own without limit or cost, (action, its
+    card's objects present, a list written in place by the moves) for a card's own without
+    limit or cost, (action, False) for the rest (`ActionRT.enumerate`). Kept until a card with
+    actions in the window comes to be present or stops being (`present_moved`), an active
+    zone is shuffled or an object removed (`State.kw`): the objects of other cards do not
+    change it, and their owners are read at each listing."""
     always, by_card = order
     present = objects_by_card(st)
     picks = list(always)
@@ -2259,12 +2330,12 @@ def objects_by_card(st: State) -> dict[int, list[int]]:
     """The objects of cards with abilities of their own (`_ability_cards`: no other card is
     looked up) where those are in force, grouped by card, in zone order: one pass serves every
     ability of a card, so cards loaded but not in play cost nothing. Kept with the windows'
-    plans (`State.kw`) until an object of one of those cards comes or goes where its
-    abilities are in force, or an active zone is shuffled or loses an object: callers only
-    read it."""
+    plans (`State.kw`), written in place when an object of one of those cards comes or goes
+    where its abilities are in force (`present_moved`), found again when an active zone is
+    shuffled or loses an object: callers only read it (and hold it only while nothing moves)."""
     kw = st.kw
     if kw is None:
-        kw = st.kw = (_ability_cards(st.g), {})
+        kw = st.kw = (_ability_cards(st.g), {}, {})
     present = kw[1].get(PRESENT)
     if present is None:
         present = kw[1][PRESENT] = _objects_by_card(st)

@@ -344,7 +344,7 @@ class Program(ContinuousEffects):
         self.statics_prop: dict[str, list[StaticRT]] = {}
         self.static_cards: dict[str, frozenset] = {}  # property -> cards with a modifier of it
         self.kp_cards: frozenset = frozenset()  # all of those (State.kp, effects._present)
-        self.kp_ids: frozenset = frozenset()  # the ids of static_cards' sets
+        self.kp_ids: dict = {}  # static_cards' sets by their ids
         self.statics_grant: list[StaticRT] = []
         self.modified_props: set[str] = set()
         # the compiled reads of modified properties, by (name, none-safe): codegen.reader

@@ -221,12 +221,14 @@ class State:
         self.ko: dict | None = None
         # The objects present in active zones by card, for the cards of continuous modifiers
         # (effects.ContinuousEffects._present): (those cards, {id(cards): objects by card}),
-        # kept across moves of other cards' objects (the moves forget it only for one of those
-        # cards, a shuffle or a removal of any); never copied nor saved.
+        # written in place by the moves of those cards' objects (engine.modifiers_moved),
+        # forgotten by a shuffle or a removal; never copied nor saved.
         self.kp = None
         # The actions of each window that may have options, each with the objects present of
         # its card (engine.enumerate_actions): (the cards that have actions, {id(actions):
-        # plan}), kept across moves of other cards' objects like `kp`; never copied nor saved.
+        # plan, PRESENT: objects by card}, {id(actions): the cards with actions in it}), written
+        # in place by the moves of those cards' objects (engine.present_moved); never copied
+        # nor saved.
         self.kw = None
         # Explicit chance (runtime/chance.py): the outcomes of random operations come from
         # this tape instead of the generator. Set only while game/api.py replays a step.
