@@ -16,7 +16,10 @@ MANY = 8  # continuous grants of one keyword beyond which those of absent cards 
 def carried(args, o):
     """Arguments read off object `o`: a condition (`["cond", n]`) carries `o` as `["cond", n, o]`,
     so that `matches` gives it `this` (the object that has the keyword) and `you` (its owner)."""
-    if not any(type(a) is list and a and a[0] == "cond" for a in args):
+    for a in args:  # (a loop, not `any` over a generator: no frame when none is)
+        if type(a) is list and a and a[0] == "cond":
+            break
+    else:
         return args
     return tuple(["cond", a[1], o] if type(a) is list and a and a[0] == "cond" else a for a in args)
 
@@ -647,22 +650,17 @@ class ContinuousEffects:
                 got = statics_on(st, o, name) if sums is None else sums.get(o)
             else:
                 got = sums.get(o)
-            if got is None:  # (no continuous modifier hits it: its base value)
-                added = False
-                total = 0
-            else:
-                setv, added, total = got
-                if setv is not _MISSING:  # (set by one: its base value is not read)
-                    if st.mods:
-                        return _with_mods(st, o, name, setv, added, total)
-                    return setv + total if added else setv
-            if k is not None:  # (the base read written out: the hottest path)
-                v = st.pv[k][o]
-            elif name not in st.props:  # (nothing wrote it: its card's, as codegen reads it)
-                v = printed[st.obj_card[o]]
-            else:
-                d = st.props[name]
-                v = d[o] if o in d else cards[st.obj_card[o]].props.get(name)
+            if got is None:  # no continuous modifier hits it: its base value (the hottest path)
+                if k is not None:  # (the base read written out)
+                    v = st.pv[k][o]
+                elif name not in st.props:  # (nothing wrote it: its card's, as codegen reads it)
+                    v = printed[st.obj_card[o]]
+                else:
+                    d = st.props[name]
+                    v = d[o] if o in d else cards[st.obj_card[o]].props.get(name)
+                return _with_mods(st, o, name, v, False, 0) if st.mods else v
+            setv, added, total = got
+            v = base(st, o) if setv is _MISSING else setv  # (set by one: its base not read)
             if st.mods:
                 return _with_mods(st, o, name, v, added, total)
             return v + total if added else v
