@@ -1613,15 +1613,22 @@ PRESENT = ("objects by card",)  # the key of objects_by_card in an enumeration's
 
 def _ability_cards(g) -> frozenset:
     """The cards that have abilities of their own (actions, triggers, costs; computed once
-    per game): only their objects are found present (`objects_by_card`), and a move of an
-    object of another card leaves that and every window's plan as they were (`State.kw`)."""
+    per program and layout, `Game.laid`): only their objects are found present
+    (`objects_by_card`), and a move of an object of another card leaves that and every
+    window's plan as they were (`State.kw`)."""
     got = g.action_cards
     if got is None:
-        prog = g.prog
-        got = frozenset(a.card_index for a in prog.actions if a.origin == "card")
-        got |= {lst.card_index for lst in prog.listener_by_id.values() if lst.origin == "card"}
-        got = g.action_cards = frozenset(got)
+        got = g.laid.get(ABILITY_CARDS)
+        if got is None:
+            prog = g.prog
+            got = {a.card_index for a in prog.actions if a.origin == "card"}
+            got |= {lst.card_index for lst in prog.listener_by_id.values() if lst.origin == "card"}
+            got = g.laid[ABILITY_CARDS] = frozenset(got)
+        g.action_cards = got
     return got
+
+
+ABILITY_CARDS = ("cards with abilities",)  # the key of `_ability_cards` in `Game.laid`
 
 
 def _present_actions(st: State, actions: list, order: tuple) -> list:
@@ -2358,14 +2365,15 @@ def _listeners_present(st: State) -> dict[int, list[int]] | bool:
 
 
 def _cards_act(g) -> bool:
-    """Per game: whether some action is a card's own (windows then list the objects present)."""
-    got = g.kept_points.get(CARDS_ACT)
+    """Per program: whether some action is a card's own (windows then list the objects
+    present; kept in `Game.laid`)."""
+    got = g.laid.get(CARDS_ACT)
     if got is None:
-        got = g.kept_points[CARDS_ACT] = any(a.origin == "card" for a in g.prog.actions)
+        got = g.laid[CARDS_ACT] = any(a.origin == "card" for a in g.prog.actions)
     return got
 
 
-CARDS_ACT = ("cards' actions",)  # the key of `_cards_act` in `Game.kept_points`
+CARDS_ACT = ("cards' actions",)  # the key of `_cards_act` in `Game.laid`
 BY_CARD = ("objects by card, any zone",)  # the key of `card_objects`' index in `State.ko`
 
 
@@ -2410,9 +2418,9 @@ def _objects_by_card(st: State) -> dict[int, list[int]]:
 
 
 def _zone_cards(g) -> list:
-    """Per game: each active zone with the cards with abilities whose abilities are in force
-    there (`Game.card_zones`), those without any left out."""
-    got = g.kept_points.get(PRESENT)
+    """Per program and layout (`Game.laid`): each active zone with the cards with abilities
+    whose abilities are in force there (`Game.card_zones`), those without any left out."""
+    got = g.laid.get(PRESENT)
     if got is None:
         cards = _ability_cards(g)
         czones = g.card_zones
@@ -2421,7 +2429,7 @@ def _zone_cards(g) -> list:
             here = cards if czones is None else frozenset(c for c in cards if z in czones[c])
             if here:
                 got.append((z, here))
-        g.kept_points[PRESENT] = got
+        g.laid[PRESENT] = got
     return got
 
 

@@ -263,7 +263,7 @@ def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
 
 _LAID_OUT = (
     "zone_base", "zone_info", "zone_player", "active_zones", "active_set", "card_zones", "renewing", "areas",
-    "area_index", "adjacency", "area_props",
+    "area_index", "adjacency", "area_props", "laid",
 )  # fmt: skip
 
 

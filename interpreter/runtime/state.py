@@ -104,6 +104,10 @@ class Game:
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
+    # what the run time finds from the program and the layout alone (the cards with abilities,
+    # the zones where each is in force: engine.py), shared by every game of them
+    # (setup._layout), since it holds for all
+    laid: dict = field(default_factory=dict)
     # by zone instance, the state checks an object leaving or entering it makes due
     # (engine.zone_checks, move_object); None until the checks' plan is made (run_checks)
     zone_checks: list | None = None
