@@ -8,6 +8,7 @@ and from constants bound into the function's globals (never from the ruleset's t
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 import unicodedata
@@ -236,6 +237,46 @@ def _fusible(src: str) -> bool:
 
 
 _FUSIBLE_CALLS = frozenset(("_each", "any", "_mg", "_kog"))
+
+# `objects(L)` and `L.p` of a list that the Python written for `L` makes anew (a list display
+# or comprehension, as an inlined definition's `where` is): no copy of it, no `or []`, and a
+# property of each match read in the comprehension that finds them (`_mapped`)
+FRESH_LISTS = True
+
+
+def _fresh(src: str) -> ast.expr | None:
+    """The list display or comprehension that the Python `src` is (a new list each time it is
+    evaluated, never none), or None."""
+    if not FRESH_LISTS or not src.startswith(("[", "(")):
+        return None
+    try:
+        body = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+    return body if isinstance(body, ast.List | ast.ListComp) else None
+
+
+def _matched_var(src: str) -> str | None:
+    """The variable of `src` when it is a comprehension listing its own items, one loop with
+    tests (`[it1 for it1 in Z if C]`, what a `where` is written as), else None."""
+    comp = _fresh(src)
+    if not isinstance(comp, ast.ListComp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    elt = comp.elt
+    if not (isinstance(elt, ast.Name) and isinstance(gen.target, ast.Name)):
+        return None
+    return elt.id if elt.id == gen.target.id and comp.lineno == comp.end_lineno else None
+
+
+def _mapped(src: str, one: str) -> str:
+    """The comprehension `src` (`_matched_var`'s) with `one` for each match instead of it."""
+    comp = _fresh(src)
+    raw = src.encode()
+    elt = comp.elt
+    inner = raw[comp.col_offset : comp.end_col_offset]
+    at, end = elt.col_offset - comp.col_offset, elt.end_col_offset - comp.col_offset
+    return (inner[:at] + one.encode() + inner[end:]).decode()
 
 
 def _pure(src: str) -> bool:
@@ -870,7 +911,7 @@ class CodeGen:
                     if res.name == "count" and self._list(e.args[0]):
                         return f"len({_counted_having(args[0]) or args[0]})"
                     if res.name == "objects" and self._list(e.args[0]):
-                        return f"list({args[0]})"
+                        return args[0] if _fresh(args[0]) else f"list({args[0]})"
                     if res.name == "contents":  # builtins._contents, none an error as there
                         return f"list(st.zones[{args[0]}])"
                     if res.name == "reversed" and (self._list(e.args[0]) or self._zone(e.args[0])):
@@ -1635,6 +1676,9 @@ class CodeGen:
             return self.where(e.obj, its, "[", "]", lambda var: self.one_attr(ref, var))
         obj = self.src(e.obj, its)
         if self.r.maps_list(e):
+            mapped = self._mapped_attr(e, ref, obj, its)
+            if mapped is not None:
+                return mapped
             var = f"m{len(its)}"
             held = self.objects_only(e.obj)
             if held:
@@ -1658,6 +1702,32 @@ class CodeGen:
                 )
             return f"[{one} for {var} in ({obj} or [])]"
         return self.one_attr(ref, obj)
+
+    def _mapped_attr(self, e: n.Attr, ref, obj: str, its) -> str | None:
+        """`L.p` of a list `L` written as a new list (`_fresh`): its items gone through with no
+        `or []`, and when it is a `where`'s comprehension and the read of `p` is pure (no
+        charge, no error: read in another order, the same), that read made in it for each
+        match, no list of the matches made first; None for any other `L`."""
+        if not self._list(e.obj) or _fresh(obj) is None:
+            return None
+        var = _matched_var(obj)
+        if var is None:
+            var = f"m{len(its)}"
+            return f"[{self._held_attr(e, ref, var)} for {var} in {obj}]"
+        one = self._held_attr(e, ref, var)
+        return _mapped(obj, one) if _pure(one) else None
+
+    def _held_attr(self, e: n.Attr, ref, var: str) -> str:
+        """`one_attr` of `var`, an item of `e`'s list, known as an object if the list holds
+        only objects."""
+        held = self.objects_only(e.obj) and var not in self.objs
+        if held:
+            self.objs.add(var)
+        try:
+            return self.one_attr(ref, var)
+        finally:
+            if held:
+                self.objs.discard(var)
 
     def one_attr(self, ref, obj: str) -> str:
         name = ref.name
