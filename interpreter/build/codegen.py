@@ -928,6 +928,10 @@ class CodeGen:
                     ):  # no call: an empty list gives the none of `(None,)`
                         items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
                         return f"({items} or (None,))[{0 if res.name == 'first' else -1}]"
+                if res.name == "nth" and args[0] == "_players(st)" and _seat_number(args[1]):
+                    # a number modulo the seats: a seat (Python's `%` of a positive divisor)
+                    i, fn = args[1], self.const(BUILTIN_FUNCS[res.name], res.name)
+                    return f"({i} if not st.lost else {fn}(st, _players(st), {i}))"
                 if (
                     res.name == "nth"
                     and args[0] == "_players(st)"
@@ -970,6 +974,8 @@ class CodeGen:
                 if op == "/":
                     return f"_div({a}, {b}, {str(e.span)!r})"
                 if op == "%":
+                    if _NONZERO.fullmatch(b):  # no division by zero: Python's
+                        return f"({a} % {b})"
                     return f"_mod({a}, {b}, {str(e.span)!r})"
                 if op in ("==", "!="):
                     return f"({a} {op} {b})"
@@ -1883,6 +1889,24 @@ _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 # numbers far below 2**31 (a literal of up to nine digits, the number of seats), whose product
 # is never too large (budget.number)
 _SMALL = re.compile(r"\(?-?\d{1,9}\)?|st\.g\.nplayers")
+
+
+# a divisor never 0: a literal other than 0, the number of seats (at least one: the schema's)
+_NONZERO = re.compile(r"\(?-?[1-9]\d*\)?|st\.g\.nplayers")
+
+
+def _seat_number(src: str) -> bool:
+    """Whether the Python `src` is `(x % st.g.nplayers)` (what `%` by the seats is written as):
+    a number from 0 to the number of seats less one."""
+    try:
+        body = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return False
+    return (
+        isinstance(body, ast.BinOp)
+        and isinstance(body.op, ast.Mod)
+        and ast.unparse(body.right) == "st.g.nplayers"
+    )
 
 
 def _or_zero(e: n.BinOp, a: str, b: str, op: str) -> str | None:
