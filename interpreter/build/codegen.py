@@ -964,6 +964,8 @@ class CodeGen:
                 if op == "+":
                     if numeric or self._zones(e.left) and self._zones(e.right):
                         return f"({a} + {b})"  # numbers, or two lists of zones
+                    if self._list(e.left) and self._list(e.right):  # two lists: no type tests
+                        return f"_join(st, {a}, {b}, {str(e.span)!r})"
                     return f"_plus(st, {a}, {b}, {str(e.span)!r})"
                 if op == "-":
                     return f"({a} - {b})"

@@ -531,7 +531,7 @@ _WRITE = re.compile(r"^(\s*)env\[('[^'\\]*')\] = (?:(_l\d+) = )?")
 _ESCAPE_IF = re.compile(r"^(\s*)(if .*:) (return _quick_(?:sink|hand_over)\(st, .*)$")
 _ESCAPES = ("return _quick_sink(st, ", "callee.block, callee.pc, callee.env, callee.ctl = ")
 # calls whose value is never none (a list, a number, a text, a truth)
-_NEVER_NONE_CALLS = frozenset(("len", "list", "bool", "_plus"))
+_NEVER_NONE_CALLS = frozenset(("len", "list", "bool", "_plus", "_join"))
 
 
 def _never_none(e: ast.expr) -> bool:

@@ -104,6 +104,16 @@ def _plus(st, x, y, where="+"):
     return v
 
 
+def _join(st, x: list, y: list, where: str) -> list:
+    """`_plus` of two values the compiler knows are lists (no type tests): the same list and
+    charge."""
+    v = x + y
+    st.work += len(v)
+    if st.work > st.work_limit:
+        budget.charge(st, 0, f"{where}: a text or list joined with '+'")
+    return v
+
+
 def _div(x, y, span):
     if y == 0:
         raise RulesError(f"{span}: division by zero")
@@ -207,7 +217,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_each_flat": _each_flat, "_listed": _listed, "_plus": _plus, "_div": _div, "_mod": _mod,
+    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_each_flat": _each_flat, "_listed": _listed, "_plus": _plus, "_join": _join, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul, "_compress": compress,
