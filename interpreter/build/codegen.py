@@ -201,6 +201,8 @@ def _and_parts(src: str) -> list[str]:
 
 
 _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
+# `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
+KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
 # `x is K` and a printed keyword of `x has K` read from a table of each card's truth for K
 # (`_card_table`)
@@ -622,8 +624,44 @@ class CodeGen:
     def test(self, e: n.Expr, its=()) -> str:
         """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
         if isinstance(e, n.BoolOp):
-            return f" {e.op} ".join(_grouped(self.test(i, its)) for i in e.items)
+            items = self._kinds_joined(e, its) if e.op == "or" else e.items
+            return f" {e.op} ".join(
+                i if isinstance(i, str) else _grouped(self.test(i, its)) for i in items
+            )
         return self.src(e, its)
+
+    def _kinds_joined(self, e: n.BoolOp, its) -> list:
+        """The items of an `or`, each run of two or more `x is K` of one object `x` (a name or
+        an object) replaced by the Python of one test: a table of each card's truth for "one of
+        those kinds" (`KINDS_JOINED`; the same truth, one read instead of one per kind)."""
+        out: list = []
+        run: list = []
+        for i in [*e.items, None]:
+            o = self._kind_obj(i, its) if i is not None else None
+            if run and (o is None or o != run[0][0]):
+                out.append(self._kinds_test(run) if len(run) > 1 else run[0][1])
+                run = []
+            if o is not None:
+                run.append((o, i))
+            elif i is not None:
+                out.append(i)
+        return out
+
+    def _kind_obj(self, e, its) -> str | None:
+        """The Python of `x` in `x is K` (a name or an object) when `KINDS_JOINED` may join it."""
+        if not (KINDS_JOINED and isinstance(e, n.IsKind)):
+            return None
+        o = self.src(e.obj, its)
+        return o if o in self.objs or _plain(o) else None
+
+    def _kinds_test(self, run: list) -> str:
+        """`x is A or x is B ...` of one `x` as one read of a table by card (`_card_table`)."""
+        o = run[0][0]
+        kinds = sorted({self.s.canonical.get(i.kind, i.kind) for _, i in run})
+        test = self._card_table(o, "kinds", "|".join(kinds), lambda c: c.kind in kinds)
+        if test is None:  # the cards still being made: each test as written
+            return " or ".join(_grouped(self.src(i, ())) for _, i in run)
+        return f"({test})" if o in self.objs else f"({o} is not None and {test})"
 
     def listed(self, typ, e: n.Expr, src: str) -> str:
         """The source `src` of an argument `e` for a parameter of type `typ`: a zone given for
