@@ -201,6 +201,9 @@ def _and_parts(src: str) -> list[str]:
 
 
 _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
+# a definition whose body is a plain number (a count, a sum, a counter, arithmetic of such)
+# compared as a number that is never none: no `_lt`, no `(x or 0)` (`_plain_define`)
+PLAIN_DEFINES = True
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
 KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
@@ -1625,16 +1628,28 @@ class CodeGen:
             return True
         if isinstance(x, n.Name):
             res = self.r.name_of(x)
-            return isinstance(res, rv.CounterRef) or (
-                isinstance(res, rv.LocalRef) and self._held(x, "number")
+            return (
+                isinstance(res, rv.CounterRef)
+                or (isinstance(res, rv.LocalRef) and self._held(x, "number"))
+                or self._plain_define(res)
             )
         if isinstance(x, n.BinOp) and x.op in ("+", "-", "*"):
             return self._plain_number(x.left) and self._plain_number(x.right)
         if isinstance(x, n.Attr):
             return isinstance(self.r.attr_of(x), rv.PlayerCounter)
         if isinstance(x, n.Call):
-            return self.r.call_of(x) in (rv.BuiltinRef("count"), rv.BuiltinRef("sum"))
+            res = self.r.call_of(x)
+            return res in (rv.BuiltinRef("count"), rv.BuiltinRef("sum")) or self._plain_define(res)
         return False
+
+    def _plain_define(self, res) -> bool:
+        """Whether `res` is a definition whose body is a plain number (`_plain_number`, its
+        parameters not known as numbers: they may be none): its value is never none."""
+        return (
+            PLAIN_DEFINES
+            and isinstance(res, rv.DefineRef)
+            and self._body_is(res.name, self._plain_number)
+        )
 
     def name(self, e: n.Name, its) -> str:
         res = self.r.name_of(e)
