@@ -204,6 +204,8 @@ _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 # a definition whose body is a plain number (a count, a sum, a counter, arithmetic of such)
 # compared as a number that is never none: no `_lt`, no `(x or 0)` (`_plain_define`)
 PLAIN_DEFINES = True
+# `x.name == "T"` of a text known when compiling: a table of each card's truth (`_name_is`)
+NAME_TABLES = True
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
 KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
@@ -1021,6 +1023,9 @@ class CodeGen:
                         return f"({a} % {b})"
                     return f"_mod({a}, {b}, {str(e.span)!r})"
                 if op in ("==", "!="):
+                    named = self._name_is(e, a, b, its)
+                    if named is not None:
+                        return named
                     return f"({a} {op} {b})"
                 if numeric and self._never_none(e):
                     return f"({a} {op} {b})"
@@ -1576,6 +1581,32 @@ class CodeGen:
             slow = f"{CMP[op]}(_oprop(st, {obj}, {name!r}), {other})"
             tests.append(f"({fast} if {name!r} not in st.props else {slow})")
             return f"({' and '.join(tests)})"
+        return None
+
+    def _name_is(self, e: n.BinOp, a: str, b: str, its) -> str | None:
+        """`x.name == "T"` (or `!=`) of a name or an object `x` and a text `T` known when
+        compiling (a literal, an inlined definition's text argument): a card's name is printed,
+        so read from a table of each card's truth for `T` (`_card_table`; none is no name)."""
+        if not NAME_TABLES:
+            return None
+        for side, text in ((e.left, b), (e.right, a)):
+            if not (_LITERAL.fullmatch(text) and isinstance(side, n.Attr)):
+                continue
+            ref = self.r.attr_of(side)
+            if self.r.maps_list(side) or not (
+                isinstance(ref, rv.ObjBuiltin) and ref.name == "name"
+            ):
+                continue
+            o = self.src(side.obj, its)
+            if not (o in self.objs or _plain(o)):
+                continue
+            word = ast.literal_eval(text)
+            test = self._card_table(o, "name", word, lambda c, w=word: c.name == w)
+            if test is None:
+                return None
+            if e.op == "==":
+                return f"({test})" if o in self.objs else f"({o} is not None and {test})"
+            return f"(not {test})" if o in self.objs else f"({o} is None or not {test})"
         return None
 
     def _kind_test(self, o: str, kind: str) -> str:
