@@ -589,8 +589,9 @@ class CodeGen:
         if self._zone(e):
             return f"list(st.zones[{self.src(e, its)}])"
         if self._list(e):  # a new list, made for this loop alone (a name's list: a copy)
-            fresh = not isinstance(e, n.Name | n.IfExpr)
-            return self.src(e, its) if fresh else f"list({self.src(e, its)})"
+            src = self.src(e, its)
+            fresh = not isinstance(e, n.Name | n.IfExpr) or _fresh(src) or src == "_players(st)"
+            return src if fresh else f"list({src})"
         return None
 
     @contextmanager
@@ -1601,7 +1602,7 @@ class CodeGen:
             if not (o in self.objs or _plain(o)):
                 continue
             word = ast.literal_eval(text)
-            test = self._card_table(o, "name", word, lambda c, w=word: c.name == w)
+            test = self._card_table(o, "name_is", word, lambda c, w=word: c.name == w)
             if test is None:
                 return None
             if e.op == "==":
@@ -1624,6 +1625,12 @@ class CodeGen:
             return general
         word = kw[1:-1]
         return self._card_table(o, "kw", word, lambda c: word in c.keywords) or general
+
+    def _printed(self, o: str, name: str) -> str:
+        """The name or kind of object `o` (never none), printed on its card: read from a table
+        of each card's (one read fewer than the card's attribute)."""
+        table = self._card_table(o, name, "", lambda c: getattr(c, name))
+        return table or f"CARDS[st.obj_card[{o}]].{name}"
 
     def _card_table(self, o: str, what: str, key: str, truth) -> str | None:
         """A printed fact of object `o`'s card read from a table of each card's `truth` (made
@@ -1829,12 +1836,12 @@ class CodeGen:
             if name == "owner":
                 return f"st.obj_owner[{obj}]"
             if name in ("name", "kind"):
-                return f"CARDS[st.obj_card[{obj}]].{name}"
+                return self._printed(obj, name)
         if isinstance(ref, rv.ObjBuiltin) and ref.name in ("owner", "zone") and _plain(obj):
             table = "st.obj_owner" if ref.name == "owner" else "st.obj_zone"
             return f"(None if {obj} is None else {table}[{obj}])"
         if isinstance(ref, rv.ObjBuiltin) and ref.name in ("name", "kind") and _plain(obj):
-            return f"(None if {obj} is None else CARDS[st.obj_card[{obj}]].{name})"
+            return f"(None if {obj} is None else {self._printed(obj, name)})"
         if isinstance(ref, rv.ObjBuiltin):
             return {
                 "owner": f"_owner(st, {obj})",
