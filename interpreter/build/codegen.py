@@ -204,6 +204,8 @@ _ABOVE_ZERO = re.compile(r"\(st\.acounters\['([^'\\]*)'\]\[(\w+)\] > 0\)")
 # a definition whose body is a plain number (a count, a sum, a counter, arithmetic of such)
 # compared as a number that is never none: no `_lt`, no `(x or 0)` (`_plain_define`)
 PLAIN_DEFINES = True
+# `+` of two values known as lists: `operators._join`, without `_plus`'s type tests
+JOIN_LISTS = True
 # `x.name == "T"` of a text known when compiling: a table of each card's truth (`_name_is`)
 NAME_TABLES = True
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
@@ -972,7 +974,12 @@ class CodeGen:
                     ):  # no call: an empty list gives the none of `(None,)`
                         items = f"st.zones[{args[0]}]" if self._zone(e.args[0]) else args[0]
                         return f"({items} or (None,))[{0 if res.name == 'first' else -1}]"
-                if res.name == "nth" and args[0] == "_players(st)" and _seat_number(args[1]):
+                if (
+                    res.name == "nth"
+                    and args[0] == "_players(st)"
+                    and _seat_number(args[1])
+                    and not self._holds_computed_arg(args[1])
+                ):
                     # a number modulo the seats: a seat (Python's `%` of a positive divisor)
                     i, fn = args[1], self.const(BUILTIN_FUNCS[res.name], res.name)
                     return f"({i} if not st.lost else {fn}(st, _players(st), {i}))"
@@ -1008,7 +1015,7 @@ class CodeGen:
                 if op == "+":
                     if numeric or self._zones(e.left) and self._zones(e.right):
                         return f"({a} + {b})"  # numbers, or two lists of zones
-                    if self._list(e.left) and self._list(e.right):  # two lists: no type tests
+                    if JOIN_LISTS and self._list(e.left) and self._list(e.right):  # no type tests
                         return f"_join(st, {a}, {b}, {str(e.span)!r})"
                     return f"_plus(st, {a}, {b}, {str(e.span)!r})"
                 if op == "-":
@@ -1583,6 +1590,18 @@ class CodeGen:
             tests.append(f"({fast} if {name!r} not in st.props else {slow})")
             return f"({' and '.join(tests)})"
         return None
+
+    def _holds_computed_arg(self, src: str) -> bool:
+        """Whether `src` holds the code of an argument computed where an inlined body reads it
+        (`_lazy_args`): written twice, it would stop the body's inlining, even in two branches
+        of which one runs."""
+        if not isinstance(self.bound, dict):
+            return False
+        return any(
+            a in src
+            for a in self.bound.values()
+            if isinstance(a, str) and not (_SIMPLE.fullmatch(a) or _READ.fullmatch(a))
+        )
 
     def _name_is(self, e: n.BinOp, a: str, b: str, its) -> str | None:
         """`x.name == "T"` (or `!=`) of a name or an object `x` and a text `T` known when
