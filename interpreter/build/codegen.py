@@ -258,11 +258,16 @@ def _fresh(src: str) -> ast.expr | None:
     evaluated, never none), or None."""
     if not FRESH_LISTS or not src.startswith(("[", "(")):
         return None
+    body = _parsed(src)
+    return body if isinstance(body, ast.List | ast.ListComp) else None
+
+
+def _parsed(src: str) -> ast.expr | None:
+    """The Python expression `src` parsed, or None where it is not one."""
     try:
-        body = ast.parse(src, mode="eval").body
+        return ast.parse(src, mode="eval").body
     except SyntaxError:
         return None
-    return body if isinstance(body, ast.List | ast.ListComp) else None
 
 
 def _matched_var(src: str) -> str | None:
@@ -2010,10 +2015,7 @@ _NONZERO = re.compile(r"\(?-?[1-9]\d*\)?|st\.g\.nplayers")
 def _seat_number(src: str) -> bool:
     """Whether the Python `src` is `(x % st.g.nplayers)` (what `%` by the seats is written as):
     a number from 0 to the number of seats less one."""
-    try:
-        body = ast.parse(src, mode="eval").body
-    except SyntaxError:
-        return False
+    body = _parsed(src)
     return (
         isinstance(body, ast.BinOp)
         and isinstance(body.op, ast.Mod)
