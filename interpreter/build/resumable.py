@@ -240,6 +240,8 @@ class _Emitter:
         self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
         self.reloads: list[set[str] | None] = []  # per delegated statement: the names it writes
         self.quick: tuple | None = None  # (code, name, span) of the frameless copy (finish)
+        # a flattened loop's head section whose rounds run in Python: its made lines
+        self.made: dict[int, list[str]] = {}
 
     def sym(self) -> int:
         self.nsym += 1
@@ -523,6 +525,7 @@ class _Emitter:
         if made is not None and self.lines[fast] == PAD + f"pc = {self.ref(body)}":
             self.lines[fast : fast + 1] = made  # (instead of falling into the body's sections,
             self.pinned.append(body)  # which keep their numbers for a save's frames)
+            self.made[self.num[head]] = made  # (an outer loop's rounds may hold them: `nested`)
         self.open(exit_)
         if not isinstance(s, n.While):
             self.line(f"env.pop({key_i}, None)")
@@ -596,7 +599,7 @@ class _Emitter:
                 secs[order[-1]].append(x)
         if not order or (self.func and any(_FRAMED.search(x) for x in lines)):
             return None
-        parsed = {k: _section_flow(secs[k]) for k in order}
+        parsed = {k: self._flow(k, secs[k]) for k in order}
         if any(v is None for v in parsed.values()):
             return None
         place = {k: i for i, k in enumerate(order)}
@@ -614,26 +617,36 @@ class _Emitter:
                 return False  # (a jump back, or out of the body)
             return emit(place[k], pad)
 
-        def emit(at: int, pad: str) -> bool:
-            code, arms = parsed[order[at]]
-            budget[0] -= len(code) + 2 * len(arms)
-            if budget[0] < 0:
-                return False
+        def put(code: list[str], pad: str) -> bool:
             resumes = False
             for x in code:
                 own = pad + x[len(PAD) :]
                 stripped = x.strip()
                 resumes = resumes or _RESUME_REF.fullmatch(stripped) is not None
+                bare = stripped.split("  # ")[0]
                 if stripped == "return":
                     if not resumes:
                         return False
                     if spill is not None:
                         out.append(own[: len(own) - len(stripped)] + spill)
-                elif spill is not None and stripped.split("  # ")[0].endswith(": return"):
-                    # (`if st.over: return`: a frame left at the game's end holds the place)
-                    test = own[: len(own) - len(stripped)] + stripped.split("  # ")[0]
+                elif spill is not None and bare.endswith((": return", "; return")):
+                    # (`if st.over: return`: a frame left at the game's end holds the place;
+                    # an inner loop's round writes its own place there first)
+                    test = own[: len(own) - len(stripped)] + bare
                     own = test.removesuffix(" return") + f" {spill}; return"
+                elif _RETURNS.search(bare):
+                    return False
                 out.append(own)
+            return True
+
+        def emit(at: int, pad: str) -> bool:
+            flow = parsed[order[at]]
+            if len(flow) == 4:
+                return nested(at, pad, *flow)
+            code, arms = flow
+            budget[0] -= len(code) + 2 * len(arms)
+            if budget[0] < 0 or not put(code, pad):
+                return False
             if len(arms) == 1 and arms[0][0] is None:
                 return go(arms[0][1], at, pad)
             for test, sym in arms:
@@ -645,10 +658,32 @@ class _Emitter:
                     out.append(pad + "    pass")
             return True
 
+        def nested(at: int, pad: str, before, guard, body, exit_sym) -> bool:
+            # an inner loop's head whose rounds run in Python (`self.made`): its test of
+            # the first round, its rounds, and on with the code of its exit
+            budget[0] -= len(before) + len(body) + 1
+            if budget[0] < 0 or not put(before, pad):
+                return False
+            inner = pad
+            if guard is not None:
+                out.append(pad + f"if not ({guard}):")
+                inner = pad + "    "
+            return put(body, inner) and go(exit_sym, at, pad)
+
         if not emit(0, "    "):
             return None
-        made = [*start, "while True:", *out, *("    " + x for x in end)]
+        made = [*start, "while True:", *_fresh_rounds(out), *("    " + x for x in end)]
         return [PAD + x for x in made + [f"pc = {self.ref(exit_)}", "continue"]]
+
+    def _flow(self, k: int, code: list[str]):
+        """Section `k`'s code split as `_section_flow` splits it, or, for the head of an inner
+        loop whose rounds run in Python (`self.made`, NESTED_ROUNDS), its parts for `branched`'s
+        `nested`: the code before its test, the test that goes to its exit (or None), the code
+        after it with the rounds, and its exit."""
+        made = self.made.get(k) if NESTED_ROUNDS else None
+        if made is None or len(code) <= len(made) or code[-len(made) :] != made:
+            return _section_flow(code)
+        return _nested_flow(code[: -len(made)], made)
 
     def _x(self, e) -> str:
         return self.g.cg.src(e, ())
@@ -1071,6 +1106,73 @@ _ARM = re.compile(r" {12}(?:(?:if|elif) .*:(?:  # .*)?|else:)")
 _ARM_JUMP = re.compile(r" {16}pc = (@\d+@)")
 _PLAIN_JUMP = re.compile(r" {12}pc = (@\d+@)")
 _FLOW = re.compile(r"\s*(?:continue|break|while .*|pc = .*)")
+
+
+# an outer flattened loop's rounds in Python hold an inner one's (`_Emitter._flow`); off: an
+# outer loop whose body holds a loop goes through its sections
+NESTED_ROUNDS = True
+_RETURNS = re.compile(r"\breturn\b")
+
+
+_ZERO = re.compile(r"( *)env\[('\\x00i\d+')\] = 0")
+_LISTED = re.compile(r"( *)env\[('\\x00it\d+')\] = _items = .*")
+
+
+def _fresh_rounds(lines: list[str]) -> list[str]:
+    """An inner loop started in an outer one's rounds (`nested`) reads its first round's
+    index and items back from the env just after writing them: `_i = 0`, and `_items` as it
+    is (the lines between only charge for it). The index written there is dead: the first
+    round writes the next one, and the exit drops it."""
+    res: list[str] = []
+    k = 0
+    while k < len(lines):
+        m = _ZERO.fullmatch(lines[k])
+        if m is not None and k + 2 < len(lines):
+            pad, key = m.group(1), m.group(2)
+            key_items = key.replace("\\x00i", "\\x00it", 1)
+            listed = [
+                j
+                for j in range(max(0, len(res) - 3), len(res))
+                if (lm := _LISTED.fullmatch(res[j])) and lm.groups() == (pad, key_items)
+            ]
+            if (
+                listed
+                and lines[k + 1] == f"{pad}_i = env[{key}]"
+                and lines[k + 2] == f"{pad}_items = env[{key_items}]"
+                and not any(x.startswith(pad + "_items =") for x in res[listed[-1] + 1 :])
+            ):
+                res.append(f"{pad}_i = 0")
+                k += 3
+                continue
+        res.append(lines[k])
+        k += 1
+    return res
+
+
+def _nested_flow(head: list[str], made: list[str]):
+    """An inner loop's head section (`head`, then its rounds `made`, which end in the jump to
+    its exit) as `(before, guard, body, exit)`: the code before the head's test of the first
+    round, that test's condition to go on (None without one), the code after it with the
+    rounds (without their closing jump), and the exit's symbol. None for any other shape:
+    a test that jumps elsewhere than the exit, or other jumps."""
+    jump = _PLAIN_JUMP.fullmatch(made[-2]) if len(made) >= 2 else None
+    if jump is None or made[-1] != PAD + "continue":
+        return None
+    exit_sym = int(jump.group(1).strip("@"))
+    before, guard, rest = head, None, []
+    for j in range(len(head) - 2):
+        arm = _ARM_JUMP.fullmatch(head[j + 1])
+        if arm is not None and head[j + 2] == PAD + "    continue":
+            test = head[j]
+            if not test.startswith(PAD + "if ") or not test.endswith(":") or "  # " in test:
+                return None
+            if int(arm.group(1).strip("@")) != exit_sym:
+                return None
+            before, guard, rest = head[:j], test[len(PAD) + 3 : -1], head[j + 3 :]
+            break
+    if any(_FLOW.fullmatch(x.split("  # ")[0]) for x in before + rest):
+        return None
+    return before, guard, rest + made[:-2], exit_sym
 
 
 def _section_flow(code: list[str]):
