@@ -726,7 +726,8 @@ class _Emitter:
             keep = {a for a, _ in sections} | {self.num[k] for k in self.pinned}
             code, new, count = _renumber(code, count, keep)
             sections = [(new[a], new[b]) for a, b in sections]
-        fn = define(g.cg.ns, name, dispatched(code), f"<madang {name} {span}>")
+        made = dispatched(code) if single else fresh_start(code, dispatched(code))
+        fn = define(g.cg.ns, name, made, f"<madang {name} {span}>")
         fn.live = count if single else _live_sections(code, count)
         if self.func and QUICK_CALLS:
             quick = quick_variant(code, name, count, single)
@@ -895,7 +896,44 @@ def straightened(code: str) -> str | None:
     start = lines.index("    pc = 0")
     if start + 1 >= len(lines) or lines[start + 1] != "    while True:":
         return None  # (one section: no dispatch)
+    made = _straight(lines, start)
+    if made is None:
+        return None
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith("        raise "))
+    return "\n".join(lines[:start] + made + lines[end + 1 :])
+
+
+# A block's function entered at its first section runs it without the sections' dispatch,
+# as a frameless copy does (`fresh_start`); off: every entry goes through the dispatch
+FRESH_STARTS = True
+
+
+def fresh_start(code: str, dispatch: str) -> str:
+    """A block's own function (`code`, as `finish` writes it; `dispatch`, the same with
+    `dispatched`'s groups) with an entry at its first section written as `straightened` writes
+    a copy, before the dispatch: a block is entered there each time it starts (a scope's
+    body, a verb's call, the run loop's first step of a pushed block) and resumed elsewhere
+    only after it waited. `dispatch` as it is where its jumps do not all go forward."""
+    lines = code.split("\n")
+    if not FRESH_STARTS or "    while True:" not in lines:
+        return dispatch
+    start = lines.index("    while True:") - 1  # (`_straight` reads the sections after it)
+    made = _straight(lines, start)
+    if made is None:
+        return dispatch
+    out = dispatch.split("\n")
+    at = out.index("    while True:")
+    fresh = ["    if pc == 0:", *("    " + x if x.strip() else x for x in _fresh_rounds(made))]
+    return "\n".join(out[:at] + fresh + out[at:])
+
+
+def _straight(lines: list[str], start: int) -> list[str] | None:
+    """The sections after `lines[start]` (the `while True:` of their dispatch after it) from
+    the first one as nested code without the dispatch (`straightened`), at the function's
+    indentation; None where a jump goes back or a section is not that shape."""
     heads = [k for k in range(start, len(lines)) if _HEAD.fullmatch(lines[k])]
+    if not heads or int(_HEAD.fullmatch(lines[heads[0]]).group(1)) != 0:
+        return None
     end = next(k for k in range(heads[-1], len(lines)) if lines[k].startswith("        raise "))
     secs = {
         int(_HEAD.fullmatch(lines[a]).group(1)): lines[a + 1 : b]
@@ -943,7 +981,7 @@ def straightened(code: str) -> str | None:
 
     if not run(secs[0], 0, "    "):
         return None
-    return "\n".join(lines[:start] + out + lines[end + 1 :])
+    return out
 
 
 _PLAIN_JUMP_N = re.compile(r" {12}pc = (\d+)")
