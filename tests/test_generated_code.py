@@ -76,6 +76,10 @@ def test_functions_are_named_after_their_block_and_jumps_go_straight():
     code = generated("clash_of_decks", "attack")
     assert code.startswith("def _attack_m")
     assert "_dash_move_args" in code  # a call's arguments named after the verb
+    # (an entry at the first section runs it without the dispatch: `resumable.fresh_start`;
+    # the sections' dispatch follows it)
+    fresh, code = code.split("\n    while True:\n")
+    assert "\n    if pc == 0:\n" in fresh
     # no jump lands on a section that only jumps on (a branch's end inside a loop's body), and
     # a section nothing goes to any more is dropped: the others are numbered 0, 1, 2, ...
     only_jumps = set(re.findall(r"if pc == (\d+):\n +pc = \d+\n +continue\n", code))
