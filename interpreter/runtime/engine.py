@@ -1751,6 +1751,17 @@ def action_label(st: State, value) -> str:
     return " ".join([act.name] + [label(st, a, t) for a, t in zip(value[1], act.param_types)])
 
 
+def _note_action(st: State, act, env: dict, args, player: int) -> None:
+    """An action started, in the log (or told to its recorder: tools/cardstats.py)."""
+    watch = getattr(st.log, "on_call", None)
+    if watch is not None:
+        watch(st, act, env)
+        return
+    pairs = list(zip(args, act.param_types))
+    entry = {"action": act.name, "player": player, "args": [label(st, a, t) for a, t in pairs]}
+    note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
+
+
 def start_action(st: State, value, player: int, window: Frame | None = None) -> bool:
     """The action `value` of `player` started: its frame pushed (and its costs' above). With
     `window` (the frame of the window it was taken in), the run loop's next steps are taken at
@@ -1763,21 +1774,26 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
         st.used = st.used + [act.used_key(st, player, src, args)]  # (replaced: State.clone)
     env = dict(zip(act.param_names, args)) if args else {}
     env["you"] = player
-    if src is not None:
+    if src is None:
+        if st.log is not None:
+            _note_action(st, act, env, args, player)
+        quick = act.quick
+        if quick is not None and window is not None and not act.costs:
+            frames = st.frames
+            if len(frames) < ENTER_DEPTH:
+                # its frameless copy: the frame made only where the block waits (`quick_sink`)
+                if not quick(st, env, None):
+                    return True  # (ended with nothing above: `window` is on top, as below)
+                if st.over and frames and frames[-1] is window:
+                    # it ended, and so did the game: the framed run leaves its frame, ended,
+                    # on top
+                    b = act.body
+                    frames.append(Frame(b, env, -1, FUNC, None, 0, None, len(prog.blocks[b])))
+                return False
+    else:
         env["this"] = src
-    if st.log is not None:
-        watch = getattr(st.log, "on_call", None)  # tools/cardstats.py
-        if watch is not None:
-            watch(st, act, env)
-        else:
-            pairs = list(zip(args, act.param_types))
-            entry = {
-                "action": act.name,
-                "player": player,
-                "args": [label(st, a, t) for a, t in pairs],
-            }
-            note(st, seen.mark(entry, [seen.value_seers(st, a, t) for a, t in pairs]))
-    if src is not None:
+        if st.log is not None:
+            _note_action(st, act, env, args, player)
         effect_starts(st, env)  # an object's action: an effect
     frames = st.frames
     if act.costs:  # additional costs are paid first, in the order they were written
@@ -1788,15 +1804,6 @@ def start_action(st: State, value, player: int, window: Frame | None = None) -> 
     b = act.body
     if window is None or len(frames) > ENTER_DEPTH:
         frames.append(Frame(b, env, -1, FUNC))
-        return False
-    quick = act.quick
-    if quick is not None and src is None and len(frames) < ENTER_DEPTH:
-        # its frameless copy: the frame made only where the block waits (`quick_sink`)
-        if not quick(st, env, None):
-            return True  # (ended with nothing above: `window` is on top, as below)
-        if st.over and frames and frames[-1] is window:
-            # it ended, and so did the game: the framed run leaves its frame, ended, on top
-            frames.append(Frame(b, env, -1, FUNC, None, 0, None, len(prog.blocks[b])))
         return False
     n = prog.block_lens[b]
     if n:
