@@ -900,7 +900,7 @@ def straightened(code: str) -> str | None:
     if made is None:
         return None
     end = next(k for k in range(start, len(lines)) if lines[k].startswith("        raise "))
-    return "\n".join(lines[:start] + made + lines[end + 1 :])
+    return "\n".join(lines[:start] + _fresh_rounds(made) + lines[end + 1 :])
 
 
 # A block's function entered at its first section runs it without the sections' dispatch,
