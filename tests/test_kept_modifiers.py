@@ -96,12 +96,18 @@ def test_the_generated_writes_of_what_modifiers_read_forget_the_kept_totals():
 
     code = show(load_program("game_of_thrones_2p"), "부착물플레이")
     lines = code.splitlines()
-    (at,) = [i for i, ln in enumerate(lines) if "st.props.get('부착대상')" in ln]
-    after = next(ln for ln in lines[at + 1 :] if "st.kt" in ln or "st.props.get(" in ln)
-    assert "st.kt = None" in after
+    # (the write twice: in the block's entry at its first section and in its sections'
+    # dispatch, build/resumable.py `fresh_start`)
+    ats = [i for i, ln in enumerate(lines) if "st.props.get('부착대상')" in ln]
+    assert len(ats) == 2
+    for at in ats:
+        after = next(ln for ln in lines[at + 1 :] if "st.kt" in ln or "st.props.get(" in ln)
+        assert "st.kt = None" in after
     kneel = show(load_program("game_of_thrones_2p"), "떠남정리")
-    # 부착대상 x2, each also in its loop's rounds written as a Python loop (LOOP_ROUNDS)
-    assert "st.props.get('누움')" in kneel and kneel.count("st.kt = None") == 4
+    # 부착대상 x2, each also in its loop's rounds written as a Python loop (LOOP_ROUNDS), in
+    # the sections' dispatch (after the entry at the first section: `fresh_start`)
+    dispatch = kneel[kneel.index("\n            while True:\n") :]
+    assert "st.props.get('누움')" in kneel and dispatch.count("st.kt = None") == 4
 
 
 def test_moves_forget_the_kept_totals_only_where_they_read():

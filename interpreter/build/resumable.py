@@ -903,7 +903,7 @@ def straightened(code: str) -> str | None:
     return "\n".join(lines[:start] + _fresh_rounds(made) + lines[end + 1 :])
 
 
-# A block's function entered at its first section runs it without the sections' dispatch,
+# A block's function started at its first section runs it without the sections' dispatch,
 # as a frameless copy does (`fresh_start`); off: every entry goes through the dispatch
 FRESH_STARTS = True
 
@@ -911,7 +911,7 @@ FRESH_STARTS = True
 def fresh_start(code: str, dispatch: str) -> str:
     """A block's own function (`code`, as `finish` writes it; `dispatch`, the same with
     `dispatched`'s groups) with an entry at its first section written as `straightened` writes
-    a copy, before the dispatch: a block is entered there each time it starts (a scope's
+    a copy, before the dispatch: a block starts there each time it runs anew (a scope's
     body, a verb's call, the run loop's first step of a pushed block) and resumed elsewhere
     only after it waited. `dispatch` as it is where its jumps do not all go forward."""
     lines = code.split("\n")
@@ -1159,8 +1159,8 @@ _LISTED = re.compile(r"( *)env\[('\\x00it\d+')\] = _items = .*")
 def _fresh_rounds(lines: list[str]) -> list[str]:
     """An inner loop started in an outer one's rounds (`nested`) reads its first round's
     index and items back from the env just after writing them: `_i = 0`, and `_items` as it
-    is (the lines between only charge for it). The index written there is dead: the first
-    round writes the next one, and the exit drops it."""
+    is (the lines between only charge for it). The index written there is read by none: the
+    first round writes the next one, and the exit drops it."""
     res: list[str] = []
     k = 0
     while k < len(lines):
