@@ -105,19 +105,7 @@ def test_a_save_inside_the_rounds_plays_on_in_the_other_code(checks, tmp_path, m
     folder = write_ruleset(tmp_path, _rules(checks), CARDS, name="bs")
     fast = load_program(folder)
     general = compiled_with(folder, resumable, "BRANCHED_ROUNDS", False, monkeypatch)
-    inside = set()
-    for seed in range(4):
-        for a, b in ((fast, general), (general, fast)):
-            g = new_game(a, seed=seed, memory=False)
-            rng = random.Random(seed)
-            while not g.st.over:
-                if g.st.pending.prompt in INSIDE:
-                    inside.add(g.st.pending.prompt)
-                    rest = random.Random(seed * 7 + len(g.st.frames))
-                    h = GameState.from_json(g.to_json(), b)
-                    answers = [rest.randrange(2) for _ in range(60)]
-                    assert _played(g.clone(), answers) == _played(h, answers)
-                g.apply_action(rng.randrange(len(g.st.pending.values)))
+    inside = saves_inside_play_on(fast, general)
     assert inside >= {"e", "y"} and ("z" in inside or not checks)
 
 
@@ -144,6 +132,25 @@ def test_the_game_ended_in_a_later_round_leaves_the_round_s_place(tmp_path, monk
     for seed in range(4):
         a = decision_steps(fast, seed)
         assert a == decision_steps(general, seed) and a[-1][3]
+
+
+def saves_inside_play_on(fast, general) -> set[str]:
+    """Saves made at each choice inside the rounds (`INSIDE`) of 4 seeded games, loaded into
+    the other code (both ways), play on as the game went; the prompts met there."""
+    inside = set()
+    for seed in range(4):
+        for a, b in ((fast, general), (general, fast)):
+            g = new_game(a, seed=seed, memory=False)
+            rng = random.Random(seed)
+            while not g.st.over:
+                if g.st.pending.prompt in INSIDE:
+                    inside.add(g.st.pending.prompt)
+                    rest = random.Random(seed * 7 + len(g.st.frames))
+                    h = GameState.from_json(g.to_json(), b)
+                    answers = [rest.randrange(2) for _ in range(60)]
+                    assert _played(g.clone(), answers) == _played(h, answers)
+                g.apply_action(rng.randrange(len(g.st.pending.values)))
+    return inside
 
 
 def _played(g, answers: list[int]) -> str:

@@ -6,35 +6,20 @@ made where the inner body waited plays on in the other code."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
+import test_branched_rounds as branched
 from madang.build import resumable
-from madang.game.api import GameState, load_program, new_game
+from madang.game.api import load_program
 from minirules import write_ruleset
 from playthrough import compiled_with, decision_steps
+from test_branched_rounds import CARDS, CHECK, _code, saves_inside_play_on
 
-BODY = """\
-kind unit:
-    hp: number
-zone box: shared, public
-counter total = 0
-counter fired = 0
-
-# may wait (a choice), but only when x > 3
-verb hit(x: number):
-    total += x
-    if x > 3:
-        choose y from [1, 2] by first(players) "y"
-        total += y
-
-# never waits; may end the game inside the inner rounds (`if st.over: return` after its call)
-verb maybe_end():
-    if total > 90:
-        win first(players)
-
-@CHECK@
+# (the kind, zone, counters and verbs of test_branched_rounds: `hit` may wait, `maybe_end` wins)
+BODY = (
+    branched.BODY[: branched.BODY.index("@CHECK@")]
+    + """@CHECK@
 flow:
     create "A" in box
     create "A" in box
@@ -59,23 +44,11 @@ flow:
             hit(u.hp + k)
     choose f from [1, 2] by first(players) "f"
 """
-# a check that fires in the middle of the rounds and waits for a choice there
-CHECK = """\
-check big if total >= 15 and fired == 0:
-    fired += 1
-    choose z from [5, 6] by first(players) "z"
-    total += z
-"""
-CARDS = "cards: [{name: A, type: unit, hp: 1}]\n"
-INSIDE = ("e", "y", "z")  # the choices made inside the inner loops' rounds
+)
 
 
 def _rules(checks: bool) -> str:
     return BODY.replace("@CHECK@", CHECK if checks else "")
-
-
-def _code(prog) -> str:
-    return prog.blocks[prog.flow_block][0].fn.generated
 
 
 def _dispatch(code: str) -> str:
@@ -114,19 +87,7 @@ def test_a_save_inside_the_inner_rounds_plays_on_in_the_other_code(checks, tmp_p
     folder = write_ruleset(tmp_path, _rules(checks), CARDS, name="ns")
     fast = load_program(folder)
     general = compiled_with(folder, resumable, "NESTED_ROUNDS", False, monkeypatch)
-    inside = set()
-    for seed in range(4):
-        for a, b in ((fast, general), (general, fast)):
-            g = new_game(a, seed=seed, memory=False)
-            rng = random.Random(seed)
-            while not g.st.over:
-                if g.st.pending.prompt in INSIDE:
-                    inside.add(g.st.pending.prompt)
-                    rest = random.Random(seed * 7 + len(g.st.frames))
-                    h = GameState.from_json(g.to_json(), b)
-                    answers = [rest.randrange(2) for _ in range(60)]
-                    assert _played(g.clone(), answers) == _played(h, answers)
-                g.apply_action(rng.randrange(len(g.st.pending.values)))
+    inside = saves_inside_play_on(fast, general)
     assert inside >= {"e", "y"} and ("z" in inside or not checks)
 
 
@@ -167,14 +128,6 @@ def test_the_game_ended_in_a_later_outer_round_leaves_both_places(tmp_path, monk
     for seed in range(4):
         a = decision_steps(fast, seed)
         assert a == decision_steps(general, seed) and a[-1][3]
-
-
-def _played(g, answers: list[int]) -> str:
-    for k in answers:
-        if g.st.over:
-            break
-        g.apply_action(k % len(g.st.pending.values))
-    return g.digest()
 
 
 @pytest.mark.parametrize("switch", ["NESTED_ROUNDS", "FRESH_STARTS"])
