@@ -6,6 +6,7 @@ node into the closure or runtime statement that does its job, and folds constant
 
 from __future__ import annotations
 
+import ast
 from types import SimpleNamespace
 
 from ..language import nodes as n
@@ -514,9 +515,15 @@ class Compiler:
             case n.Assign():
                 return E.SetDict(s.span)  # not plain: an assignment to data or an option
             case n.Choose():
-                return E.Choose(sp, s.name, ex(s.options), ex(s.by) if s.by else None, s.prompt or s.name,
-                                ex(s.min) if s.min is not None else None, ex(s.max) if s.max is not None else None,
-                                self.r.type_of(s))  # fmt: skip
+                opts = ex(s.options)
+                lo = ex(s.min) if s.min is not None else None
+                hi = ex(s.max) if s.max is not None else None
+                rt = E.Choose(sp, s.name, opts, ex(s.by) if s.by else None, s.prompt or s.name,
+                              lo, hi, self.r.type_of(s))  # fmt: skip
+                rt.counted = self.counts_options(s.min, lo, opts) | 2 * self.counts_options(
+                    s.max, hi, opts
+                )
+                return rt
             case n.Order():
                 return E.Order(
                     sp,
@@ -586,6 +593,19 @@ class Compiler:
                 self.p.holds = True
                 return E.Hold(sp, self.block(s.body, name="hold"))
         raise TypeError(s)  # pragma: no cover
+
+    def counts_options(self, e, fn, opts) -> bool:
+        """Whether a choice's number of picks `e` (compiled `fn`) is `count(E)` of its options
+        `opts` (`E` or `objects(E)`: the same Python but the count) and E draws no random
+        number (`CodeGen._skippable`): then it is the number of options found, charged what they
+        charged (engine.Choose.exec)."""
+        if not (isinstance(e, n.Call) and len(e.args) == 1):
+            return False
+        if self.r.call_of(e) != BuiltinRef("count"):
+            return False
+        if not self.codegen._skippable(e.args[0], set()):
+            return False
+        return _counted_source(getattr(opts, "generated", None), getattr(fn, "generated", None))
 
     # ---------------------------------------------------------------- expressions
     def expr(self, e):
@@ -760,3 +780,26 @@ def compile_snippet(
     for name, tests in comp.acts.close().items():  # abilities' tests were made with the program
         prog.acts.setdefault(name, tests)
     return block
+
+
+def _counted_source(opts: str | None, count: str | None) -> bool:
+    """Whether generated Python `count` is `opts` but for the number of its list: the same
+    lines to the last, which returns `len(X)` where `opts` returns `X` (a new list) or
+    `list(X)`."""
+    if opts is None or count is None:
+        return False
+    o, c = opts.splitlines()[1:], count.splitlines()[1:]
+    if not o or len(o) != len(c) or o[:-1] != c[:-1]:
+        return False
+    head = "    return "
+    lo, lc = o[-1], c[-1]
+    if not (lo.startswith(head) and lc.startswith(head + "len(")):
+        return False
+    x, y = lo[len(head) :], lc[len(head) + 4 : -1]
+    if not lc.endswith(")") or not (y == x or x == f"list({y})"):
+        return False
+    try:  # `y` one expression, so the count is one call of `len`
+        ast.parse(y, mode="eval")
+    except SyntaxError:
+        return False
+    return True

@@ -1149,13 +1149,15 @@ class Expire(Stmt):
 class Choose(Stmt):
     """One pick, or between `lo` and `hi` picks one at a time (with a 'done' option)."""
 
-    __slots__ = ("name", "options", "by", "prompt", "lo", "hi", "type", "key")
+    __slots__ = ("name", "options", "by", "prompt", "lo", "hi", "type", "key", "counted")
 
     def __init__(self, span, name, options, by, prompt, lo, hi, type_):
         super().__init__(span)
         self.name, self.options, self.by, self.prompt = name, options, by, prompt
         self.lo, self.hi, self.type = lo, hi, type_
         self.key = "\x00" + name  # the picks so far of several, in the frame's environment
+        # 1 (`lo`) | 2 (`hi`): written as the count of the options (compiler.counts_options)
+        self.counted = 0
 
     def exec(self, st, fr):
         env = fr.env
@@ -1201,12 +1203,16 @@ class Choose(Stmt):
                     self._verify_kept(st, env, picked, opts, kept)
                 self._next_pick(st, fr, env, key, picked, opts, kept[3], kept[4], kept[5])
                 return
+        w = st.work
         opts = self.options(st, env)
+        spent = st.work - w
         opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
         by = self.by(st, env) if self.by is not None else env.get("you", st.active)
         rng = st.rng
         picked = env.get(key, [])
-        lo, hi = self.lo(st, env), self.hi(st, env)
+        counted = self.counted if CHOICE_COUNTED else 0
+        lo = self.lo(st, env) if not counted & 1 else _counted(st, env, self.lo, len(opts), spent)
+        hi = self.hi(st, env) if not counted & 2 else _counted(st, env, self.hi, len(opts), spent)
         for p in picked:
             if p in opts:
                 opts.remove(p)
@@ -1242,6 +1248,24 @@ class Choose(Stmt):
 
 
 CHOICE = ("choice kept",)  # the key of `_keep_choice`'s entry in `State.zmemo`
+CHOICE_COUNTED = True  # a number of picks written as the count of the options: found with them
+
+
+def _counted(st: State, env, fn, found: int, spent: int) -> int:
+    """`fn`, the count of a choice's options, which were `found` charging `spent`: the same
+    expression on the same state (it draws no random number), so the same number and the same
+    charge, without computing it again. Past the budget, `fn` itself raises its error (charges
+    are never negative: a sum within it means every step of it was)."""
+    w = st.work + spent
+    if w > st.work_limit:
+        return fn(st, env)
+    if st.g.prog.verify_checks:  # (the test suite: the same as computed)
+        n = fn(st, env)
+        if (n, st.work) != (found, w):
+            raise AssertionError("a choice's count of its options is not the one found")
+        return n
+    st.work = w
+    return found
 
 
 def _keep_choice(st: State, stmt: Choose, picked: list, opts: list, by, lo, hi) -> None:
