@@ -1203,16 +1203,24 @@ class Choose(Stmt):
                     self._verify_kept(st, env, picked, opts, kept)
                 self._next_pick(st, fr, env, key, picked, opts, kept[3], kept[4], kept[5])
                 return
-        w = st.work
-        opts = self.options(st, env)
-        spent = st.work - w
+        counted = self.counted
+        if counted and CHOICE_COUNTED:  # (what the options charged, for their count)
+            w = st.work
+            opts = self.options(st, env)
+            spent = st.work - w
+        else:
+            counted = 0
+            opts = self.options(st, env)
         opts = list(opts) if isinstance(opts, list) else list(st.zones[opts])
         by = self.by(st, env) if self.by is not None else env.get("you", st.active)
         rng = st.rng
         picked = env.get(key, [])
-        counted = self.counted if CHOICE_COUNTED else 0
-        lo = self.lo(st, env) if not counted & 1 else _counted(st, env, self.lo, len(opts), spent)
-        hi = self.hi(st, env) if not counted & 2 else _counted(st, env, self.hi, len(opts), spent)
+        if counted:
+            n = len(opts)
+            lo = self.lo(st, env) if not counted & 1 else _counted(st, env, self.lo, n, spent)
+            hi = self.hi(st, env) if not counted & 2 else _counted(st, env, self.hi, n, spent)
+        else:
+            lo, hi = self.lo(st, env), self.hi(st, env)
         for p in picked:
             if p in opts:
                 opts.remove(p)
