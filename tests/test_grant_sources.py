@@ -119,3 +119,39 @@ def test_the_fast_answers_are_the_general_ones_at_every_decision(ruleset, monkey
             g.apply_action(rng.randrange(len(st.pending.values)))
     if ruleset == "clash_of_decks":
         assert granted  # the aura's grants were asked and found
+
+
+BOOST = (
+    "kind unit:\n    hp: number\n"
+    "zone top: per player, ordered, public, active\n"
+    "counter n = 0\n"
+    "keyword swift for unit\n"
+    'grant swift to first(players).top if option.boost == "on"\n\n'
+    "flow:\n"
+    '    create "A" in first(players).top\n'
+    "    if first(first(players).top) has swift:\n"
+    "        n = n + 1\n"
+)
+
+
+def test_the_games_of_one_program_and_options_share_what_is_kept_of_the_grants(tmp_path):
+    """`Game.grant_cards` (whether a grant that reads only options and data gives a keyword,
+    the grants of each keyword) and the `State.ko` of one list of objects' cards are one table
+    for the games of a program and options (setup._kept_grants, effects.kept_by_cards): the
+    next game finds them at once, and a game of other options gets its own, with its own
+    answers."""
+    folder = write_ruleset(tmp_path, BOOST, "cards: [{name: A, type: unit, hp: 1}]\n")
+    yaml = tmp_path / "ruleset.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8")
+        + 'options:\n  boost:\n    default: "off"\n    values: ["off", "on"]\n',
+        encoding="utf-8",
+    )
+    prog = load_program(folder)
+    games = {b: [new_game(prog, {"boost": b}, seed=s) for s in (1, 2)] for b in ("off", "on")}
+    for b, want in (("off", 0), ("on", 1)):
+        first, second = (g.st for g in games[b])
+        assert first.counters["n"] == second.counters["n"] == want
+        assert first.g is not second.g and first.g.grant_cards is second.g.grant_cards
+        assert first.ko is second.ko and first.ko["swift"][0] == bool(want)
+    assert games["off"][0].st.g.grant_cards is not games["on"][0].st.g.grant_cards

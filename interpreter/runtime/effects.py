@@ -79,23 +79,38 @@ def cards_objects(st, cards: frozenset) -> list:
     sample): a continuous grant's few possible sources, found without a pass over the zones."""
     ko = st.ko
     if ko is None:
-        ko = st.ko = {}
-    else:
-        got = ko.get(cards)
-        if got is not None:
-            if st.g.prog.verify_checks and got != [
-                o for o, c in enumerate(st.obj_card) if c in cards
-            ]:
-                raise AssertionError(
-                    "an object was made or its card changed without emptying State.ko"
-                )
-            return got
+        ko = kept_by_cards(st)
+    got = ko.get(cards)
+    if got is not None:
+        if st.g.prog.verify_checks and got != [o for o, c in enumerate(st.obj_card) if c in cards]:
+            raise AssertionError("an object was made or its card changed without emptying State.ko")
+        return got
     if not cards:
         out: list = []
     else:
         out = [o for o, c in enumerate(st.obj_card) if c in cards]
     ko[cards] = out
     return out
+
+
+def kept_by_cards(st) -> dict:
+    """A new `State.ko` for `st`: what is kept there (the objects of sets of cards, the
+    keywords' grant plans, the objects by card) depends only on the objects' cards, the
+    program and the options, so the games of one program and options (`Game.grant_cards`,
+    setup._kept_grants) share one dictionary for each list of objects' cards. A game then
+    finds again at once what the last game with the same objects found (the objects a setup
+    makes are often the same from one game to the next). Its lists are never written in
+    place."""
+    kept = st.g.grant_cards
+    key = (BY_CARDS, tuple(st.obj_card))
+    ko = kept.get(key)
+    if ko is None:
+        ko = kept[key] = {}
+    st.ko = ko
+    return ko
+
+
+BY_CARDS = "objects' cards"  # the first part of the keys of `kept_by_cards` in `Game.grant_cards`
 
 
 def _zone_order(st, o) -> tuple:
@@ -343,9 +358,7 @@ class ContinuousEffects:
                     raise AssertionError(f"the grants of {kw} kept without their cards' objects")
                 return got
         got = self._grant_plan(st, kw, depth)
-        if st.ko is None:
-            st.ko = {}
-        st.ko[kw] = got
+        (st.ko if st.ko is not None else kept_by_cards(st))[kw] = got
         return got
 
     def _grant_plan(self, st, kw, depth) -> tuple:

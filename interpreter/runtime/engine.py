@@ -18,7 +18,7 @@ from collections import deque
 
 from . import budget, seen
 from . import inputs as kept_inputs
-from .effects import acting, cards_objects, in_force, printing_cards
+from .effects import acting, cards_objects, in_force, kept_by_cards, printing_cards
 from .errors import RulesError
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
@@ -2422,7 +2422,7 @@ def card_objects(st: State, card: int) -> list:
     made and no object's card changes (a clone shares it: it holds for both until then)."""
     ko = st.ko
     if ko is None:
-        ko = st.ko = {}
+        ko = kept_by_cards(st)
     index = ko.get(BY_CARD)
     if index is None:
         index = ko[BY_CARD] = {}

@@ -171,6 +171,7 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     for name, value in layout.items():
         setattr(g, name, value)
     g.shared = _kept_domains(prog, options)
+    g.grant_cards = _kept_grants(prog, options)
     heard = _heard.get(prog, False)
     if heard is False:
         heard = _heard[prog] = engine.heard_plans(prog)
@@ -213,12 +214,31 @@ _domains: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _kept_domains(prog: Program, options: dict | None) -> dict:
     """The domains kept for the games of `prog` with these options (`Game.shared`)."""
+    return _kept_for(_domains, prog, options, KEPT_MAX)
+
+
+def _kept_for(tables, prog: Program, options: dict | None, most: int) -> dict:
+    """The table of `tables` for the games of `prog` with these options, emptied for the next
+    game once it holds more than `most` entries."""
     key = repr(sorted(options.items(), key=repr)) if options else ""
-    made = _domains.setdefault(prog, {})
+    made = tables.setdefault(prog, {})
     kept = made.get(key)
-    if kept is None or len(kept) > KEPT_MAX:
+    if kept is None or len(kept) > most:
         kept = made[key] = {}
     return kept
+
+
+# What `Game.grant_cards` keeps (the continuous grants that may give a keyword, their cards,
+# whether a grant that reads only options and data gives it; effects.kept_by_cards' tables by
+# the objects' cards) holds for every game of one program and options: kept for those games
+# (by program, kept while it lives), emptied for the next game past `GRANTS_MAX` entries.
+GRANTS_MAX = 1_000
+_grants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _kept_grants(prog: Program, options: dict | None) -> dict:
+    """`Game.grant_cards` for the games of `prog` with these options."""
+    return _kept_for(_grants, prog, options, GRANTS_MAX)
 
 
 def _layout(prog: Program, nplayers: int, which: str | None) -> dict:

@@ -100,7 +100,10 @@ class Game:
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
     action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
     action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
-    grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
+    # the continuous grants of each keyword, their cards, and `State.ko`'s tables by the
+    # objects' cards (effects.kept_by_cards): one table for the games of a program and
+    # options (setup._kept_grants), since all of it holds for each of them
+    grant_cards: dict = field(default_factory=dict)
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
@@ -221,7 +224,9 @@ class State:
         # The objects of sets of cards and whether a continuous grant may give a keyword
         # (effects.cards_objects, may_grant), kept until an object is made or an object's card
         # changed (engine.create_object, determinized samples set it to None). A clone shares
-        # it: its objects' cards are the same until one of those empties its own. Not saved.
+        # it: its objects' cards are the same until one of those empties its own; so do the
+        # games of one program and options with the same objects' cards (effects.kept_by_cards).
+        # Not saved.
         self.ko: dict | None = None
         # The objects present in active zones by card, for the cards of continuous modifiers
         # (effects.ContinuousEffects._present): (those cards, {id(cards): objects by card}),
