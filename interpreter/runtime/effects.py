@@ -100,17 +100,21 @@ def kept_by_cards(st) -> dict:
     setup._kept_grants) share one dictionary for each list of objects' cards. A game then
     finds again at once what the last game with the same objects found (the objects a setup
     makes are often the same from one game to the next). Its lists are never written in
-    place."""
+    place. Past `KO_MAX` entries (a search's many samples of hidden cards), a new one is the
+    state's alone."""
     kept = st.g.grant_cards
     key = (BY_CARDS, tuple(st.obj_card))
     ko = kept.get(key)
     if ko is None:
-        ko = kept[key] = {}
+        ko = {}
+        if len(kept) < KO_MAX:
+            kept[key] = ko
     st.ko = ko
     return ko
 
 
 BY_CARDS = "objects' cards"  # the first part of the keys of `kept_by_cards` in `Game.grant_cards`
+KO_MAX = 1_000
 
 
 def _zone_order(st, o) -> tuple:
