@@ -137,7 +137,7 @@ BOOST = (
 def test_the_games_of_one_program_and_options_share_what_is_kept_of_the_grants(tmp_path):
     """`Game.grant_cards` (whether a grant that reads only options and data gives a keyword,
     the grants of each keyword) and the `State.ko` of one list of objects' cards are one table
-    for the games of a program and options (setup._kept_grants, effects.kept_by_cards): the
+    for the games of a program and options (setup._kept_tables, effects.kept_by_cards): the
     next game finds them at once, and a game of other options gets its own, with its own
     answers."""
     folder = write_ruleset(tmp_path, BOOST, "cards: [{name: A, type: unit, hp: 1}]\n")

@@ -7,6 +7,7 @@ one taken where it applies."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -43,6 +44,7 @@ def test_windows_listed_directly_play_as_through_enumerate_actions(name, monkeyp
         monkeypatch.setattr(w, "solo", False)
         monkeypatch.setattr(w, "one", None)
         monkeypatch.setattr(w, "cards", None)
+        monkeypatch.setattr(w, "listing", functools.partial(E.listed_actions, w.actions))
     general = play(prog, range(6))
     assert direct == general
     if name == "clash_of_decks":  # the spell window (cast) and the summoning one (two)
@@ -105,4 +107,12 @@ def test_a_listing_with_no_limit_used_calls_the_enumerators_in_a_row(monkeypatch
         a.fast_enum for a in limited
     )
     monkeypatch.setattr(E, "_free_calls", lambda rows: None)
-    assert play(prog, range(3)) == taken
+    orders = g.st.g.action_orders  # (the games' orders, made again without the calls in a row)
+    orders.clear()
+    try:
+        assert play(prog, range(3)) == taken
+        assert all(
+            calls is None for o in orders.values() if o[0] is False for _, calls in o[3].values()
+        )
+    finally:
+        orders.clear()

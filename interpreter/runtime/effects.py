@@ -97,7 +97,7 @@ def kept_by_cards(st) -> dict:
     """A new `State.ko` for `st`: what is kept there (the objects of sets of cards, the
     keywords' grant plans, the objects by card) depends only on the objects' cards, the
     program and the options, so the games of one program and options (`Game.grant_cards`,
-    setup._kept_grants) share one dictionary for each list of objects' cards. A game then
+    setup._kept_tables) share one dictionary for each list of objects' cards. A game then
     finds again at once what the last game with the same objects found (the objects a setup
     makes are often the same from one game to the next). Its lists are never written in
     place. Past `KO_MAX` entries (a search's many samples of hidden cards), a new one is the

@@ -4,6 +4,7 @@ public API (game/api.py), the deck checker and the scenario runner all start gam
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import weakref
 
@@ -21,15 +22,32 @@ def _did_you_mean(word: str, candidates: list[str]) -> str | None:
 def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
     """Defaults filled in, values converted and checked; returns (options, number of players):
     worked out once per program and options given, each game getting its own copy."""
-    key = repr(sorted(options.items(), key=repr)) if options else ""
+    return _resolved_options(prog, options, _options_key(options))
+
+
+def _options_key(options: dict | None) -> str:
+    """The options given as a key: one for the same options in any order."""
+    return repr(sorted(options.items(), key=repr)) if options else ""
+
+
+def _resolved_options(prog: Program, options: dict | None, key: str) -> tuple[dict, int]:
+    """`resolve_options` with the options' key: a copy of the options worked out for it (its
+    lists copied too, found with them)."""
     made = _resolved.setdefault(prog, {})
-    if key not in made:
-        made[key] = _resolve_options(prog, options)
-    out, nplayers = made[key]
-    return {k: list(v) if isinstance(v, list) else v for k, v in out.items()}, nplayers
+    got = made.get(key)
+    if got is None:
+        out, nplayers = _resolve_options(prog, options)
+        lists = tuple(k for k, v in out.items() if isinstance(v, list))
+        got = made[key] = (out, nplayers, lists)
+    out, nplayers, lists = got
+    opts = out.copy()
+    for k in lists:
+        opts[k] = list(opts[k])
+    return opts, nplayers
 
 
-# By program (kept while it lives), what `resolve_options` gave by the options' text.
+# By program (kept while it lives), what `resolve_options` gave by the options' text (and the
+# names of those that are lists).
 _resolved: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -148,8 +166,34 @@ def _check_budget(meta: dict, opts: dict) -> None:
 
 
 def make_game(prog: Program, options: dict | None, seed: int) -> Game:
-    opts, nplayers = resolve_options(prog, options)
-    g = Game(prog, nplayers, opts, int(seed))
+    """A new game: its fields those every game of the program and options starts with
+    (`_made`, found once), then its seed, its own copy of the options and a new table of
+    each that a game fills as it plays (`FRESH`)."""
+    key = _options_key(options)
+    opts, nplayers = _resolved_options(prog, options, key)
+    kept = _kept_tables(prog, key)
+    made = kept[2]
+    if made is None:
+        made = kept[2] = _made(prog, opts, nplayers)
+    g = _new(Game)  # (no `__init__`: every field is set here)
+    fields = vars(g)
+    fields.update(made)
+    g.options = opts
+    g.seed = int(seed)
+    g.shared, g.grant_cards = kept[0], kept[1]
+    # (the windows' orders hold for every game while `ENUM_GUARDS` is as when they were made)
+    g.action_orders = kept[3] if engine.ENUM_GUARDS else {}
+    g.card_slots = card_slots(prog)
+    for name, make in FRESH:
+        fields[name] = make()
+    return g
+
+
+def _made(prog: Program, opts: dict, nplayers: int) -> dict:
+    """The fields every game of `prog` with options `opts` starts with, by name: a `Game` made
+    by its own `__init__` with its settings, layout and the program's tables; without those
+    `make_game` sets for each game."""
+    g = Game(prog, nplayers, opts, 0)
     settings = prog.settings
     g.auto_single = bool(settings.get("auto_single", True))
     g.max_steps = budget.allowed(settings.get("max_steps"))
@@ -168,18 +212,17 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     layout = made.get((nplayers, which))
     if layout is None:
         layout = made[nplayers, which] = _layout(prog, nplayers, which)
-    for name, value in layout.items():
-        setattr(g, name, value)
-    g.shared = _kept_domains(prog, options)
-    g.grant_cards = _kept_grants(prog, options)
+    vars(g).update(layout)  # (plain fields: each set as by setattr)
     heard = _heard.get(prog, False)
     if heard is False:
         heard = _heard[prog] = engine.heard_plans(prog)
     g.heard = heard
-    g.card_slots = card_slots(prog)
     g.slot_names = list(prog.prop_slots or ())
     g.slotted = frozenset(g.slot_names)
-    return g
+    out = dict(vars(g))
+    for name in PER_GAME:
+        del out[name]
+    return out
 
 
 # By program (kept while it lives), the tables of `_layout` by (players, map).
@@ -207,38 +250,27 @@ def card_slots(prog: Program) -> list[tuple]:
 # key holds all the rest: kept for those games too (`Game.shared`, with the work each charged:
 # build/enumerators.SHARED_ROWS), so that a playout does not compute them again. Emptied for
 # the next game once it holds more than `KEPT_MAX` entries (counters that grow from game to
-# game).
+# game). So is what `Game.grant_cards` keeps (the continuous grants that may give a keyword,
+# their cards, whether a grant that reads only options and data gives it; effects.kept_by_cards'
+# tables by the objects' cards), past `GRANTS_MAX` entries.
 KEPT_MAX = 10_000
-_domains: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _kept_domains(prog: Program, options: dict | None) -> dict:
-    """The domains kept for the games of `prog` with these options (`Game.shared`)."""
-    return _kept_for(_domains, prog, options, KEPT_MAX)
-
-
-def _kept_for(tables, prog: Program, options: dict | None, most: int) -> dict:
-    """The table of `tables` for the games of `prog` with these options, emptied for the next
-    game once it holds more than `most` entries."""
-    key = repr(sorted(options.items(), key=repr)) if options else ""
-    made = tables.setdefault(prog, {})
-    kept = made.get(key)
-    if kept is None or len(kept) > most:
-        kept = made[key] = {}
-    return kept
-
-
-# What `Game.grant_cards` keeps (the continuous grants that may give a keyword, their cards,
-# whether a grant that reads only options and data gives it; effects.kept_by_cards' tables by
-# the objects' cards) holds for every game of one program and options: kept for those games
-# (by program, kept while it lives), emptied for the next game past `GRANTS_MAX` entries.
 GRANTS_MAX = 1_000
-_grants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _kept_grants(prog: Program, options: dict | None) -> dict:
-    """`Game.grant_cards` for the games of `prog` with these options."""
-    return _kept_for(_grants, prog, options, GRANTS_MAX)
+def _kept_tables(prog: Program, key: str) -> list:
+    """[`Game.shared`, `Game.grant_cards`, `_made`'s fields or None, `Game.action_orders`]
+    for the games of `prog` with the options of `key`."""
+    made = _kept.setdefault(prog, {})
+    got = made.get(key)
+    if got is None:
+        got = made[key] = [{}, {}, None, {}]
+    else:
+        if len(got[0]) > KEPT_MAX:
+            got[0] = {}
+        if len(got[1]) > GRANTS_MAX:
+            got[1] = {}
+    return got
 
 
 def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
@@ -285,6 +317,23 @@ _LAID_OUT = (
     "zone_base", "zone_info", "zone_player", "active_zones", "active_set", "card_zones", "renewing", "areas",
     "area_index", "adjacency", "area_props", "laid",
 )  # fmt: skip
+
+_new = object.__new__
+# The fields of `Game` that `make_game` sets for each game: the seed, the options (a copy),
+# the tables kept for the games of the options (`_kept_tables`: the windows' orders too, while
+# `engine.ENUM_GUARDS` is on, the value they were made with), the cards' slots (read again:
+# a program may be given cards), and a new table of each field made by a factory that `_made`
+# does not set (`FRESH`: what a game fills as it plays, never shared by two games).
+FRESH = tuple(
+    (f.name, f.default_factory)
+    for f in dataclasses.fields(Game)
+    if f.default_factory is not dataclasses.MISSING
+    and f.name not in _LAID_OUT
+    and f.name not in ("shared", "grant_cards", "card_slots", "slot_names", "action_orders")
+)
+PER_GAME = ("options", "seed", "shared", "grant_cards", "action_orders", "card_slots") + tuple(
+    n for n, _ in FRESH
+)
 
 
 def start(st: State, run: bool = True) -> None:

@@ -98,11 +98,13 @@ class Game:
     # another), modified values and the targets of continuous effects (engine.run_checks)
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
-    action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
+    # engine.action_order, by action list: one table for the games of a program and options
+    # while the windows' shared guards are on (setup.make_game; engine.ENUM_GUARDS)
+    action_orders: dict = field(default_factory=dict)
     action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
     # the continuous grants of each keyword, their cards, and `State.ko`'s tables by the
     # objects' cards (effects.kept_by_cards): one table for the games of a program and
-    # options (setup._kept_grants), since all of it holds for each of them
+    # options (setup._kept_tables), since all of it holds for each of them
     grant_cards: dict = field(default_factory=dict)
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
@@ -120,7 +122,7 @@ class Game:
     # a window's `by` with what it read, under ("by", its text) (engine.Window.exec)
     domains: dict = field(default_factory=dict)
     # those domains, with the work each charged, for every game of the program and options
-    # (setup._kept_domains; build/enumerators.SHARED_ROWS)
+    # (setup._kept_tables; build/enumerators.SHARED_ROWS)
     shared: dict = field(default_factory=dict)
     # by the id of a list of listeners, it split by engine._heard_plan (engine.collect); one
     # table for the games of a program (setup.make_game); None: no list is worth splitting
