@@ -184,6 +184,12 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     # (the windows' orders hold for every game while `ENUM_GUARDS` is as when they were made)
     g.action_orders = kept[3] if engine.ENUM_GUARDS else {}
     g.card_slots = card_slots(prog)
+    # (read again for each game: a test may change the budget's ceiling or the plans' table)
+    g.max_steps = budget.allowed(prog.settings.get("max_steps"))
+    heard = _heard.get(prog, False)
+    if heard is False:
+        heard = _heard[prog] = engine.heard_plans(prog)
+    g.heard = heard
     for name, make in FRESH:
         fields[name] = make()
     return g
@@ -196,7 +202,6 @@ def _made(prog: Program, opts: dict, nplayers: int) -> dict:
     g = Game(prog, nplayers, opts, 0)
     settings = prog.settings
     g.auto_single = bool(settings.get("auto_single", True))
-    g.max_steps = budget.allowed(settings.get("max_steps"))
     maps = prog.meta.get("maps") or {}
     which = None
     if maps:
@@ -213,10 +218,6 @@ def _made(prog: Program, opts: dict, nplayers: int) -> dict:
     if layout is None:
         layout = made[nplayers, which] = _layout(prog, nplayers, which)
     vars(g).update(layout)  # (plain fields: each set as by setattr)
-    heard = _heard.get(prog, False)
-    if heard is False:
-        heard = _heard[prog] = engine.heard_plans(prog)
-    g.heard = heard
     g.slot_names = list(prog.prop_slots or ())
     g.slotted = frozenset(g.slot_names)
     out = dict(vars(g))
@@ -322,8 +323,9 @@ _new = object.__new__
 # The fields of `Game` that `make_game` sets for each game: the seed, the options (a copy),
 # the tables kept for the games of the options (`_kept_tables`: the windows' orders too, while
 # `engine.ENUM_GUARDS` is on, the value they were made with), the cards' slots (read again:
-# a program may be given cards), and a new table of each field made by a factory that `_made`
-# does not set (`FRESH`: what a game fills as it plays, never shared by two games).
+# a program may be given cards), the budget and the listeners' plans (read again: a test may
+# change the ceiling or the plans' table), and a new table of each field made by a factory
+# that `_made` does not set (`FRESH`: what a game fills as it plays, never shared by two games).
 FRESH = tuple(
     (f.name, f.default_factory)
     for f in dataclasses.fields(Game)
@@ -331,9 +333,9 @@ FRESH = tuple(
     and f.name not in _LAID_OUT
     and f.name not in ("shared", "grant_cards", "card_slots", "slot_names", "action_orders")
 )
-PER_GAME = ("options", "seed", "shared", "grant_cards", "action_orders", "card_slots") + tuple(
-    n for n, _ in FRESH
-)
+PER_GAME = (
+    "options", "seed", "shared", "grant_cards", "action_orders", "card_slots", "max_steps", "heard",
+) + tuple(n for n, _ in FRESH)  # fmt: skip
 
 
 def start(st: State, run: bool = True) -> None:
