@@ -638,9 +638,10 @@ class CodeGen:
         """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
         if isinstance(e, n.BoolOp):
             items = self._kinds_joined(e, its) if e.op == "or" else e.items
-            return f" {e.op} ".join(
-                i if isinstance(i, str) else _grouped(self.test(i, its)) for i in items
-            )
+            parts = [i if isinstance(i, str) else _grouped(self.test(i, its)) for i in items]
+            if e.op == "and" and BOUNDS_JOINED:
+                parts = bounds_joined(parts)
+            return f" {e.op} ".join(parts)
         return self.src(e, its)
 
     def _kinds_joined(self, e: n.BoolOp, its) -> list:
@@ -1975,6 +1976,49 @@ def above_zero(cond: str, var: str, counters: set[str]) -> tuple[str, str] | Non
     if rest and not rest.startswith(" and "):
         return None
     return m.group(1), rest[len(" and ") :]
+
+
+BOUNDS_JOINED = True
+# a counter or the turn (a number, read without a cost) compared with a literal, as `compile`
+# writes it: (x, op, k) or (k, op, x)
+_COUNTER = (
+    r"st\.counters\['[^'\\]*'\]|st\.[pa]counters\['[^'\\]*'\]\[(?:[A-Za-z_]\w*|\d+)\]"
+    r"|st\.(?:turn|round)"
+)
+_BOUND = re.compile(rf"\(({_COUNTER}) (<=|<|>=|>) (-?\d+)\)|\((-?\d+) (<=|<|>=|>) ({_COUNTER})\)")
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _bound(src: str) -> tuple[str, bool, bool, int] | None:
+    """(the number read, a lower bound?, strict?, the literal) of a test `(x > k)` (`<`, `<=`,
+    `>=`, either side) of a number never none read without a cost; else None."""
+    m = _BOUND.fullmatch(src)
+    if m is None:
+        return None
+    x, op, k = m.group(1, 2, 3) if m.group(1) is not None else (*m.group(6, 5), m.group(4))
+    op = op if m.group(1) is not None else _FLIPPED[op]
+    return x, op[0] == ">", len(op) == 1, int(k)
+
+
+def bounds_joined(parts: list[str]) -> list[str]:
+    """The items of an `and`, each two in a row bounding one number from the same side (`x > 0
+    and x >= 1`, as a definition written inline gives) as the stricter one alone: the same
+    truth for any number, one read and comparison fewer (`BOUNDS_JOINED`). The reads are of
+    the state only (counters, the turn), so nothing between them writes what they read."""
+    out: list[str] = []
+    for p in parts:
+        b, a = _bound(p), _bound(out[-1]) if out else None
+        if a is None or b is None or a[:2] != b[:2]:
+            out.append(p)
+            continue
+        x, lower = a[:2]
+        # the stricter bound: the larger (lower bounds) or smaller (upper) literal; at the
+        # same literal the strict comparison
+        key = (lambda t: (t[3], t[2])) if lower else (lambda t: (-t[3], t[2]))
+        _, _, strict, k = max(a, b, key=key)
+        op = (">" if lower else "<") + ("" if strict else "=")
+        out[-1] = f"({x} {op} {k})"
+    return out
 
 
 def _bare(src: str) -> str:

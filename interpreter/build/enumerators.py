@@ -30,6 +30,7 @@ from .codegen import (
     _once,
     _pure,
     above_zero,
+    bounds_joined,
     bracket_depths,
     define,
     py_name,
@@ -528,7 +529,7 @@ class Enumerators(CodeGen):
                 items = self._or_scan(src) if scan is None and src is not None else None
                 if items is not None:  # `X or Y`, X such a part: Y tested only if X fails
                     if run:
-                        lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                        lines.append(f"{pad}if not ({' and '.join(bounds_joined(run))}): {on_fail}")
                         run.clear()
                     either(items, pad, on_fail)
                     continue
@@ -536,7 +537,7 @@ class Enumerators(CodeGen):
                     run.append(_grouped(src))
                     continue
                 if run:
-                    lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                    lines.append(f"{pad}if not ({' and '.join(bounds_joined(run))}): {on_fail}")
                     run.clear()
                 if scan is None:
                     break
