@@ -208,6 +208,7 @@ PLAIN_DEFINES = True
 JOIN_LISTS = True
 # `x.name == "T"` of a text known when compiling: a table of each card's truth (`_name_is`)
 NAME_TABLES = True
+MIN_MAX = True  # `max`/`min` of numbers never none as Python's, their value never none
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
 KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
@@ -1000,6 +1001,9 @@ class CodeGen:
                         f"(({i} if 0 <= {i} < st.g.nplayers else None) if not st.lost"
                         f" else {fn}(st, _players(st), {i}))"
                     )
+                extreme = self._extreme(res.name, e, args) if MIN_MAX else None
+                if extreme is not None:
+                    return extreme
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 if res.name == "count" and len(args) == 1:  # none is a located rules error
                     what = format_expr(e.args[0])
@@ -1702,8 +1706,35 @@ class CodeGen:
             return isinstance(self.r.attr_of(x), rv.PlayerCounter)
         if isinstance(x, n.Call):
             res = self.r.call_of(x)
-            return res in (rv.BuiltinRef("count"), rv.BuiltinRef("sum")) or self._plain_define(res)
+            counts = ("count", "sum", "max", "min") if MIN_MAX else ("count", "sum")
+            return res in tuple(map(rv.BuiltinRef, counts)) or self._plain_define(res)
         return False
+
+    def _extreme(self, which: str, e: n.Call, args: list[str]) -> str | None:
+        """`max`/`min` as Python's where `builtins._max` would only pick (`MIN_MAX`): of two
+        numbers that are never none when computed (`_valued`), or of a list written anew whose
+        items are counters (none of them none; 0 for no items). None otherwise."""
+        if which not in ("max", "min"):
+            return None
+        if len(args) == 2 and all(self._valued(x) for x in e.args):
+            return f"{which}({args[0]}, {args[1]})"
+        comp = _fresh(args[0]) if len(args) == 1 else None
+        if isinstance(comp, ast.ListComp) and _NEVER_NONE.fullmatch(ast.unparse(comp.elt)):
+            return f"{which}({args[0]}, default=0)"
+        return None
+
+    def _valued(self, x) -> bool:
+        """Whether the Python of the number `x` is never none when it is computed: a plain
+        number, or arithmetic of numbers (Python's `+`, `-`, `*`, which fail on a none)."""
+        if self._plain_number(x):
+            return True
+        if isinstance(x, n.Neg):
+            return self._valued(x.expr)
+        return (
+            isinstance(x, n.BinOp)
+            and x.op in ("+", "-", "*")
+            and self.r.operand_types(x) == (NUMBER, NUMBER)
+        )
 
     def _plain_define(self, res) -> bool:
         """Whether `res` is a definition whose body is a plain number (`_plain_number`, its
