@@ -109,7 +109,6 @@ WHERE_TRUTH = True
 # 0 gone through in Python (`CodeGen._areas_above_zero`)
 AREAS_ABOVE_ZERO = True
 _EACH_AREAS = "_each(st, range(len(st.g.areas)))"
-_AREAS = "list(range(len(st.g.areas)))"  # `areas` (a new list)
 # `flatten` of the zone `z` of every area (`zone z of each area`, in the areas' order) gone
 # through as the slice of `st.zones` that holds them (the zones of one name are laid out by
 # area, `AREA_ZONES`), not as a list of the zones' numbers made first
@@ -1002,9 +1001,6 @@ class CodeGen:
                         f"(({i} if 0 <= {i} < st.g.nplayers else None) if not st.lost"
                         f" else {fn}(st, _players(st), {i}))"
                     )
-                if res.name == "nth" and args[0] == _AREAS and _NEVER_NONE.fullmatch(args[1]):
-                    # the area at a number: the number itself, no list of the areas (`_at`)
-                    return f"({args[1]} if 0 <= {args[1]} < len(st.g.areas) else None)"
                 extreme = self._extreme(res.name, e, args) if MIN_MAX else None
                 if extreme is not None:
                     return extreme
@@ -1781,7 +1777,7 @@ class CodeGen:
                 "resolving": "_in_effect(st)",
                 "round_number": "st.round",
                 "player_count": "st.g.nplayers",
-                "areas": _AREAS,
+                "areas": "list(range(len(st.g.areas)))",
                 "option": "st.g.options",
                 "data": "PROG.meta.get('data')",
             }[target]
