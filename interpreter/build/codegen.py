@@ -223,6 +223,25 @@ KO_READ = True
 # of zones built and joined, no round of Python per object)
 SEAT_FLATTEN = True
 _SEATS = "(_players(st) if st.lost else range(st.g.nplayers))"  # `players.X`'s seats (attr)
+# and each name's zones of all seats read as one slice of `st.zones` while nobody has lost (a
+# name's zones are laid out by seat): no comprehension over the bases and seats
+SEAT_SLICES = True
+
+
+def _seat_slices(names: list[str], m: str) -> str:
+    """The objects of the zones `names` of every seat, name by name and seat by seat, as a new
+    list (`SEAT_SLICES`): each name's zones one slice while nobody has lost, else those of the
+    seats still playing (the seat variable `m`)."""
+    parts = []
+    for x in names:
+        b = f"st.g.zone_base[{x!r}]"
+        parts.append(
+            f"*_chain(st.zones[{b} : {b} + st.g.nplayers] if not st.lost"
+            f" else [st.zones[{b} + {m}] for {m} in _players(st)])"
+        )
+    return f"[{', '.join(parts)}]"
+
+
 _NOKO: dict = {}  # (read only: `State.ko` before anything was kept)
 _MAY = (True, None)  # (a keyword not kept yet: asked of `granted_args`)
 # what a test may call and still be run for every item instead of up to the first match:
@@ -945,6 +964,8 @@ class CodeGen:
                             b = m.group(1)
                             return f"[{o} for {z} in st.zones[{b} : {b} + len(st.g.areas)] for {o} in {z}]"
                         seats = self._flat_seat_zones(e) if SEAT_FLATTEN else None
+                        if seats and SEAT_SLICES:
+                            return _seat_slices(seats, f"_fm{len(its)}")
                         if seats:  # the seats' zones by name: their objects joined in C
                             bases = "".join(f"st.g.zone_base[{x!r}], " for x in seats)
                             m = f"_fm{len(its)}"
