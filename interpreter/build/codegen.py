@@ -228,6 +228,24 @@ _SEATS = "(_players(st) if st.lost else range(st.g.nplayers))"  # `players.X`'s 
 SEAT_SLICES = True
 
 
+# `flatten([A, B, C])` of zones written as a list display: each zone's objects unpacked into
+# one new list (no list of the zones, no comprehension)
+ZONES_JOINED = True
+
+
+def _zones_joined(src: str) -> str | None:
+    """`[*st.zones[A], *st.zones[B], ...]` for the list display `src` of zones `[A, B, ...]`
+    whose items call nothing that is not pure (their order of computing then does not
+    matter); None for any other list."""
+    body = _fresh(src)
+    if not isinstance(body, ast.List) or not body.elts or not _pure(src):
+        return None
+    items = [ast.get_source_segment(src, x) for x in body.elts]
+    if any(x is None or isinstance(e, ast.Starred) for x, e in zip(items, body.elts)):
+        return None
+    return "[" + ", ".join(f"*st.zones[{x}]" for x in items) + "]"
+
+
 def _seat_slices(names: list[str], m: str) -> str:
     """The objects of the zones `names` of every seat, name by name and seat by seat, as a new
     list (`SEAT_SLICES`): each name's zones one slice while nobody has lost, else those of the
@@ -973,6 +991,9 @@ class CodeGen:
                                 f"[*_chain([st.zones[{z} + {m}] for {z} in ({bases})"
                                 f" for {m} in {_SEATS}])]"
                             )
+                        joined = _zones_joined(args[0]) if ZONES_JOINED else None
+                        if joined is not None:
+                            return joined
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res.name == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
