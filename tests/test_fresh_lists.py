@@ -133,14 +133,7 @@ kind unit:
     hp: number
 zone top: per player, ordered, owner sees
 zone bottom: per player, ordered, owner sees
-counter n = 0
-counter a = 0
-counter b = 0
-counter c = 0
-counter d = 0
-counter e = 0
-counter f = 0
-counter g = 0
+COUNTERS\
 counter gold: per player = 0
 define able(p: player, x: number) = p.gold > 0 and p.gold >= x
 define bonus(k: number, x: number) = if k > 0 then max(k + x, 0) + min(k - x, 1) else 0
@@ -167,7 +160,7 @@ flow:
     f = sum(all_units.hp) * 10 + count(all_units)
     for p in players:
         g = g + count(flatten(lanes(p)))
-"""
+""".replace("COUNTERS", "".join(f"counter {c} = 0\n" for c in "nabcdefg"))
 
 
 def test_bounds_min_max_and_seat_zones_compute_what_the_general_code_does(tmp_path, monkeypatch):
