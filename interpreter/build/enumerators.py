@@ -15,7 +15,7 @@ import re
 
 from ..language import nodes as n
 from ..language import resolved as rv
-from ..runtime import budget
+from ..runtime import budget, owned
 from ..runtime.builtins import BUILTIN_FUNCS
 from .codegen import (
     _GUARDED,
@@ -368,6 +368,79 @@ def _deferred(lines: list[str], exact: str, fixed: set[str]) -> list[str] | None
             f"{'ud_' if undo else '()'})",
         ]
     )
+
+
+# a deferred listing's loop over the areas whose first test is whether an object of `you`
+# is in the area's zone goes only through the areas where `you` owns objects (`State.kn`,
+# runtime/owned.py), the other areas' zones charged as one total of that zone's objects
+OWNED_AREAS = True
+_ZONES_LOOP = re.compile(
+    r"( *)for (v\d+), zg0_ in enumerate\(st\.zones\[(st\.g\.zone_base\['[^'\\]*'\]) : "
+    r"\3 \+ len\((d\d+)\)\]\):"
+)
+_MINE = "(own_[it0] == you_)"  # (`OBJ_ROWS`' owners, `you` read from the env)
+_LEFT = re.compile(r"\b(?:continue|break|return|raise|dw_|st\.work|_charges?)\b")
+
+
+def _owned_areas(lines: list[str]) -> list[str]:
+    """`OWNED_AREAS`: in a deferred listing's `lines`, a loop over every area and its zone
+    (`AREA_ZONES`) at the listing's level whose body passes over an empty zone, then goes
+    through it to a first object of `you` matching (`own_[it0] == you_` its first test;
+    none: the zone's length charged and the next area), whose first later charge is that
+    length twice (`_scan_domain`'s merged charge) with no exit or charge between, goes only
+    through the areas where `you` owns an object of that zone, in order (`_compress`): every
+    other area fails its first test. All the zone's objects are charged before the loop (one
+    total kept by the state) and the areas gone through charge the length once less, so the
+    listing charges the same sum; where it passes the budget, the exact listing is made."""
+    for k, head in enumerate(lines):
+        m = _ZONES_LOOP.fullmatch(head)
+        if m is None or len(m.group(1)) != 8 or k + 8 > len(lines):
+            continue
+        pad, var, base, dom = m.groups()
+        inner = pad + "    "
+        scan = (
+            lines[k + 2] == f"{inner}zi_ = iter(zg0_)" and lines[k + 3] == f"{inner}for it0 in zi_:"
+        )
+        tail = [f"{inner}else:", f"{inner}    dw_ += len(zg0_)", f"{inner}    continue"]
+        if not (
+            lines[k + 1] == f"{inner}if not zg0_: continue"
+            and scan
+            and _mine_first(lines[k + 4].strip())
+            and lines[k + 5 : k + 8] == tail
+        ):
+            continue
+        twice = f"{inner}dw_ += len(zg0_) * 2"
+        at = next((j for j in range(k + 8, len(lines)) if _LEFT.search(lines[j])), None)
+        if at is None or not lines[at].startswith(twice):
+            continue
+        if any(_indent(x) <= len(pad) for x in lines[k + 8 : at]):
+            continue
+        rows = f"kn_[0][you_][zk_ : zk_ + len({dom})]"
+        new = [
+            f"{pad}kn_ = st.kn or _owned(st)",
+            f"{pad}zk_ = {base}",
+            f"{pad}dw_ += kn_[1][zk_]",
+            f"{pad}zs_ = st.zones",
+            f"{pad}for {var} in _compress(range(len({dom})), {rows}):",
+            f"{inner}zg0_ = zs_[zk_ + {var}]",
+            *lines[k + 2 : k + 5],
+            f"{inner}else:",
+            f"{inner}    continue",
+            *lines[k + 8 : at],
+            f"{inner}dw_ += len(zg0_){lines[at][len(twice) :]}",
+        ]
+        return lines[:k] + new + lines[at + 1 :]
+    return lines
+
+
+def _mine_first(line: str) -> bool:
+    """Whether `line` is `if C: break` with `C` false for every object not of `you`: its
+    first top-level `and` item the owner test, no top-level `or`."""
+    if not (line.startswith("if ") and line.endswith(": break")):
+        return False
+    cond = line[len("if ") : -len(": break")]
+    items = _top_split(cond, "and")
+    return bool(items) and items[0] == _MINE and _top_split(cond, "or") == [cond]
 
 
 def _statement_at(lines: list[str], k: int) -> int:
@@ -732,6 +805,10 @@ class Enumerators(CodeGen):
         fast = _deferred(lines, f"{name}_x", fixed) if DEFERRED_CHARGES else None
         if fast is None:
             return define(self.ns, name, code, filename)
+        if OWNED_AREAS:
+            fast = _owned_areas(fast)
+            if any("_owned(st)" in x for x in fast):
+                self.ns.setdefault("_owned", owned.owned)
         exact = define(self.ns, f"{name}_x", code.replace(name, f"{name}_x", 1), filename)
         self.ns.setdefault("_relist", budget.relist)
         self.ns.setdefault("_Again", budget.Again)

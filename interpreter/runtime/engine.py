@@ -20,6 +20,7 @@ from . import budget, seen
 from . import inputs as kept_inputs
 from .effects import acting, cards_objects, in_force, kept_by_cards, printing_cards
 from .errors import RulesError
+from .owned import owned_moved
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
@@ -469,6 +470,7 @@ def set_owner(st, what, p) -> None:
     for o in what if isinstance(what, list) else [what]:
         if o is not None:
             st.obj_owner[o] = p
+    st.kn = None  # (the objects each seat owns: built again when read)
     forget_kept(st, "owner")
 
 
@@ -540,6 +542,8 @@ def move_objects(st, o, z, where, idx, span) -> None:
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
                 present_moved(st, o, card, old in zs, z if z in zs else -1, where, idx)
+    if st.kn is not None:  # (the objects each seat owns in each zone: owned.py)
+        owned_moved(st.kn, st.obj_owner[o], old, z)
     if where == "back":
         zones[z].append(o)
     elif where == "front":
@@ -712,6 +716,8 @@ def create_card(st, card, z, owner, span=None) -> int:
     st.zones[z].append(o)
     st.zmemo = None
     st.zdirty |= 1 << z
+    if st.kn is not None:
+        owned_moved(st.kn, owner, -1, z)
     # (what is kept, read again from the state where it is not none: as `move_objects` does)
     if st.kt is not None:
         kt = st.kt
@@ -743,6 +749,8 @@ def remove_objects(st, what) -> None:
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
                 st.kt = None
             (st.zones if st.zo >> z & 1 else st.own_zones(1 << z))[z].remove(o)
+            if st.kn is not None:
+                owned_moved(st.kn, st.obj_owner[o], z, -1)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
         st.obj_zone[o] = -1

@@ -146,7 +146,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "ko", "kp", "kw", "chance", "kept", "zo", "oo",
+        "zmemo", "zdirty", "kt", "ko", "kn", "kp", "kw", "chance", "kept", "zo", "oo",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -230,6 +230,10 @@ class State:
         # games of one program and options with the same objects' cards (effects.kept_by_cards).
         # Not saved.
         self.ko: dict | None = None
+        # The objects each seat owns in each zone (runtime/owned.py), for the listings that go
+        # only through the areas where a seat has objects: written in place by the moves,
+        # forgotten where an owner changes; never copied nor saved.
+        self.kn: tuple | None = None
         # The objects present in active zones by card, for the cards of continuous modifiers
         # (effects.ContinuousEffects._present): (those cards, {id(cards): objects by card}),
         # written in place by the moves of those cards' objects (engine.modifiers_moved),
@@ -252,10 +256,10 @@ class State:
 
     def forget_kept(self) -> None:
         """Forget all that is kept from the zones and the objects' cards (`zmemo`, `kt`, `ko`,
-        `kp`) and count every zone as changed and every state check as due: for a tool that
+        `kn`, `kp`) and count every zone as changed and every state check as due: for a tool that
         placed objects or changed their cards itself (a sample, a seat's view, a step stopped
         midway), not through the engine's moves, which forget only what a move changes."""
-        self.zmemo = self.kt = self.ko = self.kp = self.kw = None
+        self.zmemo = self.kt = self.ko = self.kn = self.kp = self.kw = None
         self.zdirty = self.dirty = -1
 
     def zone_kept(self, key, compute, *args):
@@ -503,7 +507,7 @@ class State:
         c.ts = self.ts
         c.zmemo = None
         c.zdirty = -1
-        c.kt = c.kp = c.kw = None
+        c.kt = c.kp = c.kw = c.kn = None
         c.ko = self.ko  # (what is added to it holds for both until one's cards change)
         c.chance = None
         return c
