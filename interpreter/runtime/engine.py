@@ -542,8 +542,14 @@ def move_objects(st, o, z, where, idx, span) -> None:
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
                 present_moved(st, o, card, old in zs, z if z in zs else -1, where, idx)
-    if st.kn is not None:  # (the objects each seat owns in each zone: owned.py)
-        owned_moved(st.kn, st.obj_owner[o], old, z)
+    if st.kn is not None:  # (the objects each seat owns in each zone: owned.owned_moved)
+        rows, totals, base = st.kn
+        row = rows[st.obj_owner[o]]
+        row[old] -= 1
+        row[z] += 1
+        if base[old] != base[z]:
+            totals[base[old]] -= 1
+            totals[base[z]] += 1
     if where == "back":
         zones[z].append(o)
     elif where == "front":

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 
 def owned(st) -> tuple:
-    """`State.kn`, built from the zones (and kept) when the state has none."""
+    """`State.kn`, built from the zones (and kept) when the state has none. Each row and
+    `base` have one more item, for zone -1 (no zone: an object made or removed), so that a
+    move writes them without a test."""
     g = st.g
     zones = st.zones
     n = len(zones)
-    rows = [[0] * n for _ in range(g.nplayers + 1)]
-    totals = [0] * n
-    base = [g.zone_base[name] for name, _k in g.zone_info]
+    rows = [[0] * (n + 1) for _ in range(g.nplayers + 1)]
+    totals = [0] * (n + 1)
+    base = [g.zone_base[name] for name, _k in g.zone_info] + [n]
     owner = st.obj_owner
     for z, objs in enumerate(zones):
         if objs:
@@ -35,12 +37,11 @@ def owned(st) -> tuple:
 
 def owned_moved(kn: tuple, p: int, old: int, z: int) -> None:
     """An object of seat `p` (-1: none) left zone instance `old` and came to `z` (either -1:
-    it came into the game or left it): `State.kn` written in place."""
+    it came into the game or left it): `State.kn` written in place (`engine.move_objects`
+    writes the same lines in place of this call)."""
     rows, totals, base = kn
     row = rows[p]
-    if old >= 0:
-        row[old] -= 1
-        totals[base[old]] -= 1
-    if z >= 0:
-        row[z] += 1
-        totals[base[z]] += 1
+    row[old] -= 1
+    row[z] += 1
+    totals[base[old]] -= 1
+    totals[base[z]] += 1
