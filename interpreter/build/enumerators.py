@@ -412,9 +412,8 @@ def _owned_areas(lines: list[str]) -> list[str]:
                 f"{pad}kn_ = st.kn or _owned(st)",
                 f"{pad}zk_ = {base}",
                 f"{pad}dw_ += kn_[1][zk_]{' * 2' if times == 2 else ''}",
-                f"{pad}zs_ = st.zones",
-                f"{pad}for {var} in _compress(range(len({dom})), {rows}):",
-                f"{inner}zg0_ = zs_[zk_ + {var}]",
+                f"{pad}zs_ = st.zones[zk_ : zk_ + len({dom})]",
+                f"{pad}for {var}, zg0_ in _compress(enumerate(zs_), {rows}):",
                 *body,
                 *lines[end:],
             ]
