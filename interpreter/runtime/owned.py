@@ -18,7 +18,7 @@ from __future__ import annotations
 def owned(st) -> tuple:
     """`State.kn`, built from the zones (and kept) when the state has none. Each row and
     `base` have one more item, for zone -1 (no zone: an object made or removed), so that a
-    move writes them without a test."""
+    move writes them without a test (what those items add up means nothing)."""
     g = st.g
     zones = st.zones
     n = len(zones)
