@@ -13,6 +13,7 @@ from madang.game.api import load_program, new_game
 from madang.runtime.owned import owned
 from minirules import ROUNDS, four_areas
 from playthrough import compiled_without, decisions
+from test_deferred_charges import RULES as HOPS
 from test_deferred_charges import _compare
 
 SWITCH = (enumerators, "OWNED_AREAS")
@@ -98,15 +99,9 @@ action bench(a: area from areas) in act:
     require exists(first(a.units where it.owner == you))
     move first(a.units where it.owner == you) to pool
 
-setup:
-    for p in players:
-        create "Big" in area("A").units for p
-        create "Small" in area("B").units for p
-        create "Big" in area("C").units for p
-        create "Small" in area("C").units for p
-    create "Small" in area("D").units
-
 """
+# the setup of tests/test_deferred_charges.py's pieces, and one more piece in area D
+RULES += HOPS[HOPS.index("setup:") :].rstrip("\n") + '\n    create "Small" in area("D").units\n\n'
 
 
 def test_a_small_ruleset_with_objects_made_removed_and_given_away(tmp_path, monkeypatch):
