@@ -45,6 +45,9 @@ QUICK_CALLS = True
 # An action started by a window's answer runs its block's frameless copy (`action_quick`)
 # instead of pushing its frame (engine.start_action); off: its frame is pushed (tests compare)
 QUICK_ACTIONS = True
+# In rules without state checks or triggers, a frameless copy's end returns at once: no frame can
+# be above it there (`quick_variant`'s `alone`); off: it tests for one, as with them
+ALONE_ENDS = True
 # A call of a verb or event that triggers listen to computes its arguments in the block and
 # starts its object with them (`_Emitter.heard`); off: its object's `exec` computes them
 HEARD_INLINE = True
@@ -81,6 +84,13 @@ class ResumableGen:
         self.sg = stmtgen
         self.cg = stmtgen.cg
         self.checks = bool(compiler.s.checks)
+        # no state check and no trigger: nothing but a statement that waits puts a frame on
+        # the stack, so a frameless copy that reached its end has nothing above it (`quick_variant`)
+        self.alone = (
+            ALONE_ENDS
+            and not self.checks
+            and not any(isinstance(ab.decl, n.Trigger) for ab in compiler.s.abilities)
+        )
         # Loop state is kept in the frame's names under keys numbered per program (saved with
         # the game, so the same rules must give the same keys in every process)
         self.loop_ids = count()
@@ -730,7 +740,7 @@ class _Emitter:
         fn = define(g.cg.ns, name, made, f"<madang {name} {span}>")
         fn.live = count if single else _live_sections(code, count)
         if self.func and QUICK_CALLS:
-            quick = quick_variant(code, name, count, single)
+            quick = quick_variant(code, name, count, single, self.g.alone)
             self.quick = None if quick is None else (quick, name + "_q", span)
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
@@ -777,7 +787,9 @@ _FR = re.compile(r"\bfr\b")
 _GOES = re.compile(r" +pc = (\d+)")  # a jump, or the fall into the next section
 
 
-def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
+def quick_variant(
+    code: str, name: str, count: int, single: bool, alone: bool = False
+) -> str | None:
     """The frameless copy of a verb's block function `name` (its `count` sections in `code`):
     `name_q(st, env, span)`, run by the verb's calls in place of `engine.call_from` (true when
     the caller must return, as there). It runs the same sections with the frame's `pc` in a
@@ -786,7 +798,11 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
     above it: `engine.quick_sink` puts it under them), and a section that needs it pushed (a
     statement's object, a call through `call_from`) is run by the block's own function in it
     (`engine.quick_hand_over`). Nothing else differs: the same states, frames and steps. None
-    when some line uses the frame otherwise (that block's calls keep their frame).
+    when some line uses the frame otherwise (that block's calls keep their frame). `alone`:
+    the rules have no state check and no trigger, so only a statement that waits pushes a frame,
+    and every one of those is followed by a return (a call's copy returns true, a section that
+    needs the frame is run in it): at the block's end nothing is above it and nothing pending,
+    and the end returns without testing that.
     `@BLOCK@` and `@VERB@` stand for the block's number and the verb's constant."""
     lines = code.split("\n")
     if lines[0] != f"def {name}(st, fr, pc):" or lines[1] != "    env = fr.env":
@@ -831,6 +847,9 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
             elif stripped == "return" and (single or out[-1].strip() == f"fpc = {count}"):
                 # the block's end (a block of one section is at its end wherever it returns):
                 # nothing above it (the usual case) leaves no frame
+                if alone:
+                    out.append(f"{pad}return st.over")
+                    continue
                 out.append(f"{pad}if len(st.frames) == n0 and st.pending is None:")
                 out.append(f"{pad}    return st.over")
                 out.append(pad + sink)
