@@ -35,6 +35,9 @@ class Stmt:
 
     __slots__ = ("id", "span", "mutates", "dirty")
     END_DIRTY = -1
+    # its `exec` reads of its frame only the names (`fr.env`): a verb's frameless copy runs it
+    # with the call's names alone and makes the verb's frame only where it waits (resumable.py)
+    ENV_ONLY = False
 
     def __init__(self, span):
         self.span = span
@@ -1063,6 +1066,7 @@ class ScopeStmt(Stmt):
     """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
 
     __slots__ = ("kind", "name", "player", "body", "names", "END_DIRTY")
+    ENV_ONLY = True  # (`exec` reads `fr.env` alone)
 
     def __init__(self, span, kind, name, player, body):
         super().__init__(span)
@@ -1353,6 +1357,7 @@ class Window(Stmt):
         "name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text", "by_name",
         "solo", "one", "cards", "listing",
     )  # fmt: skip
+    ENV_ONLY = True  # (`exec` reads `fr.env` alone)
 
     def __init__(
         self, span, name, by, once, actions, pass_if=None, by_read=None, by_text="", by_name=None
