@@ -6,49 +6,18 @@ steps must be those of the tested end; rules with a trigger or a check keep the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from madang.build import resumable
 from madang.game.api import load_program
 from minirules import write_ruleset
 from playthrough import compiled_with, decision_steps
+from test_quick_calls import RULES as CALLS
 
-RULES = """\
-counter total = 0
-counter later = 0
-
-# may wait, but only when x > 2 (so most calls end without a frame)
-verb hit(x: number):
-    total += x
-    if x > 2:
-        choose y from [1, 2] by first(players) "y"
-        total += y
-    total += 1
-
-# calls one that may wait (nested frameless copies), then leaves through a require
-verb outer(x: number):
-    hit(x)
-    require x < 4
-    later += 1
-
-# the game ends inside a nested call: the frames left are those of the tested end
-verb ending(x: number):
-    hit(x)
-    if total > 200:
-        win first(players)
-    later += 10
-
-flow:
-    outer(1)
-    outer(3)
-    outer(5)
-    repeat 6 times:
-        outer(2)
-        hit(3)
-    ending(1)
-    total += 300
-    ending(1)
-    later += 1000
-"""
+# test_quick_calls' verbs and flow without its check (a verb that may wait, nested copies, a
+# `require`, the game's end inside a nested call, a verb that always waits)
+RULES = re.sub(r"# a check that waits.*?\n\n(?=flow:)", "", CALLS, flags=re.S)
 
 TESTED = "if len(st.frames) == n0 and st.pending is None:"
 
@@ -67,7 +36,7 @@ def test_a_copy_alone_ends_as_the_tested_one(tmp_path, monkeypatch):
     folder = write_ruleset(tmp_path, RULES, "cards: []\n", name="alone")
     fast = load_program(folder)
     tested = compiled_with(folder, resumable, "ALONE_ENDS", False, monkeypatch)
-    assert "_hit_m" in _copies(fast) and TESTED not in _copies(fast)
+    assert "check " not in RULES and "_hit_m" in _copies(fast) and TESTED not in _copies(fast)
     assert TESTED in _copies(tested)
     for seed in range(10):
         assert decision_steps(fast, seed) == decision_steps(tested, seed)
