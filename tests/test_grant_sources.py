@@ -11,7 +11,7 @@ import random
 
 import pytest
 from madang.game.api import load_program, new_game
-from madang.runtime import effects
+from madang.runtime import effects, setup
 from madang.tools.simulate import pairings
 from minirules import write_ruleset
 
@@ -134,12 +134,13 @@ BOOST = (
 )
 
 
-def test_the_games_of_one_program_and_options_share_what_is_kept_of_the_grants(tmp_path):
-    """`Game.grant_cards` (whether a grant that reads only options and data gives a keyword,
-    the grants of each keyword) and the `State.ko` of one list of objects' cards are one table
-    for the games of a program and options (setup._kept_tables, effects.kept_by_cards): the
-    next game finds them at once, and a game of other options gets its own, with its own
-    answers."""
+def test_a_games_work_does_not_depend_on_the_games_played_before_it(tmp_path):
+    """`Game.grant_cards` (whether a grant that reads only options and data gives a keyword:
+    its condition computed once a game, charging its work to that game) is each game's own,
+    shared only by the states of one game (`State.ko`, effects.kept_by_cards): a second game
+    of the same program, options and seed charges the same work as the first. Shared by the
+    games of a program, it made a game's work, and so the budget's errors, depend on the games
+    played before it in the process."""
     folder = write_ruleset(tmp_path, BOOST, "cards: [{name: A, type: unit, hp: 1}]\n")
     yaml = tmp_path / "ruleset.yaml"
     yaml.write_text(
@@ -148,10 +149,10 @@ def test_the_games_of_one_program_and_options_share_what_is_kept_of_the_grants(t
         encoding="utf-8",
     )
     prog = load_program(folder)
-    games = {b: [new_game(prog, {"boost": b}, seed=s) for s in (1, 2)] for b in ("off", "on")}
     for b, want in (("off", 0), ("on", 1)):
-        first, second = (g.st for g in games[b])
+        first = new_game(prog, {"boost": b}, seed=1).st
+        assert ("fixed", prog.statics_grant[0].id) in first.g.grant_cards  # (this game's)
+        assert setup.make_game(prog, {"boost": b}, 1).grant_cards == {}  # (the next finds it anew)
+        second = new_game(prog, {"boost": b}, seed=1).st
         assert first.counters["n"] == second.counters["n"] == want
-        assert first.g is not second.g and first.g.grant_cards is second.g.grant_cards
-        assert first.ko is second.ko and first.ko["swift"][0] == bool(want)
-    assert games["off"][0].st.g.grant_cards is not games["on"][0].st.g.grant_cards
+        assert first.ko["swift"][0] == second.ko["swift"][0] == bool(want)

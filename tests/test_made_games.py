@@ -1,8 +1,9 @@
 """#34: `setup.make_game` starts a game from the fields every game of its program and options
 starts with (`setup._made`, found once), not by `Game`'s `__init__` and the settings, layout
 and tables read again: each field is set, the tables a game fills as it plays (`setup.FRESH`)
-and its options are its own, the rest is the same for every such game (the windows' orders
-too, while `engine.ENUM_GUARDS` is on)."""
+and its options are its own (the windows' orders and the grants' tables among them: a flag or a
+charge of work must not pass from one game to the next), the rest is the same for every such
+game."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ import dataclasses
 
 import pytest
 from madang.game.api import load_program, new_game, resolve_options
-from madang.runtime import engine as E
 from madang.runtime import setup
 from madang.runtime.state import Game
 
 
 @pytest.mark.parametrize("ruleset", ["clash_of_decks", "cthulhu_wars"])
-def test_a_made_game_has_every_field_its_own_tables_and_the_others_shared(ruleset, monkeypatch):
+def test_a_made_game_has_every_field_its_own_tables_and_the_others_shared(ruleset):
     prog = load_program(ruleset)
     a, b = (new_game(prog, seed=s, memory=False).st.g for s in (3, 4))
     names = {f.name for f in dataclasses.fields(Game)}
@@ -36,9 +36,6 @@ def test_a_made_game_has_every_field_its_own_tables_and_the_others_shared(rulese
     fresh = Game(prog, a.nplayers, a.options, 3)
     for name in ("reading", "kept_points", "domains"):
         assert getattr(setup.make_game(prog, None, 5), name) == getattr(fresh, name)
-    # the windows' orders: one table while the shared guards are on, else each game's own
-    assert a.action_orders is b.action_orders
-    assert a.action_orders or ruleset == "clash_of_decks"  # (its windows: none listed so)
-    monkeypatch.setattr(E, "ENUM_GUARDS", False)
-    off = [setup.make_game(prog, None, s).action_orders for s in (6, 7)]
-    assert off[0] == off[1] == {} and off[0] is not off[1]
+    # the windows' orders and the grants' tables: each game's own, whatever the guards
+    assert {"action_orders", "grant_cards"} <= {name for name, _make in setup.FRESH}
+    assert a.action_orders is not b.action_orders and a.grant_cards is not b.grant_cards

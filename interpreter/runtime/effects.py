@@ -95,13 +95,12 @@ def cards_objects(st, cards: frozenset) -> list:
 
 def kept_by_cards(st) -> dict:
     """A new `State.ko` for `st`: what is kept there (the objects of sets of cards, the
-    keywords' grant plans, the objects by card) depends only on the objects' cards, the
-    program and the options, so the games of one program and options (`Game.grant_cards`,
-    setup._kept_tables) share one dictionary for each list of objects' cards. A game then
-    finds again at once what the last game with the same objects found (the objects a setup
-    makes are often the same from one game to the next). Its lists are never written in
-    place. Past `KO_MAX` entries (a search's many samples of hidden cards), a new one is the
-    state's alone."""
+    keywords' grant plans, the objects by card) depends only on the objects' cards and the
+    game, so the states of one game share one dictionary for each list of objects' cards
+    (`Game.grant_cards`: each game's own, since what a grant's condition charged is charged
+    to the game that first finds it). A state then finds again at once what another with the
+    same objects found. Its lists are never written in place. Past `KO_MAX` entries (a
+    search's many samples of hidden cards), a new one is the state's alone."""
     kept = st.g.grant_cards
     key = (BY_CARDS, tuple(st.obj_card))
     ko = kept.get(key)

@@ -172,17 +172,15 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     key = _options_key(options)
     opts, nplayers = _resolved_options(prog, options, key)
     kept = _kept_tables(prog, key)
-    made = kept[2]
+    made = kept[1]
     if made is None:
-        made = kept[2] = _made(prog, opts, nplayers)
+        made = kept[1] = _made(prog, opts, nplayers)
     g = _new(Game)  # (no `__init__`: every field is set here)
     fields = vars(g)
     fields.update(made)
     g.options = opts
     g.seed = int(seed)
-    g.shared, g.grant_cards = kept[0], kept[1]
-    # (the windows' orders hold for every game while `ENUM_GUARDS` is as when they were made)
-    g.action_orders = kept[3] if engine.ENUM_GUARDS else {}
+    g.shared = kept[0]
     g.card_slots = card_slots(prog)
     # (read again for each game: a test may change the budget's ceiling or the plans' table)
     g.max_steps = budget.allowed(prog.settings.get("max_steps"))
@@ -251,26 +249,22 @@ def card_slots(prog: Program) -> list[tuple]:
 # key holds all the rest: kept for those games too (`Game.shared`, with the work each charged:
 # build/enumerators.SHARED_ROWS), so that a playout does not compute them again. Emptied for
 # the next game once it holds more than `KEPT_MAX` entries (counters that grow from game to
-# game). So is what `Game.grant_cards` keeps (the continuous grants that may give a keyword,
-# their cards, whether a grant that reads only options and data gives it; effects.kept_by_cards'
-# tables by the objects' cards), past `GRANTS_MAX` entries.
+# game). `Game.grant_cards` is not among them: a grant's condition found there charged its work
+# to the game that found it, so a table shared by games would make a game's work (and the
+# budget's errors) depend on the games played before it in the process.
 KEPT_MAX = 10_000
-GRANTS_MAX = 1_000
 _kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _kept_tables(prog: Program, key: str) -> list:
-    """[`Game.shared`, `Game.grant_cards`, `_made`'s fields or None, `Game.action_orders`]
-    for the games of `prog` with the options of `key`."""
+    """[`Game.shared`, `_made`'s fields or None] for the games of `prog` with the options
+    of `key`."""
     made = _kept.setdefault(prog, {})
     got = made.get(key)
     if got is None:
-        got = made[key] = [{}, {}, None, {}]
-    else:
-        if len(got[0]) > KEPT_MAX:
-            got[0] = {}
-        if len(got[1]) > GRANTS_MAX:
-            got[1] = {}
+        got = made[key] = [{}, None]
+    elif len(got[0]) > KEPT_MAX:
+        got[0] = {}
     return got
 
 
@@ -321,20 +315,21 @@ _LAID_OUT = (
 
 _new = object.__new__
 # The fields of `Game` that `make_game` sets for each game: the seed, the options (a copy),
-# the tables kept for the games of the options (`_kept_tables`: the windows' orders too, while
-# `engine.ENUM_GUARDS` is on, the value they were made with), the cards' slots (read again:
+# the domains kept for the games of the options (`_kept_tables`), the cards' slots (read again:
 # a program may be given cards), the budget and the listeners' plans (read again: a test may
 # change the ceiling or the plans' table), and a new table of each field made by a factory
-# that `_made` does not set (`FRESH`: what a game fills as it plays, never shared by two games).
+# that `_made` does not set (`FRESH`: what a game fills as it plays, never shared by two games:
+# the windows' orders and the grants' tables among them, which a flag or a charge of work
+# would otherwise carry from one game to the next).
 FRESH = tuple(
     (f.name, f.default_factory)
     for f in dataclasses.fields(Game)
     if f.default_factory is not dataclasses.MISSING
     and f.name not in _LAID_OUT
-    and f.name not in ("shared", "grant_cards", "card_slots", "slot_names", "action_orders")
+    and f.name not in ("shared", "card_slots", "slot_names")
 )
 PER_GAME = (
-    "options", "seed", "shared", "grant_cards", "action_orders", "card_slots", "max_steps", "heard",
+    "options", "seed", "shared", "card_slots", "max_steps", "heard",
 ) + tuple(n for n, _ in FRESH)  # fmt: skip
 
 

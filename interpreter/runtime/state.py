@@ -98,13 +98,12 @@ class Game:
     # another), modified values and the targets of continuous effects (engine.run_checks)
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
-    # engine.action_order, by action list: one table for the games of a program and options
-    # while the windows' shared guards are on (setup.make_game; engine.ENUM_GUARDS)
+    # engine.action_order, by action list (each game's own: setup.FRESH)
     action_orders: dict = field(default_factory=dict)
     action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
     # the continuous grants of each keyword, their cards, and `State.ko`'s tables by the
-    # objects' cards (effects.kept_by_cards): one table for the games of a program and
-    # options (setup._kept_tables), since all of it holds for each of them
+    # objects' cards (effects.kept_by_cards): the game's own (a grant's condition found here
+    # charged its work to this game), shared by its states
     grant_cards: dict = field(default_factory=dict)
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
