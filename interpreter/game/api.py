@@ -113,18 +113,15 @@ class GameState:
         st = self.st
         d = st.pending
         if (
-            d is not None
-            and a.__class__ is int
-            and a >= 0
-            and self.failed is None
+            self.failed is None
+            and d is not None
             and st.log is None
             and self.chance != "explicit"  # (`_chance_n` is never set otherwise)
+            and type(a) is int
+            and 0 <= a < len(d.values)
             and not st.over
         ):  # the common case: `_run` without its log, written out (a Python frame less)
-            try:  # (past the last option: the general path's error)
-                st.answer = d.values[a]
-            except IndexError:
-                raise MadangError(f"illegal action {a!r}: choose 0..{len(d.values) - 1}") from None
+            st.answer = d.values[a]
             st.has_answer = True
             st.pending = None
             st.decisions += 1
