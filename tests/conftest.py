@@ -9,11 +9,13 @@ Run them alone with `pytest tests/scenarios` (or `madang test PATH...` without p
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from madang.game import api
 from madang.language.diagnostics import Diagnostics
 from madang.language.yamlsrc import load_yaml
 from madang.runtime.program import Program
@@ -36,6 +38,27 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # Every game played by the tests proves that the state checks it skipped were false.
 Program.verify_checks = True
+
+
+def _compiled_as_the_suite_plays(ref: str, extra: tuple[str, ...]) -> Program:
+    """A program `load_program` keeps, compiled only while `Program.verify_checks` is on: the
+    compiled reads of modified properties check themselves only if it was on at compile time
+    (effects.prop_reader), and that check charges work, so a kept program compiled inside a
+    test that turned it off would charge less in every later test of its worker (CI's order
+    once made seven comparisons fail that way). A test that turns it off loads first."""
+    if not Program.verify_checks:
+        raise AssertionError(
+            f"{ref}: a program kept by load_program compiled with Program.verify_checks off:"
+            " load it before the test turns the check off"
+        )
+    return _compile(ref, extra)
+
+
+_compile = api._load_cached.__wrapped__
+api._load_cached = functools.lru_cache(maxsize=api._load_cached.cache_info().maxsize)(
+    _compiled_as_the_suite_plays
+)
+api._load_cached.__wrapped__ = _compile  # (the tests' fresh compilations: not kept, not checked)
 
 
 def pytest_configure(config: pytest.Config) -> None:

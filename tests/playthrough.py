@@ -9,7 +9,7 @@ import random
 
 from madang.game import api
 from madang.game.api import new_game
-from madang.runtime import budget
+from madang.runtime import budget, setup
 from madang.runtime import engine as E
 from madang.runtime.errors import RulesError
 from madang.runtime.state import WINDOW
@@ -20,8 +20,12 @@ def unlearned(prog) -> None:
     that is rarely found false stops being kept false after `TRIAL` points counted over all the
     program's games). That changes which states a check is evaluated on, so the work charged,
     never what a game does; without this, the work of a game played with the program
-    `load_program` keeps would depend on which tests played it before in the same process."""
+    `load_program` keeps would depend on which tests played it before in the same process.
+    What the games of the program and options share (`setup._kept_tables`: the kept domains,
+    the fields every game starts with) is forgotten too, so that a comparison starts the kept
+    program as a new process would, whatever a test before it set while it made its games."""
     E._plans.pop(prog, None)
+    setup._kept.pop(prog, None)
 
 
 def decisions(prog, seed: int, limit: int = 400) -> list:

@@ -6,6 +6,8 @@ the one a game would make for itself, and a game of another layout must get its 
 
 import random
 
+import pytest
+from madang.game import api
 from madang.game.api import load_program, new_game
 from madang.runtime import engine as E
 from madang.runtime import inputs
@@ -188,8 +190,8 @@ def test_the_comparing_tests_see_a_game_charge_the_same_whatever_was_played_befo
     # (Under the tests' verify_checks the skipped checks are evaluated anyway, which hides it.)
     from playthrough import decision_steps
 
+    prog = load_program("game_of_thrones_2p")  # (compiled as the suite plays: conftest.py)
     monkeypatch.setattr(Program, "verify_checks", False)
-    prog = load_program("game_of_thrones_2p")
     first = decision_steps(prog, 0)
     for seed in range(100, 130):  # enough points for its checks to settle
         g = new_game(prog, seed=seed, memory=False)
@@ -204,3 +206,27 @@ def test_the_comparing_tests_see_a_game_charge_the_same_whatever_was_played_befo
         g.apply_action(rng.randrange(len(g.st.pending.values)))
     assert learned != [row[1] for row in first[:-1]]
     assert decision_steps(prog, 0) == first
+
+
+def test_a_kept_program_is_compiled_only_with_the_suites_check_on(tmp_path, monkeypatch):
+    # The compiled reads of modified properties check themselves (and charge that check's work)
+    # only if `Program.verify_checks` was on when the program was compiled: a program compiled
+    # with it off charges other work at the same decisions of the same game. So a program
+    # `load_program` keeps must never be compiled inside a test that turned the check off, or
+    # every later comparison in its worker would see another game's work (tests/conftest.py).
+    from playthrough import decision_steps
+
+    on = api._load_cached.__wrapped__("nivel_arena", ())
+    monkeypatch.setattr(Program, "verify_checks", False)
+    off = api._load_cached.__wrapped__("nivel_arena", ())
+    monkeypatch.setattr(Program, "verify_checks", True)
+    played_on, played_off = decision_steps(on, 0), decision_steps(off, 0)
+    assert [row[0] for row in played_on] == [row[0] for row in played_off]  # the same game
+    assert [row[1] for row in played_on] != [row[1] for row in played_off]  # other work
+
+    folder = write_ruleset(tmp_path, SEATS, "cards: [{name: T, type: token, power: 0}]\n")
+    monkeypatch.setattr(Program, "verify_checks", False)
+    with pytest.raises(AssertionError, match="verify_checks off"):
+        load_program(folder)
+    monkeypatch.setattr(Program, "verify_checks", True)
+    assert str(load_program(folder).folder) == str(folder)

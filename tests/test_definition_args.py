@@ -24,7 +24,7 @@ import re
 import pytest
 from madang.build import codegen
 from madang.game import api
-from madang.game.api import load_program, new_game
+from madang.game.api import new_game
 from madang.runtime.errors import RulesError
 from madang.runtime.program import Program
 from minirules import write_ruleset
@@ -139,10 +139,10 @@ def _all_code(prog) -> str:
 
 def _both(ruleset, monkeypatch):
     """The bundled ruleset compiled afresh with the cheaper calls and without them."""
-    fast = api._load_cached.__wrapped__(str(load_program(ruleset).folder), ())
+    fast = api._load_cached.__wrapped__(ruleset, ())
     for switch in ("DEF_ARGS", "CARD_CMP", "SEAT_INLINE"):
         monkeypatch.setattr(codegen, switch, False)
-    general = api._load_cached.__wrapped__(str(fast.folder), ())
+    general = api._load_cached.__wrapped__(ruleset, ())
     assert _all_code(general) != _all_code(fast)  # the general code, really
     return fast, general
 

@@ -94,10 +94,9 @@ def test_the_frameless_copys_env(tmp_path, monkeypatch):
         assert f"env['{name}'] = _" not in code.replace(" is not None: env[", "")
     assert "env['none_yet'] = " in code  # may be none: written as it was
     assert "env['p']" in code and "env.get('p')" not in code  # the call's: by subscript
-    assert (
-        "[*_chain([st.zones[_fz0 + _fm0] for _fz0 in (st.g.zone_base['top'], st.g.zone_base['low'], )"
-        in code
-    )
+    for z in ("top", "low"):  # each name's zones of the seats one slice (`SEAT_SLICES`)
+        b = f"st.g.zone_base[{z!r}]"
+        assert f"*_chain(st.zones[{b} : {b} + st.g.nplayers] if not st.lost" in code
 
 
 @pytest.mark.parametrize("module, switch", SWITCHES)

@@ -9,6 +9,8 @@ charging no more work."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from madang.build import codegen
 from madang.build.codegen import CodeGen
@@ -65,7 +67,8 @@ def _all_code(prog) -> str:
 
 def _general(monkeypatch) -> None:
     """The general code: each mechanism of this file turned off."""
-    for flag in ("FRESH_LISTS", "JOIN_LISTS", "PLAIN_DEFINES", "KINDS_JOINED", "NAME_TABLES"):
+    flags = ("FRESH_LISTS", "JOIN_LISTS", "PLAIN_DEFINES", "KINDS_JOINED", "NAME_TABLES")
+    for flag in (*flags, "BOUNDS_JOINED", "MIN_MAX", "SEAT_SLICES", "ZONES_JOINED"):
         monkeypatch.setattr(codegen, flag, False)
     monkeypatch.setattr(codegen, "_NONZERO", codegen.re.compile("(?!)"))
     monkeypatch.setattr(codegen, "_seat_number", lambda src: False)
@@ -122,3 +125,89 @@ def test_the_written_code_plays_the_bundled_games_as_the_general_code(ruleset, m
         assert [d for d, _ in fast_seen] == [d for d, _ in general_seen]  # the same states
         # and no more work: a shorter body may be written inline where a call was charged
         assert all(a <= b for (_, a), (_, b) in zip(fast_seen, general_seen))
+
+
+UNITS = "cards:\n  - {name: A, type: unit, hp: 1}\n  - {name: B, type: unit, hp: 2}\n"
+SHAPES = """\
+kind unit:
+    hp: number
+zone top: per player, ordered, owner sees
+zone bottom: per player, ordered, owner sees
+COUNTERS\
+counter gold: per player = 0
+define able(p: player, x: number) = p.gold > 0 and p.gold >= x
+define bonus(k: number, x: number) = if k > 0 then max(k + x, 0) + min(k - x, 1) else 0
+define all_units = flatten(players.top + players.bottom)
+define lanes(p: player) = [p.top, p.bottom]
+flow:
+    for p in players:
+        create A in p.top
+        create B in p.bottom
+        p.gold = p.seat
+    n = 2
+    if n > 0 and n >= 2 and n < 9 and n <= 2:
+        a = 1
+    for p in players:
+        if able(p, 2):
+            b = b * 10 + p.seat
+    c = max(players.gold) * 10 + min(players.gold)
+    if max(players.gold) >= 2:
+        d = bonus(c, 3) * 100 + bonus(0, 3) + bonus(2, -9)
+    for p in players:
+        e = e + count(flatten(lanes(p)))
+    e = e + sum(all_units.hp) * 10
+    lose first(players)
+    f = sum(all_units.hp) * 10 + count(all_units)
+    for p in players:
+        g = g + count(flatten(lanes(p)))
+""".replace("COUNTERS", "".join(f"counter {c} = 0\n" for c in "nabcdefg"))
+
+
+def test_bounds_min_max_and_seat_zones_compute_what_the_general_code_does(tmp_path, monkeypatch):
+    """`BOUNDS_JOINED`, `MIN_MAX`, `SEAT_SLICES` (while nobody has lost and after) and
+    `ZONES_JOINED`: the same values as the general code, none of its helpers or loops."""
+
+    def counters(name):
+        (tmp_path / name).mkdir()
+        rs = write_ruleset(tmp_path / name, SHAPES, UNITS, players=3, name=name)
+        g = new_game(rs, seed=1)
+        return g.st.counters, _all_code(g.st.g.prog)
+
+    fast, code = counters("f")
+    assert (fast["a"], fast["b"], fast["c"]) == (1, 2, 20)
+    assert (fast["d"], fast["e"], fast["f"], fast["g"]) == (2400 + 0 + 1, 96, 64, 4)
+    assert (
+        "['n'] > 0)" not in code and "(st.counters['n'] >= 2) and (st.counters['n'] <= 2)" in code
+    )
+    assert not re.search(r"_(max|min)_\d+\(", code) and "_ge(" not in code
+    assert "default=0)" in code and "for _fz" not in code and "*st.zones[" in code
+    monkeypatch.undo()
+    _general(monkeypatch)
+    general, slow = counters("g")
+    assert re.search(r"_max_\d+\(", slow) and "['n'] > 0)" in slow and "for _fz" in slow
+    assert dict(general) == dict(fast)
+
+
+def test_bounds_joined_keeps_the_stricter_bound_of_one_number():
+    j = codegen.bounds_joined
+    x, y = "st.counters['x']", "st.pcounters['y'][p]"
+    assert j([f"({x} > 0)", f"({x} >= 1)"]) == [f"({x} >= 1)"]
+    assert j([f"({x} >= 3)", f"({x} > 3)", f"({x} > 1)"]) == [f"({x} > 3)"]
+    assert j([f"({x} < 3)", f"(2 >= {x})"]) == [f"({x} <= 2)"]
+    assert j([f"({x} < 3)", f"({x} > 0)", f"({y} >= 1)"]) == [
+        f"({x} < 3)",
+        f"({x} > 0)",
+        f"({y} >= 1)",
+    ]
+    f = "st.pcounters['y'][f(p)]"  # a read that calls something: left as written
+    assert j([f"({f} > 0)", f"({f} >= 1)"]) == [f"({f} > 0)", f"({f} >= 1)"]
+    for v in range(-3, 5):  # the same truth for any number
+        for a, b in [(f"({x} > 0)", f"({x} >= 2)"), (f"({x} < 3)", f"(1 > {x})")]:
+            both = eval(f"{a} and {b}", {"st": _St(v)})
+            (one,) = j([a, b])
+            assert eval(one, {"st": _St(v)}) == both
+
+
+class _St:
+    def __init__(self, v):
+        self.counters = {"x": v}

@@ -248,13 +248,15 @@ def test_adjacent_areas_only_read_are_not_copied():
 
 def test_flatten_of_zones_is_one_comprehension():
     """#34 step 1: `flatten(players.top + players.bottom)` is the objects of those zones in
-    one comprehension over the zones' bases and the seats, joined by `_chain` (h49g): no
-    `_plus`, no `_flatten`; membership in it is one call that reads the item's zone
-    (`_in_seat_zones`: tests/test_in_seat_zones.py), with no list made."""
+    one list, each name's zones of the seats joined by `_chain` (h49g), one slice of the zones
+    while nobody has lost (`SEAT_SLICES`): no `_plus`, no `_flatten`; membership in it is one
+    call that reads the item's zone (`_in_seat_zones`: tests/test_in_seat_zones.py), with no
+    list made."""
     code = generated("clash_of_decks", "end_of_turn")
     assert "_flatten_" not in code and "_plus(" not in code
-    assert "[*_chain([st.zones[_fz0 + _fm0] for _fz0 in (" in code
-    assert "else range(st.g.nplayers)" in code  # `players.top`: no list of the seats built
+    top = "st.g.zone_base['top']"
+    assert f"[*_chain(st.zones[{top} : {top} + st.g.nplayers] if not st.lost" in code
+    assert "for _fm0 in _players(st)])" in code  # the seats still playing once one has lost
     code = generated("clash_of_decks", "attack")
     assert re.search(r"_in_seat_zones\(st, _l\d+, \('top', 'bottom'\)\)", code)
     assert "_fo0" not in code

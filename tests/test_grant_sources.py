@@ -11,7 +11,7 @@ import random
 
 import pytest
 from madang.game.api import load_program, new_game
-from madang.runtime import effects
+from madang.runtime import effects, setup
 from madang.tools.simulate import pairings
 from minirules import write_ruleset
 
@@ -119,3 +119,40 @@ def test_the_fast_answers_are_the_general_ones_at_every_decision(ruleset, monkey
             g.apply_action(rng.randrange(len(st.pending.values)))
     if ruleset == "clash_of_decks":
         assert granted  # the aura's grants were asked and found
+
+
+BOOST = (
+    "kind unit:\n    hp: number\n"
+    "zone top: per player, ordered, public, active\n"
+    "counter n = 0\n"
+    "keyword swift for unit\n"
+    'grant swift to first(players).top if option.boost == "on"\n\n'
+    "flow:\n"
+    '    create "A" in first(players).top\n'
+    "    if first(first(players).top) has swift:\n"
+    "        n = n + 1\n"
+)
+
+
+def test_a_games_work_does_not_depend_on_the_games_played_before_it(tmp_path):
+    """`Game.grant_cards` (whether a grant that reads only options and data gives a keyword:
+    its condition computed once a game, charging its work to that game) is each game's own,
+    shared only by the states of one game (`State.ko`, effects.kept_by_cards): a second game
+    of the same program, options and seed charges the same work as the first. Shared by the
+    games of a program, it made a game's work, and so the budget's errors, depend on the games
+    played before it in the process."""
+    folder = write_ruleset(tmp_path, BOOST, "cards: [{name: A, type: unit, hp: 1}]\n")
+    yaml = tmp_path / "ruleset.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8")
+        + 'options:\n  boost:\n    default: "off"\n    values: ["off", "on"]\n',
+        encoding="utf-8",
+    )
+    prog = load_program(folder)
+    for b, want in (("off", 0), ("on", 1)):
+        first = new_game(prog, {"boost": b}, seed=1).st
+        assert ("fixed", prog.statics_grant[0].id) in first.g.grant_cards  # (this game's)
+        assert setup.make_game(prog, {"boost": b}, 1).grant_cards == {}  # (the next finds it anew)
+        second = new_game(prog, {"boost": b}, seed=1).st
+        assert first.counters["n"] == second.counters["n"] == want
+        assert first.ko["swift"][0] == second.ko["swift"][0] == bool(want)

@@ -98,8 +98,8 @@ def test_the_objects_present_kept_are_those_of_every_card_with_abilities(name, m
     """At every decision of seeded random games (the suite's own check off, so that what is kept
     is used), the objects present kept (`objects_by_card`, `State.kw`) are those of a pass over
     the active zones for every card with abilities of its own; no other card is looked up."""
+    prog = load_program(name)  # (compiled as the suite plays: conftest.py)
     monkeypatch.setattr(Program, "verify_checks", False)
-    prog = load_program(name)
     cards = {a.card_index for a in prog.actions if a.origin == "card"}
     cards |= {lst.card_index for lst in prog.listener_by_id.values() if lst.origin == "card"}
     found = 0
@@ -171,24 +171,16 @@ def all_present_of(st, cards) -> dict[int, list[int]]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_a_move_writes_the_objects_present_and_keeps_the_other_cards_window_plans(
-    seed, monkeypatch
-):
+def test_a_move_writes_the_objects_present_and_keeps_the_other_cards_window_plans(seed):
     """Objects of cards with abilities moved at random (to the back, the front or an index of
     any zone) at a decision of a seeded random game: `State.kw` stays the same tuple, its
     objects present by card equal to those found afresh; when a move makes a card present or
     no longer present, the plans of the windows without actions of that card are kept as they
     were and those with its actions are made again (engine.present_moved); every plan kept
     equals one made afresh."""
-    listed = {}  # the windows' actions and orders, by the key of their plans
-    listing = E.card_listing
-
-    def recorded(st, actions, order, player):
-        listed[id(actions)] = (actions, order)
-        return listing(st, actions, order, player)
-
-    monkeypatch.setattr(E, "card_listing", recorded)
     prog = load_program("game_of_thrones_2p")
+    # the windows' actions and orders, by the key of their plans
+    listed = {id(w.actions): (w.actions, w.cards) for w in prog.stmts if type(w) is E.Window}
     g = new_game(prog, seed=seed, memory=False)
     rng, st = random.Random(seed), g.st
     for _ in range(20 + 10 * seed):

@@ -54,9 +54,9 @@ def test_what_a_window_by_reads_decides_whether_it_is_kept(tmp_path):
 def test_a_counter_the_players_order_reads_finds_it_again(tmp_path, monkeypatch, verify):
     """Without the suite's check (`verify` false) the kept order is what the game uses: the
     first player of each window follows `lead` (it fails if `lead` is left out of the key)."""
+    prog = load_program(write_ruleset(tmp_path, RULES, "cards: [{name: A, type: unit, hp: 1}]\n"))
     monkeypatch.setattr(Program, "verify_checks", verify)
-    path = write_ruleset(tmp_path, RULES, "cards: [{name: A, type: unit, hp: 1}]\n")
-    g = new_game(load_program(path), {}, seed=1)
+    g = new_game(prog, {}, seed=1)
     st = g.st
 
     def answer(label: str) -> None:
@@ -82,8 +82,8 @@ def test_a_counter_the_players_order_reads_finds_it_again(tmp_path, monkeypatch,
 def test_the_kept_players_are_those_of_by_at_every_window(name, monkeypatch):
     """Seeded random games, with the suite's check off: at every decision of a window whose
     `by` is kept, the window's players are what `by` gives there (a fresh evaluation)."""
+    prog = load_program(name)  # (compiled as the suite plays: conftest.py)
     monkeypatch.setattr(Program, "verify_checks", False)
-    prog = load_program(name)
     seen = 0
     for seed in range(4):
         for st, w, _ in windows(prog, seed):

@@ -7,6 +7,7 @@ one taken where it applies."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -43,6 +44,7 @@ def test_windows_listed_directly_play_as_through_enumerate_actions(name, monkeyp
         monkeypatch.setattr(w, "solo", False)
         monkeypatch.setattr(w, "one", None)
         monkeypatch.setattr(w, "cards", None)
+        monkeypatch.setattr(w, "listing", functools.partial(E.listed_actions, w.actions))
     general = play(prog, range(6))
     assert direct == general
     if name == "clash_of_decks":  # the spell window (cast) and the summoning one (two)

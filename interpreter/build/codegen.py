@@ -208,6 +208,7 @@ PLAIN_DEFINES = True
 JOIN_LISTS = True
 # `x.name == "T"` of a text known when compiling: a table of each card's truth (`_name_is`)
 NAME_TABLES = True
+MIN_MAX = True  # `max`/`min` of numbers never none as Python's, their value never none
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
 KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
@@ -222,6 +223,43 @@ KO_READ = True
 # of zones built and joined, no round of Python per object)
 SEAT_FLATTEN = True
 _SEATS = "(_players(st) if st.lost else range(st.g.nplayers))"  # `players.X`'s seats (attr)
+# and each name's zones of all seats read as one slice of `st.zones` while nobody has lost (a
+# name's zones are laid out by seat): no comprehension over the bases and seats
+SEAT_SLICES = True
+
+
+# `flatten([A, B, C])` of zones written as a list display: each zone's objects unpacked into
+# one new list (no list of the zones, no comprehension)
+ZONES_JOINED = True
+
+
+def _zones_joined(src: str) -> str | None:
+    """`[*st.zones[A], *st.zones[B], ...]` for the list display `src` of zones `[A, B, ...]`
+    whose items call nothing that is not pure (their order of computing then does not
+    matter); None for any other list."""
+    body = _fresh(src)
+    if not isinstance(body, ast.List) or not body.elts or not _pure(src):
+        return None
+    items = [ast.get_source_segment(src, x) for x in body.elts]
+    if any(x is None or isinstance(e, ast.Starred) for x, e in zip(items, body.elts)):
+        return None
+    return "[" + ", ".join(f"*st.zones[{x}]" for x in items) + "]"
+
+
+def _seat_slices(names: list[str], m: str) -> str:
+    """The objects of the zones `names` of every seat, name by name and seat by seat, as a new
+    list (`SEAT_SLICES`): each name's zones one slice while nobody has lost, else those of the
+    seats still playing (the seat variable `m`)."""
+    parts = []
+    for x in names:
+        b = f"st.g.zone_base[{x!r}]"
+        parts.append(
+            f"*_chain(st.zones[{b} : {b} + st.g.nplayers] if not st.lost"
+            f" else [st.zones[{b} + {m}] for {m} in _players(st)])"
+        )
+    return f"[{', '.join(parts)}]"
+
+
 _NOKO: dict = {}  # (read only: `State.ko` before anything was kept)
 _MAY = (True, None)  # (a keyword not kept yet: asked of `granted_args`)
 # what a test may call and still be run for every item instead of up to the first match:
@@ -638,9 +676,10 @@ class CodeGen:
         """`e` where only its truth counts (an `if`, a `while`): `and`/`or` as Python's."""
         if isinstance(e, n.BoolOp):
             items = self._kinds_joined(e, its) if e.op == "or" else e.items
-            return f" {e.op} ".join(
-                i if isinstance(i, str) else _grouped(self.test(i, its)) for i in items
-            )
+            parts = [i if isinstance(i, str) else _grouped(self.test(i, its)) for i in items]
+            if e.op == "and" and BOUNDS_JOINED:
+                parts = bounds_joined(parts)
+            return f" {e.op} ".join(parts)
         return self.src(e, its)
 
     def _kinds_joined(self, e: n.BoolOp, its) -> list:
@@ -943,6 +982,8 @@ class CodeGen:
                             b = m.group(1)
                             return f"[{o} for {z} in st.zones[{b} : {b} + len(st.g.areas)] for {o} in {z}]"
                         seats = self._flat_seat_zones(e) if SEAT_FLATTEN else None
+                        if seats and SEAT_SLICES:
+                            return _seat_slices(seats, f"_fm{len(its)}")
                         if seats:  # the seats' zones by name: their objects joined in C
                             bases = "".join(f"st.g.zone_base[{x!r}], " for x in seats)
                             m = f"_fm{len(its)}"
@@ -950,6 +991,9 @@ class CodeGen:
                                 f"[*_chain([st.zones[{z} + {m}] for {z} in ({bases})"
                                 f" for {m} in {_SEATS}])]"
                             )
+                        joined = _zones_joined(args[0]) if ZONES_JOINED else None
+                        if joined is not None:
+                            return joined
                         return f"[{o} for {z} in {args[0]} for {o} in st.zones[{z}]]"
                     if res.name == "sum":  # builtins._sum is Python's
                         return f"sum({args[0]})"
@@ -999,6 +1043,9 @@ class CodeGen:
                         f"(({i} if 0 <= {i} < st.g.nplayers else None) if not st.lost"
                         f" else {fn}(st, _players(st), {i}))"
                     )
+                extreme = self._extreme(res.name, e, args) if MIN_MAX else None
+                if extreme is not None:
+                    return extreme
                 fn = self.const(BUILTIN_FUNCS[res.name], res.name)
                 if res.name == "count" and len(args) == 1:  # none is a located rules error
                     what = format_expr(e.args[0])
@@ -1701,8 +1748,35 @@ class CodeGen:
             return isinstance(self.r.attr_of(x), rv.PlayerCounter)
         if isinstance(x, n.Call):
             res = self.r.call_of(x)
-            return res in (rv.BuiltinRef("count"), rv.BuiltinRef("sum")) or self._plain_define(res)
+            counts = ("count", "sum", "max", "min") if MIN_MAX else ("count", "sum")
+            return res in tuple(map(rv.BuiltinRef, counts)) or self._plain_define(res)
         return False
+
+    def _extreme(self, which: str, e: n.Call, args: list[str]) -> str | None:
+        """`max`/`min` as Python's where `builtins._max` would only pick (`MIN_MAX`): of two
+        numbers that are never none when computed (`_valued`), or of a list written anew whose
+        items are counters (none of them none; 0 for no items). None otherwise."""
+        if which not in ("max", "min"):
+            return None
+        if len(args) == 2 and all(self._valued(x) for x in e.args):
+            return f"{which}({args[0]}, {args[1]})"
+        comp = _fresh(args[0]) if len(args) == 1 else None
+        if isinstance(comp, ast.ListComp) and _NEVER_NONE.fullmatch(ast.unparse(comp.elt)):
+            return f"{which}({args[0]}, default=0)"
+        return None
+
+    def _valued(self, x) -> bool:
+        """Whether the Python of the number `x` is never none when it is computed: a plain
+        number, or arithmetic of numbers (Python's `+`, `-`, `*`, which fail on a none)."""
+        if self._plain_number(x):
+            return True
+        if isinstance(x, n.Neg):
+            return self._valued(x.expr)
+        return (
+            isinstance(x, n.BinOp)
+            and x.op in ("+", "-", "*")
+            and self.r.operand_types(x) == (NUMBER, NUMBER)
+        )
 
     def _plain_define(self, res) -> bool:
         """Whether `res` is a definition whose body is a plain number (`_plain_number`, its
@@ -1975,6 +2049,49 @@ def above_zero(cond: str, var: str, counters: set[str]) -> tuple[str, str] | Non
     if rest and not rest.startswith(" and "):
         return None
     return m.group(1), rest[len(" and ") :]
+
+
+BOUNDS_JOINED = True
+# a counter or the turn (a number, read without a cost) compared with a literal, as `compile`
+# writes it: (x, op, k) or (k, op, x)
+_COUNTER = (
+    r"st\.counters\['[^'\\]*'\]|st\.[pa]counters\['[^'\\]*'\]\[(?:[A-Za-z_]\w*|\d+)\]"
+    r"|st\.(?:turn|round)"
+)
+_BOUND = re.compile(rf"\(({_COUNTER}) (<=|<|>=|>) (-?\d+)\)|\((-?\d+) (<=|<|>=|>) ({_COUNTER})\)")
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _bound(src: str) -> tuple[str, bool, bool, int] | None:
+    """(the number read, a lower bound?, strict?, the literal) of a test `(x > k)` (`<`, `<=`,
+    `>=`, either side) of a number never none read without a cost; else None."""
+    m = _BOUND.fullmatch(src)
+    if m is None:
+        return None
+    x, op, k = m.group(1, 2, 3) if m.group(1) is not None else (*m.group(6, 5), m.group(4))
+    op = op if m.group(1) is not None else _FLIPPED[op]
+    return x, op[0] == ">", len(op) == 1, int(k)
+
+
+def bounds_joined(parts: list[str]) -> list[str]:
+    """The items of an `and`, each two in a row bounding one number from the same side (`x > 0
+    and x >= 1`, as a definition written inline gives) as the stricter one alone: the same
+    truth for any number, one read and comparison fewer (`BOUNDS_JOINED`). The reads are of
+    the state only (counters, the turn), so nothing between them writes what they read."""
+    out: list[str] = []
+    for p in parts:
+        b, a = _bound(p), _bound(out[-1]) if out else None
+        if a is None or b is None or a[:2] != b[:2]:
+            out.append(p)
+            continue
+        x, lower = a[:2]
+        # the stricter bound: the larger (lower bounds) or smaller (upper) literal; at the
+        # same literal the strict comparison
+        key = (lambda t: (t[3], t[2])) if lower else (lambda t: (-t[3], t[2]))
+        _, _, strict, k = max(a, b, key=key)
+        op = (">" if lower else "<") + ("" if strict else "=")
+        out[-1] = f"({x} {op} {k})"
+    return out
 
 
 def _bare(src: str) -> str:

@@ -15,7 +15,7 @@ import re
 
 from ..language import nodes as n
 from ..language import resolved as rv
-from ..runtime import budget
+from ..runtime import budget, owned
 from ..runtime.builtins import BUILTIN_FUNCS
 from .codegen import (
     _GUARDED,
@@ -30,6 +30,7 @@ from .codegen import (
     _once,
     _pure,
     above_zero,
+    bounds_joined,
     bracket_depths,
     define,
     py_name,
@@ -369,6 +370,117 @@ def _deferred(lines: list[str], exact: str, fixed: set[str]) -> list[str] | None
     )
 
 
+# a deferred listing's loop over the areas whose first test is whether an object of `you`
+# is in the area's zone goes only through the areas where `you` owns objects (`State.kn`,
+# runtime/owned.py), the other areas' zones charged as one total of that zone's objects
+OWNED_AREAS = True
+_ZONES_LOOP = re.compile(
+    r"( *)for (v\d+), zg0_ in enumerate\(st\.zones\[(st\.g\.zone_base\['[^'\\]*'\]|zb\d+_) : "
+    r"\3 \+ len\((d\d+)\)\]\):"
+)
+_FLAG = re.compile(r"zf\w*_ = False")
+_MINE = "(own_[it0] == you_)"  # (`OBJ_ROWS`' owners, `you` read from the env)
+_LEFT = re.compile(r"\b(?:continue|break|return|raise|dw_|st\.work|_charges?)\b")
+
+
+def _owned_areas(lines: list[str]) -> list[str]:
+    """`OWNED_AREAS`: in a deferred listing's `lines`, each loop over every area and its zone
+    (`AREA_ZONES`) at the listing's level whose body passes over an empty zone, then goes
+    through it to a first object of `you` (`_owned_body`'s shapes: every other area fails
+    the test, its zone charged `c` times its length), goes only through the areas where `you`
+    owns an object of that zone, in order (`_compress`). All the zone's objects are charged
+    `c` times before the loop (one total kept by the state, `State.kn`) and the areas gone
+    through `c` times their length less, so the listing charges the same sum; where it passes
+    the budget, the exact listing is made."""
+    k = 0
+    while k < len(lines):
+        m = _ZONES_LOOP.fullmatch(lines[k])
+        inner = m.group(1) + "    " if m is not None else ""
+        got = None
+        if (
+            m is not None
+            and len(m.group(1)) == 8
+            and lines[k + 1] == f"{inner}if not zg0_: continue"
+        ):
+            got = _owned_body(lines, k + 2, inner)
+        if got is not None:
+            pad, var, base, dom = m.groups()
+            times, body, end = got
+            rows = f"kn_[0][you_][zk_ : zk_ + len({dom})]"
+            lines = [
+                *lines[:k],
+                f"{pad}kn_ = st.kn or _owned(st)",
+                f"{pad}zk_ = {base}",
+                f"{pad}dw_ += kn_[1][zk_]{' * 2' if times == 2 else ''}",
+                f"{pad}zs_ = st.zones[zk_ : zk_ + len({dom})]",
+                f"{pad}for {var}, zg0_ in _compress(enumerate(zs_), {rows}):",
+                *body,
+                *lines[end:],
+            ]
+        k += 1
+    return lines
+
+
+def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], int] | None:
+    """(c, the lines, the end of those replaced) of a loop body from `lines[j]`, after its
+    test for an empty zone, that charges each zone with no object of `you` `c` times its
+    length and goes to the next area, as the body of `_owned_areas`' loop over the areas where
+    `you` owns objects, charged `c` times the zone's length before it; None for another shape.
+    The shapes: the scan kept for a domain after it (`_scan_domain`, its charge merged as the
+    length twice with the domain's, no exit or charge between); a scan charged first with no
+    more after it; `OR_ONE_SCAN`'s, whose body tests the owner first and whose `else` charges
+    again and goes on unless a flag was set."""
+    got = lines[j : j + 6]
+    if got[:2] == [f"{inner}zi_ = iter(zg0_)", f"{inner}for it0 in zi_:"] and got[3:] == [
+        f"{inner}else:",
+        f"{inner}    dw_ += len(zg0_)",
+        f"{inner}    continue",
+    ]:
+        if not _mine_first(got[2].strip()):
+            return None
+        twice = f"{inner}dw_ += len(zg0_) * 2"
+        at = next((k for k in range(j + 6, len(lines)) if _LEFT.search(lines[k])), None)
+        if at is None or not lines[at].startswith(twice):
+            return None
+        if any(_indent(x) < len(inner) for x in lines[j + 6 : at]):
+            return None
+        body = [*got[:3], f"{inner}else:", f"{inner}    continue", *lines[j + 6 : at]]
+        return 1, [*body, f"{inner}dw_ += len(zg0_){lines[at][len(twice) :]}"], at + 1
+    if got[:2] != [f"{inner}dw_ += len(zg0_)", f"{inner}for it0 in zg0_:"]:
+        if got[0] != f"{inner}dw_ += len(zg0_)" or not _FLAG.fullmatch(got[1].strip()):
+            return None
+        return _owned_flagged(lines, j, inner)
+    if got[3:5] != [f"{inner}else:", f"{inner}    continue"] or not _mine_first(got[2].strip()):
+        return None
+    return 1, got[1:5], j + 5
+
+
+def _owned_flagged(lines: list[str], j: int, inner: str) -> tuple[int, list[str], int] | None:
+    """`_owned_body` of `OR_ONE_SCAN`'s shape: the zone charged, a flag made false, the zone
+    gone through with the owner tested first around all that the round does, its `else`
+    charging the length again and going on unless the flag is set."""
+    flag = lines[j + 1].strip()[: -len(" = False")]
+    if lines[j + 2 : j + 4] != [f"{inner}for it0 in zg0_:", f"{inner}    if {_MINE}:"]:
+        return None
+    k = j + 4
+    while k < len(lines) and _indent(lines[k]) > len(inner) + 4:
+        k += 1
+    tail = [f"{inner}else:", f"{inner}    dw_ += len(zg0_)", f"{inner}    if not {flag}: continue"]
+    if k == j + 4 or lines[k : k + 3] != tail:
+        return None
+    return 2, [f"{inner}dw_ -= len(zg0_)", *lines[j + 1 : k + 3]], k + 3
+
+
+def _mine_first(line: str) -> bool:
+    """Whether `line` is `if C: break` with `C` false for every object not of `you`: its
+    first top-level `and` item the owner test, no top-level `or`."""
+    if not (line.startswith("if ") and line.endswith(": break")):
+        return False
+    cond = line[len("if ") : -len(": break")]
+    items = _top_split(cond, "and")
+    return bool(items) and items[0] == _MINE and _top_split(cond, "or") == [cond]
+
+
 def _statement_at(lines: list[str], k: int) -> int:
     """The first line of the function's statement (at its own level) holding line `k`."""
     while _indent(lines[k]) > 4 or lines[k].lstrip().startswith(("else:", "elif ", "except")):
@@ -528,7 +640,7 @@ class Enumerators(CodeGen):
                 items = self._or_scan(src) if scan is None and src is not None else None
                 if items is not None:  # `X or Y`, X such a part: Y tested only if X fails
                     if run:
-                        lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                        lines.append(f"{pad}if not ({' and '.join(bounds_joined(run))}): {on_fail}")
                         run.clear()
                     either(items, pad, on_fail)
                     continue
@@ -536,7 +648,7 @@ class Enumerators(CodeGen):
                     run.append(_grouped(src))
                     continue
                 if run:
-                    lines.append(f"{pad}if not ({' and '.join(run)}): {on_fail}")
+                    lines.append(f"{pad}if not ({' and '.join(bounds_joined(run))}): {on_fail}")
                     run.clear()
                 if scan is None:
                     break
@@ -731,6 +843,10 @@ class Enumerators(CodeGen):
         fast = _deferred(lines, f"{name}_x", fixed) if DEFERRED_CHARGES else None
         if fast is None:
             return define(self.ns, name, code, filename)
+        if OWNED_AREAS:
+            fast = _owned_areas(fast)
+            if any("_owned(st)" in x for x in fast):
+                self.ns.setdefault("_owned", owned.owned)
         exact = define(self.ns, f"{name}_x", code.replace(name, f"{name}_x", 1), filename)
         self.ns.setdefault("_relist", budget.relist)
         self.ns.setdefault("_Again", budget.Again)

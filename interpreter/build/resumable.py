@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from itertools import count
+from types import SimpleNamespace
 
 from ..language import nodes as n
 from ..runtime import engine as E
@@ -45,6 +46,13 @@ QUICK_CALLS = True
 # An action started by a window's answer runs its block's frameless copy (`action_quick`)
 # instead of pushing its frame (engine.start_action); off: its frame is pushed (tests compare)
 QUICK_ACTIONS = True
+# A statement's object that reads only its frame's names (a scope, a window) does not keep a
+# verb's block from its frameless copy: the copy runs it with the call's names; off: the
+# section holding it is run in the verb's frame (`quick_hand_over`)
+ENV_ONLY_COPIES = True
+# In rules without state checks or triggers, a frameless copy's end returns at once: no frame can
+# be above it there (`quick_variant`'s `alone`); off: it tests for one, as with them
+ALONE_ENDS = True
 # A call of a verb or event that triggers listen to computes its arguments in the block and
 # starts its object with them (`_Emitter.heard`); off: its object's `exec` computes them
 HEARD_INLINE = True
@@ -81,6 +89,13 @@ class ResumableGen:
         self.sg = stmtgen
         self.cg = stmtgen.cg
         self.checks = bool(compiler.s.checks)
+        # no state check and no trigger: nothing but a statement that waits puts a frame on
+        # the stack, so a frameless copy that reached its end has nothing above it (`quick_variant`)
+        self.alone = (
+            ALONE_ENDS
+            and not self.checks
+            and not any(isinstance(ab.decl, n.Trigger) for ab in compiler.s.abilities)
+        )
         # Loop state is kept in the frame's names under keys numbered per program (saved with
         # the game, so the same rules must give the same keys in every process)
         self.loop_ids = count()
@@ -93,6 +108,7 @@ class ResumableGen:
         ns["_quick_hand_over"] = E.quick_hand_over
         ns["_ENTER_DEPTH"] = E.ENTER_DEPTH
         ns["_Frame"], ns["_FUNC"], ns["_new"] = E.Frame, E.FUNC, object.__new__
+        ns["_Env"] = SimpleNamespace  # what an `ENV_ONLY` statement reads of a frame, made in C
         compiler.p.note_error = note_rules_place
         self.last_quick: tuple | None = None  # the frameless copy of the last block (`block`)
         self._recursive: dict[str, bool] = {}
@@ -240,6 +256,7 @@ class _Emitter:
         self.delegated_at: list[tuple[int, int]] = []  # each one's section and its continuation
         self.reloads: list[set[str] | None] = []  # per delegated statement: the names it writes
         self.quick: tuple | None = None  # (code, name, span) of the frameless copy (finish)
+        self.env_only: set[str] = set()  # the calls of `ENV_ONLY` objects (`quick_variant`)
         # a flattened loop's head section whose rounds run in Python: its made lines
         self.made: dict[int, list[str]] = {}
 
@@ -378,6 +395,8 @@ class _Emitter:
         after = self.start_object(rt)
         self.line(f"fr.pc = {self.ref(after)}")
         call = f"{self.g.cg.const(rt, type(rt).__name__)}.exec(st, fr)"
+        if rt.ENV_ONLY and ENV_ONLY_COPIES:
+            self.env_only.add(call)
         # Without checks, an `exec` that returns true went on in place (nothing asked, pushed
         # or ended: `Stmt.exec`), and the test after it is skipped; one that returns None is
         # tested as before (the jump on its result replaces the result's pop: no more work).
@@ -730,7 +749,7 @@ class _Emitter:
         fn = define(g.cg.ns, name, made, f"<madang {name} {span}>")
         fn.live = count if single else _live_sections(code, count)
         if self.func and QUICK_CALLS:
-            quick = quick_variant(code, name, count, single)
+            quick = quick_variant(code, name, count, single, self.g.alone, self.env_only)
             self.quick = None if quick is None else (quick, name + "_q", span)
         fn.delegated = self.delegated
         # where each delegated statement starts and where its block goes on after it (a
@@ -777,7 +796,9 @@ _FR = re.compile(r"\bfr\b")
 _GOES = re.compile(r" +pc = (\d+)")  # a jump, or the fall into the next section
 
 
-def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
+def quick_variant(
+    code: str, name: str, count: int, single: bool, alone: bool = False, env_only=frozenset()
+) -> str | None:
     """The frameless copy of a verb's block function `name` (its `count` sections in `code`):
     `name_q(st, env, span)`, run by the verb's calls in place of `engine.call_from` (true when
     the caller must return, as there). It runs the same sections with the frame's `pc` in a
@@ -786,7 +807,14 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
     above it: `engine.quick_sink` puts it under them), and a section that needs it pushed (a
     statement's object, a call through `call_from`) is run by the block's own function in it
     (`engine.quick_hand_over`). Nothing else differs: the same states, frames and steps. None
-    when some line uses the frame otherwise (that block's calls keep their frame).
+    when some line uses the frame otherwise (that block's calls keep their frame). `alone`:
+    the rules have no state check and no trigger, so only a statement that waits pushes a frame,
+    and every one of those is followed by a return (a call's copy returns true, a section that
+    needs the frame is run in it): at the block's end nothing is above it and nothing pending,
+    and the end returns without testing that. `env_only`: the calls of statements' objects
+    that read only the frame's names (`Stmt.ENV_ONLY`), run in the copy with the call's names
+    (`_Env(env=env)`): one that waits leaves the block there, and its frame is made under the
+    object's (`_quick_sink`), as a call that waits has it.
     `@BLOCK@` and `@VERB@` stand for the block's number and the verb's constant."""
     lines = code.split("\n")
     if lines[0] != f"def {name}(st, fr, pc):" or lines[1] != "    env = fr.env":
@@ -812,6 +840,10 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
     goes: dict[int, set[int]] = {}  # the sections each one jumps or falls through to
 
     def flush() -> bool:
+        for i, x in enumerate(body):  # (its names are what such an object reads of the frame)
+            for call in env_only:
+                if call in x:
+                    body[i] = x = x.replace(call, call.replace("(st, fr)", "(st, _Env(env=env))"))
         if section >= 0:
             goes[section] = {int(m.group(1)) for x in body if (m := _GOES.fullmatch(x))}
             if any(f"fr.pc = {count}" in x or "_leave_func(" in x for x in body):
@@ -831,6 +863,9 @@ def quick_variant(code: str, name: str, count: int, single: bool) -> str | None:
             elif stripped == "return" and (single or out[-1].strip() == f"fpc = {count}"):
                 # the block's end (a block of one section is at its end wherever it returns):
                 # nothing above it (the usual case) leaves no frame
+                if alone:
+                    out.append(f"{pad}return st.over")
+                    continue
                 out.append(f"{pad}if len(st.frames) == n0 and st.pending is None:")
                 out.append(f"{pad}    return st.over")
                 out.append(pad + sink)

@@ -113,15 +113,18 @@ class GameState:
         st = self.st
         d = st.pending
         if (
-            self.failed is None
-            and d is not None
+            d is not None
+            and a.__class__ is int
+            and a >= 0
+            and self.failed is None
             and st.log is None
             and self.chance != "explicit"  # (`_chance_n` is never set otherwise)
-            and type(a) is int
-            and 0 <= a < len(d.values)
             and not st.over
         ):  # the common case: `_run` without its log, written out (a Python frame less)
-            st.answer = d.values[a]
+            try:  # (past the last option: the general path's error)
+                st.answer = d.values[a]
+            except IndexError:
+                raise MadangError(f"illegal action {a!r}: choose 0..{len(d.values) - 1}") from None
             st.has_answer = True
             st.pending = None
             st.decisions += 1

@@ -79,23 +79,41 @@ def cards_objects(st, cards: frozenset) -> list:
     sample): a continuous grant's few possible sources, found without a pass over the zones."""
     ko = st.ko
     if ko is None:
-        ko = st.ko = {}
-    else:
-        got = ko.get(cards)
-        if got is not None:
-            if st.g.prog.verify_checks and got != [
-                o for o, c in enumerate(st.obj_card) if c in cards
-            ]:
-                raise AssertionError(
-                    "an object was made or its card changed without emptying State.ko"
-                )
-            return got
+        ko = kept_by_cards(st)
+    got = ko.get(cards)
+    if got is not None:
+        if st.g.prog.verify_checks and got != [o for o, c in enumerate(st.obj_card) if c in cards]:
+            raise AssertionError("an object was made or its card changed without emptying State.ko")
+        return got
     if not cards:
         out: list = []
     else:
         out = [o for o, c in enumerate(st.obj_card) if c in cards]
     ko[cards] = out
     return out
+
+
+def kept_by_cards(st) -> dict:
+    """A new `State.ko` for `st`: what is kept there (the objects of sets of cards, the
+    keywords' grant plans, the objects by card) depends only on the objects' cards and the
+    game, so the states of one game share one dictionary for each list of objects' cards
+    (`Game.grant_cards`: each game's own, since what a grant's condition charged is charged
+    to the game that first finds it). A state then finds again at once what another with the
+    same objects found. Its lists are never written in place. Past `KO_MAX` entries (a
+    search's many samples of hidden cards), a new one is the state's alone."""
+    kept = st.g.grant_cards
+    key = (BY_CARDS, tuple(st.obj_card))
+    ko = kept.get(key)
+    if ko is None:
+        ko = {}
+        if len(kept) < KO_MAX:
+            kept[key] = ko
+    st.ko = ko
+    return ko
+
+
+BY_CARDS = "objects' cards"  # the first part of the keys of `kept_by_cards` in `Game.grant_cards`
+KO_MAX = 1_000
 
 
 def _zone_order(st, o) -> tuple:
@@ -343,9 +361,7 @@ class ContinuousEffects:
                     raise AssertionError(f"the grants of {kw} kept without their cards' objects")
                 return got
         got = self._grant_plan(st, kw, depth)
-        if st.ko is None:
-            st.ko = {}
-        st.ko[kw] = got
+        (st.ko if st.ko is not None else kept_by_cards(st))[kw] = got
         return got
 
     def _grant_plan(self, st, kw, depth) -> tuple:

@@ -18,8 +18,9 @@ from collections import deque
 
 from . import budget, seen
 from . import inputs as kept_inputs
-from .effects import acting, cards_objects, in_force, printing_cards
+from .effects import acting, cards_objects, in_force, kept_by_cards, printing_cards
 from .errors import RulesError
+from .owned import owned_moved
 from .state import BLOCK, CHECK, EVENT, FUNC, LOOP, SCOPE, WINDOW, Frame, Pending, State
 
 MAX_CHAIN = 60  # nested events before a trigger loop is declared
@@ -34,6 +35,9 @@ class Stmt:
 
     __slots__ = ("id", "span", "mutates", "dirty")
     END_DIRTY = -1
+    # its `exec` reads of its frame only the names (`fr.env`): a verb's frameless copy runs it
+    # with the call's names alone and makes the verb's frame only where it waits (resumable.py)
+    ENV_ONLY = False
 
     def __init__(self, span):
         self.span = span
@@ -469,6 +473,7 @@ def set_owner(st, what, p) -> None:
     for o in what if isinstance(what, list) else [what]:
         if o is not None:
             st.obj_owner[o] = p
+    st.kn = None  # (the objects each seat owns: built again when read)
     forget_kept(st, "owner")
 
 
@@ -492,14 +497,9 @@ def move_objects(st, o, z, where, idx, span) -> None:
     the front or an index of Z. Without a span, one object moved for the engine (`move_object`).
     The work of a move is written here, not in a function it calls: every move of a playout is
     a statement's, of one object, with no log (one Python call a move, not two)."""
-    if span is not None:
-        if z is None:
-            raise RulesError(f"{span}: no zone to move to")
-        if o is None:
-            return
-        if st.log is not None or isinstance(o, list):
-            _move_listed(st, o, z, where, idx)
-            return
+    if span is not None and (o.__class__ is not int or z is None or st.log is not None):
+        _move_stated(st, o, z, where, idx, span)  # none, a list, no zone or a log kept
+        return
     old = st.obj_zone[o]
     if st.kept is not None:
         seen.track_move(st, o, old, z, where)
@@ -510,24 +510,24 @@ def move_objects(st, o, z, where, idx, span) -> None:
         if z in g.renewing:
             renew(st, o)
     st.zmemo = None
-    # the checks that read the zones it leaves and enters, by name (made with the checks'
-    # plan: until the game's first run_checks, every check of every state is due)
-    zc = g.zone_checks
     if old >= 0:
         bits = 1 << old | 1 << z
         if st.zo != -1 and st.zo & bits != bits:  # (lists a clone shares copied)
             st.own_zones(bits)
         zones = st.zones
         zones[old].remove(o)
-        if zc:
+        # the checks that read the zones it leaves and enters, by name (made with the checks'
+        # plan: until the game's first run_checks, every check of every state is due)
+        if g.zone_checks:
+            zc = g.zone_checks
             st.dirty |= zc[z] | zc[old]
     else:
         bits = 1 << z
         if st.zo != -1 and not st.zo & bits:
             st.own_zones(bits)
         zones = st.zones
-        if zc:
-            st.dirty |= zc[z]
+        if g.zone_checks:
+            st.dirty |= g.zone_checks[z]
     st.zdirty |= bits  # (the bits of the zones changed: run_checks)
     # what is kept from the zones and the objects' cards, forgotten where the move changes it
     # (each read again from the state, not held: most are none, tested in one step each)
@@ -545,6 +545,14 @@ def move_objects(st, o, z, where, idx, span) -> None:
             zs = g.active_set if zs is None else zs[card]
             if z in zs or old in zs:  # (it comes or goes where its abilities are in force)
                 present_moved(st, o, card, old in zs, z if z in zs else -1, where, idx)
+    if st.kn is not None:  # (the objects each seat owns in each zone: owned.owned_moved)
+        rows, totals, base = st.kn
+        row = rows[st.obj_owner[o]]
+        row[old] -= 1
+        row[z] += 1
+        if base[old] != base[z]:
+            totals[base[old]] -= 1
+            totals[base[z]] += 1
     if where == "back":
         zones[z].append(o)
     elif where == "front":
@@ -619,6 +627,18 @@ def _place(st, lst: list, z: int, where: str, idx: int) -> int:
         if r > rz or r == rz and where != "back" and (where == "front" or at(e) >= idx):
             return i
     return len(lst)
+
+
+def _move_stated(st, o, z, where, idx, span) -> None:
+    """`move_objects` of a statement's `o` that is not one object, or with a log kept."""
+    if z is None:
+        raise RulesError(f"{span}: no zone to move to")
+    if o is None:
+        return
+    if st.log is not None or isinstance(o, list):
+        _move_listed(st, o, z, where, idx)
+        return
+    move_objects(st, o, z, where, idx, None)
 
 
 def _move_listed(st, what, z, where, idx) -> None:
@@ -700,10 +720,13 @@ def create_card(st, card, z, owner, span=None) -> int:
     pv = st.pv
     if pv:  # its value in each slot of the layout: its card's
         _drain(map(_append, pv, st.g.card_slots[card]))
-    st.wrote |= 1 << o  # a new object: all its properties are new (State.wrote)
+    if st.wrote != -1:  # a new object: all its properties are new (State.wrote; -1: all are)
+        st.wrote |= 1 << o
     st.zones[z].append(o)
     st.zmemo = None
     st.zdirty |= 1 << z
+    if st.kn is not None:
+        owned_moved(st.kn, owner, -1, z)
     # (what is kept, read again from the state where it is not none: as `move_objects` does)
     if st.kt is not None:
         kt = st.kt
@@ -735,6 +758,8 @@ def remove_objects(st, what) -> None:
             if kt is not None and (kt[0] >> z & 1 or kt[3] >> z & 1 and st.obj_card[o] in kt[4]):
                 st.kt = None
             (st.zones if st.zo >> z & 1 else st.own_zones(1 << z))[z].remove(o)
+            if st.kn is not None:
+                owned_moved(st.kn, st.obj_owner[o], z, -1)
             st.obj_from[o] = z
             st.obj_moves[o] += 1
         st.obj_zone[o] = -1
@@ -1041,6 +1066,7 @@ class ScopeStmt(Stmt):
     """`turn P:`, `round:` and `phase NAME:`: modifiers and limits may last until their end."""
 
     __slots__ = ("kind", "name", "player", "body", "names", "END_DIRTY")
+    ENV_ONLY = True  # (`exec` reads `fr.env` alone)
 
     def __init__(self, span, kind, name, player, body):
         super().__init__(span)
@@ -1329,8 +1355,9 @@ class Window(Stmt):
 
     __slots__ = (
         "name", "by", "once", "actions", "pass_if", "END_DIRTY", "by_read", "by_text", "by_name",
-        "solo", "one", "cards",
+        "solo", "one", "cards", "listing",
     )  # fmt: skip
+    ENV_ONLY = True  # (`exec` reads `fr.env` alone)
 
     def __init__(
         self, span, name, by, once, actions, pass_if=None, by_read=None, by_text="", by_name=None
@@ -1347,6 +1374,9 @@ class Window(Stmt):
         self.solo = False  # how it is listed: `plan_listing`, once the actions are compiled
         self.one = None  # the same when it is one action's enumerator (else None)
         self.cards = None  # with a card's own action: `_action_order`'s pair (else None)
+        # `listing(st, player)`: the options of `player` in this window, by the function of
+        # its plan with what it reads bound (`plan_listing`; until then, `enumerate_actions`')
+        self.listing = functools.partial(listed_actions, actions)
 
     def _players(self, st, env, inputs):
         """`by` found and kept with what it read (`Game.domains`, under its text), or
@@ -1443,28 +1473,6 @@ class Window(Stmt):
         if not checks and not self.at_end(st, wf) and st.frames[-1] is wf:
             st.frames.pop()
 
-    def listing(self, st, player: int) -> list:
-        """The options of `player` in this window: `enumerate_actions`, or the enumerators of
-        its actions called directly where that lists the same (`plan_listing`)."""
-        values: list
-        one = self.one
-        if one is not None:  # one: nothing to share
-            values = []
-            one(st, {"you": player}, None, values, NO_CACHE)
-            return values
-        solo = self.solo
-        if solo is False:
-            cards = self.cards
-            if cards is None:
-                return enumerate_actions(st, self.actions, player)
-            return card_listing(st, self.actions, cards, player)  # (its order: no look-up)
-        values = []  # the rules' own, listed by their own functions
-        env = {"you": player}
-        cache: dict = {}
-        for f in solo:
-            f(st, env, None, values, cache)
-        return values
-
     def plan_listing(self) -> None:
         """How the window is listed (`solo`): when its actions are all the rules' own without
         limit or cost (`direct`) and share no first test (`_guarded`'s), by the one action's
@@ -1480,6 +1488,7 @@ class Window(Stmt):
         self.solo = solo
         self.one = solo if len(acts) == 1 and solo is not False else None
         self.cards = _by_card(acts) if any(a.origin == "card" for a in acts) else None
+        self.listing = lister(self)
 
     def at_end(self, st, fr):
         ex = fr.extra
@@ -1542,6 +1551,37 @@ class Window(Stmt):
             return True
 
 
+def lister(w: Window):
+    """`Window.listing` for `w`'s plan: one action's enumerator (`one`), the rules' own
+    actions' enumerators in order (`solo`), `card_listing` with the window's order by card
+    (`cards`), else `enumerate_actions`; each a partial of a function of the module, so that
+    a listing is that function's one frame."""
+    if w.one is not None:
+        return functools.partial(_listed_one, w.one)
+    if w.solo is not False:
+        return functools.partial(_listed_solo, w.solo)
+    if w.cards is not None:
+        return functools.partial(card_listing, w.actions, w.cards)
+    return functools.partial(listed_actions, w.actions)
+
+
+def _listed_one(one, st, player: int) -> list:
+    """The options of a window of one action: its enumerator's (nothing to share)."""
+    values: list = []
+    one(st, {"you": player}, None, values, NO_CACHE)
+    return values
+
+
+def _listed_solo(solo: tuple, st, player: int) -> list:
+    """The options of a window of the rules' own actions, listed by their own functions."""
+    values: list = []
+    env = {"you": player}
+    cache: dict = {}
+    for f in solo:
+        f(st, env, None, values, cache)
+    return values
+
+
 class _Unkept(dict):
     """The cache of a listing that shares no domain (a window's one action, an object's own
     options): every enumerator's domain computed at each call, as the listing's own dict would
@@ -1565,13 +1605,18 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     """The legal options of a window's actions, in the order the actions were written. A
     card's own actions are looked at only for the objects of that card present, so cards
     loaded but not in play cost nothing."""
+    return listed_actions(actions, st, player)
+
+
+def listed_actions(actions, st: State, player: int) -> list:
+    """`enumerate_actions`, the actions first (a window's `listing` binds them)."""
     g = st.g
     order = g.action_orders.get(id(actions))
     if order is None:
         order = _action_order(g, actions)
     kind = order[0]
     if kind is not None and kind is not False:
-        return card_listing(st, actions, order, player)
+        return card_listing(actions, order, st, player)
     # no card's own action: each listed by its own function
     values: list = []
     cache: dict = {}
@@ -1611,7 +1656,7 @@ def enumerate_actions(st: State, actions, player: int) -> list:
     return values
 
 
-def card_listing(st: State, actions, order: tuple, player: int) -> list:
+def card_listing(actions, order: tuple, st: State, player: int) -> list:
     """`enumerate_actions` of a list with a card's own action (`order`: `_action_order`'s
     pair): the actions of the window's plan (`_present_actions`, kept in `State.kw`)."""
     kw = st.kw
@@ -1704,12 +1749,18 @@ def action_order(g, actions):
 def _action_order(g, actions) -> tuple:
     """`action_order`'s pair, or for a list without a card's own action `_guarded`'s (None or
     False, each action's (fast_enum, action), ...): the enumerator called directly when the
-    action is `direct` (kept per game under the list's id, `Game.action_orders`)."""
+    action is `direct` (kept under the list's id, `Game.action_orders`, which the list is kept
+    alive by: its id is not another list's while the entry lives)."""
     got = _by_card(actions)
     if not got[1]:
         got = _guarded(actions)
-    g.action_orders[id(actions)] = got
+    orders = g.action_orders
+    orders[id(actions)] = got
+    orders.setdefault(LISTS, []).append(actions)
     return got
+
+
+LISTS = ("the lists of actions",)  # the key of the lists of `_action_order`'s entries
 
 
 def _by_card(actions) -> tuple:
@@ -2422,7 +2473,7 @@ def card_objects(st: State, card: int) -> list:
     made and no object's card changes (a clone shares it: it holds for both until then)."""
     ko = st.ko
     if ko is None:
-        ko = st.ko = {}
+        ko = kept_by_cards(st)
     index = ko.get(BY_CARD)
     if index is None:
         index = ko[BY_CARD] = {}

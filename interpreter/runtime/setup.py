@@ -4,6 +4,7 @@ public API (game/api.py), the deck checker and the scenario runner all start gam
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import weakref
 
@@ -21,15 +22,32 @@ def _did_you_mean(word: str, candidates: list[str]) -> str | None:
 def resolve_options(prog: Program, options: dict | None) -> tuple[dict, int]:
     """Defaults filled in, values converted and checked; returns (options, number of players):
     worked out once per program and options given, each game getting its own copy."""
-    key = repr(sorted(options.items(), key=repr)) if options else ""
+    return _resolved_options(prog, options, _options_key(options))
+
+
+def _options_key(options: dict | None) -> str:
+    """The options given as a key: one for the same options in any order."""
+    return repr(sorted(options.items(), key=repr)) if options else ""
+
+
+def _resolved_options(prog: Program, options: dict | None, key: str) -> tuple[dict, int]:
+    """`resolve_options` with the options' key: a copy of the options worked out for it (its
+    lists copied too, found with them)."""
     made = _resolved.setdefault(prog, {})
-    if key not in made:
-        made[key] = _resolve_options(prog, options)
-    out, nplayers = made[key]
-    return {k: list(v) if isinstance(v, list) else v for k, v in out.items()}, nplayers
+    got = made.get(key)
+    if got is None:
+        out, nplayers = _resolve_options(prog, options)
+        lists = tuple(k for k, v in out.items() if isinstance(v, list))
+        got = made[key] = (out, nplayers, lists)
+    out, nplayers, lists = got
+    opts = out.copy()
+    for k in lists:
+        opts[k] = list(opts[k])
+    return opts, nplayers
 
 
-# By program (kept while it lives), what `resolve_options` gave by the options' text.
+# By program (kept while it lives), what `resolve_options` gave by the options' text (and the
+# names of those that are lists).
 _resolved: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -148,11 +166,40 @@ def _check_budget(meta: dict, opts: dict) -> None:
 
 
 def make_game(prog: Program, options: dict | None, seed: int) -> Game:
-    opts, nplayers = resolve_options(prog, options)
-    g = Game(prog, nplayers, opts, int(seed))
+    """A new game: its fields those every game of the program and options starts with
+    (`_made`, found once), then its seed, its own copy of the options and a new table of
+    each that a game fills as it plays (`FRESH`)."""
+    key = _options_key(options)
+    opts, nplayers = _resolved_options(prog, options, key)
+    kept = _kept_tables(prog, key)
+    made = kept[1]
+    if made is None:
+        made = kept[1] = _made(prog, opts, nplayers)
+    g = _new(Game)  # (no `__init__`: every field is set here)
+    fields = vars(g)
+    fields.update(made)
+    g.options = opts
+    g.seed = int(seed)
+    g.shared = kept[0]
+    g.card_slots = card_slots(prog)
+    # (read again for each game: a test may change the budget's ceiling or the plans' table)
+    g.max_steps = budget.allowed(prog.settings.get("max_steps"))
+    heard = _heard.get(prog, False)
+    if heard is False:
+        heard = _heard[prog] = engine.heard_plans(prog)
+    g.heard = heard
+    for name, make in FRESH:
+        fields[name] = make()
+    return g
+
+
+def _made(prog: Program, opts: dict, nplayers: int) -> dict:
+    """The fields every game of `prog` with options `opts` starts with, by name: a `Game` made
+    by its own `__init__` with its settings, layout and the program's tables; without those
+    `make_game` sets for each game."""
+    g = Game(prog, nplayers, opts, 0)
     settings = prog.settings
     g.auto_single = bool(settings.get("auto_single", True))
-    g.max_steps = budget.allowed(settings.get("max_steps"))
     maps = prog.meta.get("maps") or {}
     which = None
     if maps:
@@ -168,17 +215,13 @@ def make_game(prog: Program, options: dict | None, seed: int) -> Game:
     layout = made.get((nplayers, which))
     if layout is None:
         layout = made[nplayers, which] = _layout(prog, nplayers, which)
-    for name, value in layout.items():
-        setattr(g, name, value)
-    g.shared = _kept_domains(prog, options)
-    heard = _heard.get(prog, False)
-    if heard is False:
-        heard = _heard[prog] = engine.heard_plans(prog)
-    g.heard = heard
-    g.card_slots = card_slots(prog)
+    vars(g).update(layout)  # (plain fields: each set as by setattr)
     g.slot_names = list(prog.prop_slots or ())
     g.slotted = frozenset(g.slot_names)
-    return g
+    out = dict(vars(g))
+    for name in PER_GAME:
+        del out[name]
+    return out
 
 
 # By program (kept while it lives), the tables of `_layout` by (players, map).
@@ -206,19 +249,23 @@ def card_slots(prog: Program) -> list[tuple]:
 # key holds all the rest: kept for those games too (`Game.shared`, with the work each charged:
 # build/enumerators.SHARED_ROWS), so that a playout does not compute them again. Emptied for
 # the next game once it holds more than `KEPT_MAX` entries (counters that grow from game to
-# game).
+# game). `Game.grant_cards` is not among them: a grant's condition found there charged its work
+# to the game that found it, so a table shared by games would make a game's work (and the
+# budget's errors) depend on the games played before it in the process.
 KEPT_MAX = 10_000
-_domains: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _kept_domains(prog: Program, options: dict | None) -> dict:
-    """The domains kept for the games of `prog` with these options (`Game.shared`)."""
-    key = repr(sorted(options.items(), key=repr)) if options else ""
-    made = _domains.setdefault(prog, {})
-    kept = made.get(key)
-    if kept is None or len(kept) > KEPT_MAX:
-        kept = made[key] = {}
-    return kept
+def _kept_tables(prog: Program, key: str) -> list:
+    """[`Game.shared`, `_made`'s fields or None] for the games of `prog` with the options
+    of `key`."""
+    made = _kept.setdefault(prog, {})
+    got = made.get(key)
+    if got is None:
+        got = made[key] = [{}, None]
+    elif len(got[0]) > KEPT_MAX:
+        got[0] = {}
+    return got
 
 
 def _layout(prog: Program, nplayers: int, which: str | None) -> dict:
@@ -265,6 +312,25 @@ _LAID_OUT = (
     "zone_base", "zone_info", "zone_player", "active_zones", "active_set", "card_zones", "renewing", "areas",
     "area_index", "adjacency", "area_props", "laid",
 )  # fmt: skip
+
+_new = object.__new__
+# The fields of `Game` that `make_game` sets for each game: the seed, the options (a copy),
+# the domains kept for the games of the options (`_kept_tables`), the cards' slots (read again:
+# a program may be given cards), the budget and the listeners' plans (read again: a test may
+# change the ceiling or the plans' table), and a new table of each field made by a factory
+# that `_made` does not set (`FRESH`: what a game fills as it plays, never shared by two games:
+# the windows' orders and the grants' tables among them, which a flag or a charge of work
+# would otherwise carry from one game to the next).
+FRESH = tuple(
+    (f.name, f.default_factory)
+    for f in dataclasses.fields(Game)
+    if f.default_factory is not dataclasses.MISSING
+    and f.name not in _LAID_OUT
+    and f.name not in ("shared", "card_slots", "slot_names")
+)
+PER_GAME = (
+    "options", "seed", "shared", "card_slots", "max_steps", "heard",
+) + tuple(n for n, _ in FRESH)  # fmt: skip
 
 
 def start(st: State, run: bool = True) -> None:

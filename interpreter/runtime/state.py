@@ -98,9 +98,13 @@ class Game:
     # another), modified values and the targets of continuous effects (engine.run_checks)
     read_cache: dict | None = None
     reading: set = field(default_factory=set)  # (object, property) being computed: cycle guard
-    action_orders: dict = field(default_factory=dict)  # engine.action_order, by action list
+    # engine.action_order, by action list (each game's own: setup.FRESH)
+    action_orders: dict = field(default_factory=dict)
     action_cards: frozenset | None = None  # the cards with abilities of their own (State.kw)
-    grant_cards: dict = field(default_factory=dict)  # the cards of a list of continuous grants
+    # the continuous grants of each keyword, their cards, and `State.ko`'s tables by the
+    # objects' cards (effects.kept_by_cards): the game's own (a grant's condition found here
+    # charged its work to this game), shared by its states
+    grant_cards: dict = field(default_factory=dict)
     # what holds on any state of this game whose parts read are equal (runtime/inputs.py): the
     # state checks last found false, with those parts (engine.run_checks)
     kept_points: dict = field(default_factory=dict)
@@ -117,7 +121,7 @@ class Game:
     # a window's `by` with what it read, under ("by", its text) (engine.Window.exec)
     domains: dict = field(default_factory=dict)
     # those domains, with the work each charged, for every game of the program and options
-    # (setup._kept_domains; build/enumerators.SHARED_ROWS)
+    # (setup._kept_tables; build/enumerators.SHARED_ROWS)
     shared: dict = field(default_factory=dict)
     # by the id of a list of listeners, it split by engine._heard_plan (engine.collect); one
     # table for the games of a program (setup.make_game); None: no list is worth splitting
@@ -141,7 +145,7 @@ class State:
         "acounters", "mods", "grants", "frames", "pending", "has_answer", "answer", "rng",
         "active", "first", "direction", "turn", "round", "phase", "used", "lost", "over",
         "winners", "checking", "dirty", "steps", "decisions", "log", "ts", "work", "work_limit",
-        "zmemo", "zdirty", "kt", "ko", "kp", "kw", "chance", "kept", "zo", "oo",
+        "zmemo", "zdirty", "kt", "ko", "kn", "kp", "kw", "chance", "kept", "zo", "oo",
     )  # fmt: skip
 
     def __init__(self, g: Game):
@@ -221,8 +225,14 @@ class State:
         # The objects of sets of cards and whether a continuous grant may give a keyword
         # (effects.cards_objects, may_grant), kept until an object is made or an object's card
         # changed (engine.create_object, determinized samples set it to None). A clone shares
-        # it: its objects' cards are the same until one of those empties its own. Not saved.
+        # it: its objects' cards are the same until one of those empties its own; so do the
+        # games of one program and options with the same objects' cards (effects.kept_by_cards).
+        # Not saved.
         self.ko: dict | None = None
+        # The objects each seat owns in each zone (runtime/owned.py), for the listings that go
+        # only through the areas where a seat has objects: written in place by the moves,
+        # forgotten where an owner changes; never copied nor saved.
+        self.kn: tuple | None = None
         # The objects present in active zones by card, for the cards of continuous modifiers
         # (effects.ContinuousEffects._present): (those cards, {id(cards): objects by card}),
         # written in place by the moves of those cards' objects (engine.modifiers_moved),
@@ -245,10 +255,10 @@ class State:
 
     def forget_kept(self) -> None:
         """Forget all that is kept from the zones and the objects' cards (`zmemo`, `kt`, `ko`,
-        `kp`) and count every zone as changed and every state check as due: for a tool that
+        `kn`, `kp`) and count every zone as changed and every state check as due: for a tool that
         placed objects or changed their cards itself (a sample, a seat's view, a step stopped
         midway), not through the engine's moves, which forget only what a move changes."""
-        self.zmemo = self.kt = self.ko = self.kp = self.kw = None
+        self.zmemo = self.kt = self.ko = self.kn = self.kp = self.kw = None
         self.zdirty = self.dirty = -1
 
     def zone_kept(self, key, compute, *args):
@@ -496,7 +506,7 @@ class State:
         c.ts = self.ts
         c.zmemo = None
         c.zdirty = -1
-        c.kt = c.kp = c.kw = None
+        c.kt = c.kp = c.kw = c.kn = None
         c.ko = self.ko  # (what is added to it holds for both until one's cards change)
         c.chance = None
         return c
