@@ -209,6 +209,9 @@ JOIN_LISTS = True
 # `x.name == "T"` of a text known when compiling: a table of each card's truth (`_name_is`)
 NAME_TABLES = True
 MIN_MAX = True  # `max`/`min` of numbers never none as Python's, their value never none
+# a parameter of a definition written inline read as a number never none where its argument
+# is one (`_valued`): `p.n >= c` of `ok(p, max(x, 0))` without `_ge` (`CodeGen._inlined`)
+NUMBER_ARGS = True
 # `x is A or x is B` of one object: one table of each card's truth for the kinds (`_kinds_joined`)
 KINDS_JOINED = True
 FUSE = True  # a `where` over a `where` of pure tests as one loop (`CodeGen.where_parts`)
@@ -452,6 +455,9 @@ class CodeGen:
         self.ids = count()
         self._inlining: list[str] = []  # definitions being written inline (inline_define)
         self._inlining_objs: list[str] = []  # definitions being looked into (_body_is)
+        # the reads of parameters of the definitions written inline whose argument is a number
+        # never none (`_inlined`), by the syntax node's id: `_plain_number` of such a read
+        self._number_reads: frozenset[int] = frozenset()
         # while an enumerator's `require` part tested at level `_hoist_at` is written: the
         # holders of values kept at an outer level (build/hoist.py), by source: (name, level)
         self._hoist: dict[str, tuple[str, int]] | None = None
@@ -1282,7 +1288,7 @@ class CodeGen:
         lazy = self._lazy_args(d, args, nodes)
         if lazy is None:
             return None
-        with self._inlined(d, args):
+        with self._inlined(d, args, nodes):
             got = self.matches(d.decl.body, its)
         if got is None:
             return None
@@ -1294,18 +1300,35 @@ class CodeGen:
         return got if size <= INLINE_MAX else None
 
     @contextmanager
-    def _inlined(self, d, args: list[str]):
+    def _inlined(self, d, args: list[str], nodes=()):
         """Compiling the body of definition `d` written inline: its parameters read as the
-        arguments' code, `you` and `this` as the caller's."""
+        arguments' code, `you` and `this` as the caller's; the reads of a parameter whose
+        argument (of the syntax `nodes`) is a number never none are known as numbers."""
         bound = {q.name: a for q, a in zip(d.params, args)}
         bound["you"], bound["this"] = self._special("you"), self._special("this")
+        reads = self._number_reads | self._reads_of_numbers(d, nodes)
         saved, self.bound = self.bound, bound
+        saved_reads, self._number_reads = self._number_reads, reads
         self._inlining.append(d.name)
         try:
             yield
         finally:
-            self.bound = saved
+            self.bound, self._number_reads = saved, saved_reads
             self._inlining.pop()
+
+    def _reads_of_numbers(self, d, nodes) -> frozenset[int]:
+        """The ids of the reads in `d`'s body of its parameters whose argument among `nodes`
+        is a number never none when computed (`_valued`, in the caller's names)."""
+        if not NUMBER_ARGS:
+            return frozenset()
+        names = {q.name for q, x in zip(d.params, nodes) if self._valued(x)}
+        return frozenset(
+            id(x)
+            for x in d.decl.body.walk()
+            if isinstance(x, n.Name)
+            and x.name in names
+            and isinstance(self.r.name_of(x), rv.LocalRef)
+        )
 
     def _seats(self, name: str, e, src: str, its) -> str | None:
         """`first(players)` and `last(players)` as the seats they are while nobody has lost,
@@ -1508,11 +1531,13 @@ class CodeGen:
         self._inlining_objs.append(name)
         held, self.zone_vars = self.zone_vars, set()  # its names are not the caller's
         kinds, self.let_kinds = self.let_kinds, {}
+        reads, self._number_reads = self._number_reads, frozenset()
         try:
             return test(self.s.defines[name].decl.body)
         finally:
             self._inlining_objs.pop()
             self.zone_vars, self.let_kinds = held, kinds
+            self._number_reads = reads
 
     def _special(self, which: str) -> str:
         """`you` or `this` where the code is written (a bound name, else the frame's)."""
@@ -1531,7 +1556,7 @@ class CodeGen:
         lazy = self._lazy_args(d, args, nodes)
         if lazy is None:
             return None
-        with self._inlined(d, args):
+        with self._inlined(d, args, nodes):
             src = self.src(d.decl.body, its)
         # an argument written into the body once per read of its parameter, not more; the
         # body's length is counted without the arguments' text
@@ -1740,6 +1765,7 @@ class CodeGen:
             return (
                 isinstance(res, rv.CounterRef)
                 or (isinstance(res, rv.LocalRef) and self._held(x, "number"))
+                or id(x) in self._number_reads
                 or self._plain_define(res)
             )
         if isinstance(x, n.BinOp) and x.op in ("+", "-", "*"):

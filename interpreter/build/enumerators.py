@@ -1179,11 +1179,7 @@ class Enumerators(CodeGen):
                 finally:
                     self._hoist_at = saved_at
             args.append(src)
-        bound = {q.name: a for q, a in zip(d.params, args)}
-        bound["you"], bound["this"] = self._special("you"), self._special("this")
-        saved, self.bound = self.bound, bound
-        self._inlining.append(d.name)
-        try:
+        with self._inlined(d, args, e.args):
             if isinstance(body, n.IfExpr):  # split, or left to the call as before
                 got = (
                     self._split_if(body, inner, level)
@@ -1194,9 +1190,6 @@ class Enumerators(CodeGen):
                     self._restore_hoist(before)
                 return got
             return self.require_parts(body, inner, level)
-        finally:
-            self.bound = saved
-            self._inlining.pop()
 
     def _restore_hoist(self, before: dict | None) -> None:
         """The values kept at outer loops (`_hoist`) as they were before a split given up."""
