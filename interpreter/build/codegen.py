@@ -139,6 +139,123 @@ def _listed_once(src: str, names: list[str]) -> tuple[str, list[str]]:
     return src, done
 
 
+# a definition's body that counts the items of one of its list parameters passing a test in
+# several places it always computes: one pass over the list before the body, the counts'
+# charges joined into one (`CodeGen.define_args`, `_counts_joined`)
+COUNTS_JOINED = True
+# the nodes a count's test may be made of: reads of the state and of the item, comparisons by
+# equality or identity, `and`/`or`/`not` (nothing that calls, charges or raises on a number)
+_TEST_NODES = (
+    ast.BoolOp, ast.UnaryOp, ast.Compare, ast.Subscript, ast.Name, ast.Attribute, ast.Constant,
+    ast.expr_context, ast.boolop, ast.Not, ast.Eq, ast.NotEq, ast.Is, ast.IsNot,
+)  # fmt: skip
+
+
+def _always(e: ast.AST):
+    """The subexpressions of `e` computed whenever `e` is: not a branch of an `if`, an `and`
+    or `or` after its first item, a comparison after its first two operands, nor the items or
+    tests of a comprehension (its first iterable only)."""
+    yield e
+    if isinstance(e, ast.BoolOp):
+        parts = e.values[:1]
+    elif isinstance(e, ast.IfExp):
+        parts = [e.test]
+    elif isinstance(e, ast.Compare):
+        parts = [e.left, e.comparators[0]]
+    elif isinstance(e, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        parts = [e.generators[0].iter]
+    elif isinstance(e, ast.BinOp | ast.UnaryOp | ast.Call | ast.Subscript | ast.Attribute):
+        parts = [x for x in ast.iter_child_nodes(e) if isinstance(x, ast.expr)]
+    elif isinstance(e, ast.Tuple | ast.List | ast.Set):
+        parts = e.elts
+    else:
+        parts = []
+    for x in parts:
+        yield from _always(x)
+
+
+def _count_of(e: ast.AST, names: list[str]) -> tuple[str, str, str] | None:
+    """(list parameter, item name, test) of `len([x for x in _each(st, P) if T])`, `P` one of
+    `names` and `T` a test of `x` made of `_TEST_NODES` only; None for anything else."""
+    if not (
+        isinstance(e, ast.Call)
+        and isinstance(e.func, ast.Name)
+        and e.func.id == "len"
+        and len(e.args) == 1
+        and not e.keywords
+        and isinstance(comp := e.args[0], ast.ListComp)
+        and len(comp.generators) == 1
+    ):
+        return None
+    gen = comp.generators[0]
+    it = gen.iter
+    if not (
+        isinstance(gen.target, ast.Name)
+        and isinstance(comp.elt, ast.Name)
+        and comp.elt.id == gen.target.id
+        and len(gen.ifs) == 1
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "_each"
+        and [ast.unparse(a) for a in it.args[:1]] == ["st"]
+        and len(it.args) == 2
+        and isinstance(it.args[1], ast.Name)
+        and it.args[1].id in names
+    ):
+        return None
+    if not all(isinstance(x, _TEST_NODES) for x in ast.walk(gen.ifs[0])):
+        return None
+    return it.args[1].id, gen.target.id, ast.unparse(gen.ifs[0])
+
+
+def _counts_joined(src: str, names: list[str], again: str) -> tuple[str, str] | None:
+    """A definition's body `src` (its list parameters `names`) with each count it always
+    computes of a parameter's items passing a test (`_count_of`) read from a local, and the
+    statements that make those locals before it: the counts' charges joined in one
+    (`st.work += k * len(P)`, tested once), then one loop a parameter counting each test.
+    None where no parameter is counted twice. `again` (a statement) makes the body again
+    charged one by one where the joined charge passes the budget, the work as it was before."""
+    tree = _parsed(src)
+    if tree is None:
+        return None
+    found = [(x, c) for x in _always(tree) if (c := _count_of(x, names)) is not None]
+    lists: dict[str, int] = {}
+    for _, (v, _, _) in found:
+        lists[v] = lists.get(v, 0) + 1
+    found = [(x, c) for x, c in found if lists[c[0]] > 1]
+    if not found:
+        return None
+    # each count's text replaced by its local, from the end so that earlier offsets hold
+    starts = [0] + [i + 1 for i, ch in enumerate(src) if ch == "\n"]
+    local: dict[tuple[str, str, str], str] = {}
+    edits = []
+    for x, c in found:
+        name = local.setdefault(c, f"nj{len(local)}_")
+        a = starts[x.lineno - 1] + x.col_offset
+        b = starts[x.end_lineno - 1] + x.end_col_offset
+        edits.append((a, b, name))
+    for a, b, name in sorted(edits, reverse=True):
+        src = src[:a] + name + src[b:]
+    charge = " + ".join(
+        f"{k} * len({v})" if k > 1 else f"len({v})" for v, k in lists.items() if k > 1
+    )
+    lines = [
+        "    w0_ = st.work\n",
+        f"    st.work += {charge}\n",
+        f"    if st.work > st.work_limit:\n        st.work = w0_\n        {again}\n",
+    ]
+    lines.append(f"    {' = '.join(local.values())} = 0\n")
+    for v in dict.fromkeys(c[0] for c in local):
+        for it in dict.fromkeys(c[1] for c in local if c[0] == v):
+            lines.append(f"    for {it} in {v}:\n")
+            lines += [
+                f"        if {test}: {name} += 1\n"
+                for (w, i, test), name in local.items()
+                if (w, i) == (v, it)
+            ]
+    return src, "".join(lines)
+
+
 _EACH_FLAT = re.compile(r"_each\(st, \[(_fo\d+) for (_fz\d+) in (st\.zones\[.*\]) for \1 in \2\]\)")
 
 
@@ -844,24 +961,53 @@ class CodeGen:
             fold = f"    if {names[k]} == []: return {empty[1]!r}\n"
         src, listed = _listed_once(src, names) if LISTED_ONCE else (src, [])
         name = f"_e{next(self.ids)}"
+        params = "".join(", " + v for v in seats + names)
+        body = f"    try:\n        return {src}\n"
+        body += f"    except RecursionError:\n        _too_deep({charged!r})\n"
+        joined = self._joined_body(d, src, names, f"{name}_x(st{params})")
         code = (
-            f"def {name}(st{''.join(', ' + v for v in seats + names)}):\n"
+            f"def {name}(st{params}):\n"
             "    st.work += 1\n"
             f"    if st.work > st.work_limit: _charge(st, 0, {charged!r})\n"
             + fold
             + "".join(
                 f"    {v} = {v} if {v}.__class__ is list else _listed(st, {v})\n" for v in listed
             )
-            + f"    try:\n        return {src}\n"
-            f"    except RecursionError:\n        _too_deep({charged!r})\n"
         )
         try:
-            holder.append(define(self.ns, name, code, f"<madang {d.decl.body.span}>"))
+            if joined is not None:  # the body charged one by one, for the joined one's replay
+                where = f"<madang {d.decl.body.span}>"
+                define(self.ns, f"{name}_x", f"def {name}_x(st{params}):\n{body}", where)
+                body = joined
+            fn = define(self.ns, name, code + body, f"<madang {d.decl.body.span}>")
         except (SyntaxError, RecursionError, MemoryError):  # Python's own nesting limits
             raise RulesError(
                 f"{d.decl.body.span}: expression too deeply nested to compile"
             ) from None
+        holder.append(fn)
         return held
+
+    def _joined_body(self, d, src: str, names: list[str], again: str) -> str | None:
+        """The statements of definition `d`'s function after its parameters are lists, its
+        body `src` with the counts of a list parameter joined (`_counts_joined`); the body
+        charged one by one (`again`, from the work before the joined charge) where anything
+        passes the budget after it. None where it has no such counts, or where computing
+        its parts in another order could change more than where the budget error is raised
+        (a random draw, an error of the rules, a definition calling itself: `_skippable`)."""
+        if not COUNTS_JOINED or not names:
+            return None
+        got = _counts_joined(src, names, f"return {again}")
+        if got is None or not self._skippable(d.decl.body, {d.name}):
+            return None
+        fast, prelude = got
+        charged = f"definition {d.name} ({d.decl.span})"
+        return (
+            prelude
+            + f"    try:\n        return {fast}\n"
+            + f"    except RecursionError:\n        _too_deep({charged!r})\n"
+            + "    except _OutOfBudget:\n"
+            + f"        st.work = w0_\n        return {again}\n"
+        )
 
     def hoisted_define(self, e, d, args: list[str]) -> str:
         """A definition call `e` in an enumerator's test, its arguments' sources `args`: a

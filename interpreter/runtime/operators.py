@@ -221,5 +221,5 @@ HELPERS = {
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul, "_compress": compress,
-    "_charge": budget.charge, "_charges": budget.charges, "_in_effect": in_effect, "_too_deep": _too_deep,
+    "_charge": budget.charge, "_charges": budget.charges, "_OutOfBudget": budget.OutOfBudget, "_in_effect": in_effect, "_too_deep": _too_deep,
 }  # fmt: skip
