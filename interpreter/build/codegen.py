@@ -247,13 +247,25 @@ def _counts_joined(src: str, names: list[str], again: str) -> tuple[str, str] | 
     lines.append(f"    {' = '.join(local.values())} = 0\n")
     for v in dict.fromkeys(c[0] for c in local):
         for it in dict.fromkeys(c[1] for c in local if c[0] == v):
-            lines.append(f"    for {it} in {v}:\n")
-            lines += [
-                f"        if {test}: {name} += 1\n"
-                for (w, i, test), name in local.items()
-                if (w, i) == (v, it)
-            ]
+            tests = {name: test for (w, i, test), name in local.items() if (w, i) == (v, it)}
+            lines += [f"    for {it} in {v}:\n", *_tallied(it, tests)]
     return src, "".join(lines)
+
+
+def _tallied(it: str, tests: dict[str, str]) -> list[str]:
+    """The body of the loop over `it` adding 1 to each local of `tests` whose test holds: a
+    none item passed over once where every test starts by testing it, and then its card read
+    once where every test reads it (the same truths: the reads are of the state only)."""
+    lines = []
+    first = f"{it} is not None and "
+    if all(t.startswith(first) for t in tests.values()):
+        lines.append(f"        if {it} is None: continue\n")
+        tests = {k: t[len(first) :] for k, t in tests.items()}
+    card = f"st.obj_card[{it}]"  # (an object's card: read early, it raises nothing)
+    if lines and len(tests) > 1 and all(card in t for t in tests.values()):
+        lines.append(f"        cj_ = {card}\n")
+        tests = {k: t.replace(card, "cj_") for k, t in tests.items()}
+    return lines + [f"        if {t}: {k} += 1\n" for k, t in tests.items()]
 
 
 _EACH_FLAT = re.compile(r"_each\(st, \[(_fo\d+) for (_fz\d+) in (st\.zones\[.*\]) for \1 in \2\]\)")
