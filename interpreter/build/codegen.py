@@ -313,8 +313,7 @@ def _counted_having(src: str) -> str | None:
     tested = [_grouped(x) for x in parts[:-1]]
     zoned = _zoned_having(var, rest[:at], tested, last[2]) if AREA_ZONES_JOINED else None
     if zoned is not None:
-        zone = last[2][len("_each(st, ") : -1]
-        return f"{{{var} for {var} in {zoned} for {last[1]} in {zone} if {last[3]}}}"
+        return f"{{{var} for {var}, zq_ in {zoned} for {last[1]} in zq_ if {last[3]}}}"
     tested = "".join(f" if {x}" for x in tested)
     return f"{{{var} for {var} in {rest[:at]}{tested} for {last[1]} in {last[2]} if {last[3]}}}"
 

@@ -7,7 +7,7 @@ A property of none is none."""
 from __future__ import annotations
 
 from itertools import compress
-from operator import and_
+from operator import and_, itemgetter
 
 from . import budget
 from .engine import in_effect
@@ -59,26 +59,24 @@ def _each(st, s):
 
 
 _ABOVE = (0).__lt__  # `x > 0` of a number, in C
+_ZONE = itemgetter(1)
 
 
-def _area_zones(st, base: int, row=None, above=None) -> list | range:
-    """The areas in order whose counter `row` is set (if given) and `above` is above 0 (if
-    given), for a loop that goes into each one's zone of a name (`base`: the first area's):
+def _area_zones(st, base: int, row=None, above=None) -> list:
+    """(area, zone) of the areas in order and their zones of one name (`base`: the first
+    area's), of those whose counter `row` is set (if given) and `above` is above 0 (if given):
     charged as `_each` of the areas and then of each one's zone would be, at once (the same
     message); one by one where the sum passes the budget, as the comprehension did."""
     n = len(st.g.areas)
-    zs = st.zones[base : base + n]
-    if row is None:
-        got, w = range(n), sum(map(len, zs))
-    else:
-        if above is not None:
-            row = list(map(and_, map(bool, row), map(_ABOVE, above)))
-        got, w = list(compress(range(n), row)), sum(map(len, compress(zs, row)))
-    w += st.work + n
+    got = enumerate(st.zones[base : base + n])
+    if row is not None:
+        got = compress(got, row if above is None else map(and_, map(bool, row), map(_ABOVE, above)))
+    got = list(got)
+    w = st.work + n + sum(map(len, map(_ZONE, got)))
     if w > st.work_limit:
         _each(st, range(n))
-        for a in got:
-            _each(st, zs[a])
+        for _, z in got:
+            _each(st, z)
     st.work = w
     return got
 
