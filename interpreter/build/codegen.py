@@ -1269,8 +1269,6 @@ class CodeGen:
                 if op == "*":
                     if _SMALL.fullmatch(a) and _SMALL.fullmatch(b):  # far below budget.number's
                         return f"({a} * {b})"
-                    if self._counted_times(e, a, b):
-                        return f"({a} * {b})"
                     return f"_mul({a}, {b})"
                 if op == "/":
                     return f"_div({a}, {b}, {str(e.span)!r})"
@@ -1968,25 +1966,6 @@ class CodeGen:
             return res in tuple(map(rv.BuiltinRef, counts)) or self._plain_define(res)
         return False
 
-    def _counted_times(self, e: n.BinOp, a: str, b: str) -> bool:
-        """`k * count(...)` (either way round) with `k` a literal below 1000 (`COUNT_TIMES`):
-        a count is a length, below 2**52 on any machine (its list's pointers alone would
-        fill 32 PiB), so the product stays within budget.number's 2**62: Python's `*`."""
-        if not COUNT_TIMES:
-            return False
-        return any(
-            _LITERAL_K.fullmatch(k) and self._a_count(x) for k, x in ((a, e.right), (b, e.left))
-        )
-
-    def _a_count(self, x) -> bool:
-        """Whether `x` is `count(...)`, or a call of a definition whose body is one."""
-        if not isinstance(x, n.Call | n.Name):
-            return False
-        res = self.r.call_of(x) if isinstance(x, n.Call) else self.r.name_of(x)
-        if res == rv.BuiltinRef("count"):
-            return True
-        return isinstance(res, rv.DefineRef) and self._body_is(res.name, self._a_count)
-
     def _extreme(self, which: str, e: n.Call, args: list[str]) -> str | None:
         """`max`/`min` as Python's where `builtins._max` would only pick (`MIN_MAX`): of two
         numbers that are never none when computed (`_valued`), or of a list written anew whose
@@ -2357,9 +2336,6 @@ _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 # numbers far below 2**31 (a literal of up to nine digits, the number of seats), whose product
 # is never too large (budget.number)
-# `k * count(...)` with a literal `k` below 1000 as Python's `*` (`CodeGen._counted_times`)
-COUNT_TIMES = True
-_LITERAL_K = re.compile(r"\(?-?\d{1,3}\)?")
 _SMALL = re.compile(r"\(?-?\d{1,9}\)?|st\.g\.nplayers")
 
 
