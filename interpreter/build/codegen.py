@@ -310,38 +310,8 @@ def _counted_having(src: str) -> str | None:
     inner = last[2][len("_each") :]
     if any(not d and k < len(inner) - 1 for k, ch, d in bracket_depths(inner)):
         return None  # (the zone's items end at the `_each`'s own parenthesis)
-    tested = [_grouped(x) for x in parts[:-1]]
-    zoned = _zoned_having(var, rest[:at], tested, last[2]) if AREA_ZONES_JOINED else None
-    if zoned is not None:
-        return f"{{{var} for {var}, zq_ in {zoned} for {last[1]} in zq_ if {last[3]}}}"
-    tested = "".join(f" if {x}" for x in tested)
+    tested = "".join(f" if {_grouped(x)}" for x in parts[:-1])
     return f"{{{var} for {var} in {rest[:at]}{tested} for {last[1]} in {last[2]} if {last[3]}}}"
-
-
-# `COUNT_HAVING`'s areas and each one's zone of a name, the areas kept by counters alone (set,
-# or above 0): `_area_zones`, their charges made at once, no `_each` per area
-AREA_ZONES_JOINED = True
-_AREA_ZONE = re.compile(r"_each\(st, st\.zones\[\(st\.g\.zone_base\['([^'\\]*)'\] \+ (it\d+)\)\]\)")
-_ROW = re.compile(
-    r"_compress\(_each\(st, range\(len\(st\.g\.areas\)\)\), (st\.acounters\['[^'\\]*'\])\)"
-)
-
-
-def _zoned_having(var: str, areas: str, tested: list[str], zone: str) -> str | None:
-    """The call of `operators._area_zones` for `COUNT_HAVING`'s loop over `areas` (all, or
-    those whose counter is set) kept by `tested` (none, or one counter above 0 after a set
-    one) going into each area's `zone` of a name; None for any other shape."""
-    z = _AREA_ZONE.fullmatch(zone)
-    if z is None or z[2] != var:
-        return None
-    row = _ROW.fullmatch(areas)
-    args = [f"st.g.zone_base[{z[1]!r}]"] + ([row[1]] if row else [])
-    if tested:
-        above = _ABOVE_ZERO.fullmatch(tested[0])
-        if row is None or len(tested) > 1 or above is None or above[2] != var:
-            return None
-        args.append(f"st.acounters[{above[1]!r}]")
-    return f"_area_zones(st, {', '.join(args)})"
 
 
 def _and_parts(src: str) -> list[str]:

@@ -7,7 +7,6 @@ A property of none is none."""
 from __future__ import annotations
 
 from itertools import compress
-from operator import and_, itemgetter
 
 from . import budget
 from .engine import in_effect
@@ -56,29 +55,6 @@ def _each(st, s):
     if st.work > st.work_limit:
         budget.charge(st, 0, "a list")
     return s
-
-
-_ABOVE = (0).__lt__  # `x > 0` of a number, in C
-_ZONE = itemgetter(1)
-
-
-def _area_zones(st, base: int, row=None, above=None) -> list:
-    """(area, zone) of the areas in order and their zones of one name (`base`: the first
-    area's), of those whose counter `row` is set (if given) and `above` is above 0 (if given):
-    charged as `_each` of the areas and then of each one's zone would be, at once (the same
-    message); one by one where the sum passes the budget, as the comprehension did."""
-    n = len(st.g.areas)
-    got = enumerate(st.zones[base : base + n])
-    if row is not None:
-        got = compress(got, row if above is None else map(and_, map(bool, row), map(_ABOVE, above)))
-    got = list(got)
-    w = st.work + n + sum(map(len, map(_ZONE, got)))
-    if w > st.work_limit:
-        _each(st, range(n))
-        for _, z in got:
-            _each(st, z)
-    st.work = w
-    return got
 
 
 def _each_flat(st, zs):
@@ -241,7 +217,7 @@ def _position(st, o):
 
 
 HELPERS = {
-    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_each_flat": _each_flat, "_area_zones": _area_zones, "_listed": _listed, "_plus": _plus, "_join": _join, "_div": _div, "_mod": _mod,
+    "_players": _players, "_first_opponent": _first_opponent, "_in_seat_zones": _in_seat_zones, "_seq": _seq, "_each": _each, "_each_flat": _each_flat, "_listed": _listed, "_plus": _plus, "_join": _join, "_div": _div, "_mod": _mod,
     "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_contains": _contains, "_index": _index,
     "_dget": _dget, "_owner": _owner, "_zone_of": _zone_of, "_position": _position, "_card_of": _card_of,
     "_fact": _fact, "_times": _times, "_mul": _mul, "_compress": compress,
