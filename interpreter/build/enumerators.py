@@ -378,6 +378,9 @@ _ZONES_LOOP = re.compile(
     r"( *)for (v\d+), zg0_ in enumerate\(st\.zones\[(st\.g\.zone_base\['[^'\\]*'\]|zb\d+_) : "
     r"\3 \+ len\((d\d+)\)\]\):"
 )
+# in `OWNED_AREAS`' loop, a scan to a first object of `you` and the domain's loop over the
+# rest of the zone after it made one loop over the zone (`_one_loop`)
+OWNED_ONE_LOOP = True
 _FLAG = re.compile(r"zf\w*_ = False")
 _MINE = "(own_[it0] == you_)"  # (`OBJ_ROWS`' owners, `you` read from the env)
 _LEFT = re.compile(r"\b(?:continue|break|return|raise|dw_|st\.work|_charges?)\b")
@@ -444,7 +447,11 @@ def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], i
             return None
         if any(_indent(x) < len(inner) for x in lines[j + 6 : at]):
             return None
-        body = [*got[:3], f"{inner}else:", f"{inner}    continue", *lines[j + 6 : at]]
+        rest = _one_loop(lines[j + 6 : at], inner) if OWNED_ONE_LOOP else None
+        if got[2].strip() == f"if {_MINE}: break" and rest is not None:
+            body = rest  # (the scan always finds an object of `you`: the counts say so)
+        else:
+            body = [*got[:3], f"{inner}else:", f"{inner}    continue", *lines[j + 6 : at]]
         return 1, [*body, f"{inner}dw_ += len(zg0_){lines[at][len(twice) :]}"], at + 1
     if got[:2] != [f"{inner}dw_ += len(zg0_)", f"{inner}for it0 in zg0_:"]:
         if got[0] != f"{inner}dw_ += len(zg0_)" or not _FLAG.fullmatch(got[1].strip()):
@@ -453,6 +460,28 @@ def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], i
     if got[3:5] != [f"{inner}else:", f"{inner}    continue"] or not _mine_first(got[2].strip()):
         return None
     return 1, got[1:5], j + 5
+
+
+def _one_loop(rest: list[str], inner: str) -> list[str] | None:
+    """`OWNED_ONE_LOOP`: the lines after a scan to a first object of `you` (`rest`: resets,
+    then `_scan_domain`'s test of that first object for `D` alone and its loop over the
+    zone's other objects testing `(owner is you) and D`) as one loop over the whole zone
+    testing `(owner is you) and D`, where the scan cannot fail (the seat owns an object of
+    the zone): the objects before the first of `you` fail the owner test, so the same values
+    in the same order, without the scan's iterator. None for another shape."""
+    k = next((i for i, x in enumerate(rest) if x == f"{inner}for it0 in zi_:"), None)
+    if k is None or k == 0 or any("zi_" in x for x in rest[k + 1 :]):
+        return None
+    first, each = rest[k - 1].strip(), rest[k + 1].strip()
+    if not first.startswith("if ") or each != f"if {_MINE} and {first[len('if ') :]}":
+        return None
+    if (
+        _indent(rest[k + 1]) != len(inner) + 4
+        or rest[k + 2 : k + 3]
+        and _indent(rest[k + 2]) > len(inner)
+    ):
+        return None  # (the loop's body its one test)
+    return [*rest[: k - 1], f"{inner}for it0 in zg0_:", *rest[k + 1 :]]
 
 
 def _owned_flagged(lines: list[str], j: int, inner: str) -> tuple[int, list[str], int] | None:
