@@ -143,3 +143,41 @@ def test_a_move_not_written_into_the_counts_is_seen(tmp_path):
     stale: list = []
     hop(st, {"you": st.obj_owner[o]}, None, stale, {})
     assert stale != values
+
+
+# a movers' domain narrower than the scan's test (`it.size > 0` after the owner): its scan and
+# its loop made one (`OWNED_ONE_LOOP`)
+CLIMB = """\
+action climb(a: area from areas, nm: text from unique((a.units where it.owner == you and it.size > 1).name), b: area from near(a)) in act:
+    require exists(first(a.units where it.owner == you))
+    move first(a.units where it.owner == you and it.name == nm) to b.units
+    tally += 1
+
+"""
+ONE_LOOP = (enumerators, "OWNED_ONE_LOOP")
+
+
+def _climb(prog) -> str:
+    return next(a for a in prog.actions if a.name == "climb").fast_enum
+
+
+def test_a_scan_to_an_object_of_mine_and_the_domain_after_it_made_one_loop(tmp_path, monkeypatch):
+    """Where the counts say the seat owns an object of the area's zone, the scan to the
+    first one cannot fail: it and the domain's loop over the rest become one loop over the
+    zone testing the owner first. The same states and work as with the scan over 8 seeded
+    games, every listing at every budget as charged one by one; in Cthulhu Wars the moves'
+    listings have the one loop and play as before."""
+    folder = four_areas(tmp_path, RULES + CLIMB + ROUNDS, "one_loop")
+    on, off = load_program(folder), compiled_without(folder, monkeypatch, ONE_LOOP)
+    fast = _climb(on).generated
+    assert "zi_" not in fast and "_compress(enumerate(zs_), kn_[0][you_]" in fast
+    assert "zi_ = iter(zg0_)" in _climb(off).generated  # (the scan, as without the switch)
+    for seed in range(8):
+        assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
+    compared, errors = _compare(on, 0, range(5))
+    assert compared > 200 and errors > 200
+    prog = load_program("cthulhu_wars")
+    cw_off = compiled_without("cthulhu_wars", monkeypatch, ONE_LOOP)
+    for action in ("march", "march_also"):
+        assert "zi_" not in _fast(prog, action) and "zi_" in _fast(cw_off, action), action
+    assert decisions(prog, 1, 100) == decisions(cw_off, 1, 100)
