@@ -381,6 +381,9 @@ _ZONES_LOOP = re.compile(
 # in `OWNED_AREAS`' loop, a scan to a first object of `you` and the domain's loop over the
 # rest of the zone after it made one loop over the zone (`_one_loop`)
 OWNED_ONE_LOOP = True
+# in `OWNED_AREAS`' loop, the budget's test after an area's charge left to the one in the loop
+# after it, before its options (`_checked_later`)
+OWNED_LATE_CHECK = True
 _FLAG = re.compile(r"zf\w*_ = False")
 _MINE = "(own_[it0] == you_)"  # (`OBJ_ROWS`' owners, `you` read from the env)
 _LEFT = re.compile(r"\b(?:continue|break|return|raise|dw_|st\.work|_charges?)\b")
@@ -452,7 +455,8 @@ def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], i
             body = rest  # (the scan always finds an object of `you`: the counts say so)
         else:
             body = [*got[:3], f"{inner}else:", f"{inner}    continue", *lines[j + 6 : at]]
-        return 1, [*body, f"{inner}dw_ += len(zg0_){lines[at][len(twice) :]}"], at + 1
+        end = at + 2 if OWNED_LATE_CHECK and _checked_later(lines, at + 1, inner) else at + 1
+        return 1, [*body, f"{inner}dw_ += len(zg0_){lines[at][len(twice) :]}"], end
     if got[:2] != [f"{inner}dw_ += len(zg0_)", f"{inner}for it0 in zg0_:"]:
         if got[0] != f"{inner}dw_ += len(zg0_)" or not _FLAG.fullmatch(got[1].strip()):
             return None
@@ -460,6 +464,24 @@ def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], i
     if got[3:5] != [f"{inner}else:", f"{inner}    continue"] or not _mine_first(got[2].strip()):
         return None
     return 1, got[1:5], j + 5
+
+
+def _checked_later(lines: list[str], k: int, inner: str) -> bool:
+    """Whether the budget test at `lines[k]` can be left to a later one: a loop follows it
+    whose body tests the budget before it lists an option (the listing's sum is tested at its
+    end; where it passes the budget the listing is made again as written, so the same options
+    and errors, only more of the listing's own rounds made before it is)."""
+    check = f"{inner}if dw_ > rm_: raise _Again"
+    if lines[k] != check or not lines[k + 1].startswith(f"{inner}for "):
+        return False
+    for x in lines[k + 2 :]:
+        if _indent(x) <= len(inner):
+            return False
+        if x.strip() == "if dw_ > rm_: raise _Again":
+            return True
+        if "values.append" in x:
+            return False
+    return False
 
 
 def _one_loop(rest: list[str], inner: str) -> list[str] | None:
