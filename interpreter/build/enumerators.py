@@ -384,6 +384,9 @@ OWNED_ONE_LOOP = True
 # in `OWNED_AREAS`' loop, the budget's test after an area's charge left to the one in the loop
 # after it, before its options (`_checked_later`)
 OWNED_LATE_CHECK = True
+# in `OWNED_AREAS`' loop, the next domain held per area computed once before its loop
+# (`_held_once`)
+OWNED_HELD_ONCE = True
 _FLAG = re.compile(r"zf\w*_ = False")
 _MINE = "(own_[it0] == you_)"  # (`OBJ_ROWS`' owners, `you` read from the env)
 _LEFT = re.compile(r"\b(?:continue|break|return|raise|dw_|st\.work|_charges?)\b")
@@ -423,8 +426,70 @@ def _owned_areas(lines: list[str]) -> list[str]:
                 *body,
                 *lines[end:],
             ]
+            if OWNED_HELD_ONCE:
+                lines = _held_once(lines, k + 5, inner)
         k += 1
     return lines
+
+
+_HELD_LOOP = re.compile(r"( *)for (v\d+) in (d\d+):")
+
+
+def _held_once(lines: list[str], k: int, inner: str) -> list[str]:
+    """`OWNED_HELD_ONCE`: in the body of the area loop at `lines[k - 1]`, a last loop over a
+    domain `dN` whose body computes the next domain once per area (a holder `hM` made None at
+    the area's level, a block not reading the loop's variable), charges it, tests the budget
+    and lists an option per value, as the block run once before the loop where `dN` is not
+    empty, the domain's length charged `len(dN)` times at once and the budget tested once: the
+    same domains computed in the same order, the same sum, the same options in the same
+    order (where it passes the budget the listing is made again as written)."""
+    end = k
+    while end < len(lines) and _indent(lines[end]) >= len(inner):
+        end += 1
+    at = next((i for i in range(k, end) if _HELD_LOOP.fullmatch(lines[i])), None)
+    if at is None or _indent(lines[at]) != len(inner) or end - at < 8:
+        return lines
+    _, var, dom = _HELD_LOOP.fullmatch(lines[at]).groups()
+    i4, i8 = inner + "    ", inner + "        "
+    m = re.fullmatch(r" *if (h\d+) is None:", lines[at + 1])
+    if (
+        m is None
+        or _indent(lines[at + 1]) != len(i4)
+        or f"{inner}{m.group(1)} = None" not in lines[k:at]
+    ):
+        return lines
+    hold = m.group(1)
+    j = at + 2
+    while j < end and _indent(lines[j]) >= len(i8):
+        j += 1
+    block, tail = lines[at + 2 : j - 1], lines[j:end]
+    got = re.fullmatch(rf"{i8}{hold} = (d\d+)", lines[j - 1])
+    if got is None or any(re.search(rf"\b{var}\b|\b{hold}\b", x) for x in block):
+        return lines
+    nxt = got.group(1)
+    if (
+        tail[:4]
+        != [
+            f"{i4}{nxt} = {hold}",
+            f"{i4}dw_ += len({nxt})",
+            f"{i4}if dw_ > rm_: raise _Again",
+            f"{i4}for v{int(var[1:]) + 1} in {nxt}:",
+        ]
+        or len(tail) != 5
+        or not tail[4].startswith(f"{i8}values.append(")
+    ):
+        return lines
+    out = [
+        f"{inner}if {dom}:",
+        *(x[4:] for x in block),
+        f"{i4}dw_ += len({nxt}) * len({dom})",
+        f"{i4}if dw_ > rm_: raise _Again",
+        f"{i4}for {var} in {dom}:",
+        f"{i8}{tail[3].strip()}",
+        f"    {tail[4]}",
+    ]
+    keep = [x for x in lines[k:at] if x != f"{inner}{hold} = None"]
+    return [*lines[:k], *keep, *out, *lines[end:]]
 
 
 def _owned_body(lines: list[str], j: int, inner: str) -> tuple[int, list[str], int] | None:
