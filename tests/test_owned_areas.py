@@ -156,6 +156,7 @@ action climb(a: area from areas, nm: text from unique((a.units where it.owner ==
 """
 ONE_LOOP = (enumerators, "OWNED_ONE_LOOP")
 LATE_CHECK = (enumerators, "OWNED_LATE_CHECK")
+HELD_ONCE = (enumerators, "OWNED_HELD_ONCE")
 CHECK = "if dw_ > rm_: raise _Again"
 
 
@@ -167,22 +168,25 @@ def test_a_scan_to_an_object_of_mine_and_the_domain_after_it_made_one_loop(tmp_p
     """Where the counts say the seat owns an object of the area's zone, the scan to the
     first one cannot fail: it and the domain's loop over the rest become one loop over the
     zone testing the owner first; the area's budget test is left to the one before its
-    options (`OWNED_LATE_CHECK`). The same states and work as with the scan and the test over
-    8 seeded games, every listing at every budget as charged one by one; in Cthulhu Wars the
+    options (`OWNED_LATE_CHECK`); the destinations held per area computed once before the
+    names' loop and charged once (`OWNED_HELD_ONCE`). The same states and work as without
+    them over 8 seeded games, every listing at every budget as charged one by one; in Cthulhu Wars the
     moves' listings have the one loop and play as before."""
     folder = four_areas(tmp_path, RULES + CLIMB + ROUNDS, "one_loop")
     on = load_program(folder)
-    off = compiled_without(folder, monkeypatch, ONE_LOOP, LATE_CHECK)
+    off = compiled_without(folder, monkeypatch, ONE_LOOP, LATE_CHECK, HELD_ONCE)
     fast, slow = _climb(on).generated, _climb(off).generated
     assert "zi_" not in fast and "_compress(enumerate(zs_), kn_[0][you_]" in fast
     assert "zi_ = iter(zg0_)" in slow  # (the scan, as without the switches)
+    assert "dw_ += len(d2) * len(d1)" in fast and "h2" in slow and "h2" not in fast
     assert fast.count(CHECK) == slow.count(CHECK) - 1 > 0
     for seed in range(8):
         assert decisions(on, seed) == decisions(off, seed), f"seed {seed}"
     compared, errors = _compare(on, 0, range(5))
     assert compared > 200 and errors > 200
     prog = load_program("cthulhu_wars")
-    cw_off = compiled_without("cthulhu_wars", monkeypatch, ONE_LOOP, LATE_CHECK)
+    cw_off = compiled_without("cthulhu_wars", monkeypatch, ONE_LOOP, LATE_CHECK, HELD_ONCE)
     for action in ("march", "march_also"):
         assert "zi_" not in _fast(prog, action) and "zi_" in _fast(cw_off, action), action
+        assert "h2" not in _fast(prog, action) and "h2" in _fast(cw_off, action), action
     assert decisions(prog, 1, 100) == decisions(cw_off, 1, 100)
