@@ -314,8 +314,10 @@ def test_a_list_known_from_the_rules_is_charged_without_type_tests():
     code = action_code("cthulhu_wars", "march_also")
     # an area's units: the movers' names a loop over the zone, charged as `_each` charges it
     # (tests/test_enumerator_domain_loops.py), going on from the area's test
-    # (tests/test_enumerator_one_scan.py); capture's below keeps the comprehension
-    assert "for it0 in _each(st, zg0_) if" not in code and "for it0 in zi_:" in code
+    # (tests/test_enumerator_one_scan.py), one loop over the zone where the seat's counts
+    # say the area's test finds an object (tests/test_owned_areas.py); capture's below keeps
+    # the comprehension
+    assert "for it0 in _each(st, zg0_) if" not in code and "for it0 in zg0_:" in code
     assert "_each(st, st.g.adjacency[" in code
     assert "_each(st, range(len(st.g.areas)))" in code
     assert "_seq(" not in code
