@@ -50,6 +50,9 @@ QUICK_ACTIONS = True
 # verb's block from its frameless copy: the copy runs it with the call's names; off: the
 # section holding it is run in the verb's frame (`quick_hand_over`)
 ENV_ONLY_COPIES = True
+# A window of one named player, without state checks, probed in the section that reaches it
+# (`_Emitter.probe`); off: every such window runs its `exec`
+WINDOW_PROBES = True
 # In rules without state checks or triggers, a frameless copy's end returns at once: no frame can
 # be above it there (`quick_variant`'s `alone`); off: it tests for one, as with them
 ALONE_ENDS = True
@@ -108,6 +111,7 @@ class ResumableGen:
         ns["_quick_hand_over"] = E.quick_hand_over
         ns["_ENTER_DEPTH"] = E.ENTER_DEPTH
         ns["_Frame"], ns["_FUNC"], ns["_new"] = E.Frame, E.FUNC, object.__new__
+        ns["_NO_CACHE"] = E.NO_CACHE  # (`_Emitter.probe`: an enumerator given no cache)
         ns["_Env"] = SimpleNamespace  # what an `ENV_ONLY` statement reads of a frame, made in C
         compiler.p.note_error = note_rules_place
         self.last_quick: tuple | None = None  # the frameless copy of the last block (`block`)
@@ -401,10 +405,35 @@ class _Emitter:
         # or ended: `Stmt.exec`), and the test after it is skipped; one that returns None is
         # tested as before (the jump on its result replaces the result's pop: no more work).
         went_on = not self.g.checks
-        self.line(f"if not {call}:" if went_on else call)
+        probed = went_on and WINDOW_PROBES and isinstance(rt, E.Window) and _probed(rt)
+        if probed:
+            self.probe(rt, after)
+        self.line(f"{'el' if probed else ''}if not {call}:" if went_on else call)
         mark(self.lines, len(self.lines) - 1, getattr(rt, "span", None))
         # it may have written names (a choice, a scope's block): their variables loaded again
         self.end_object(rt, after, None if stmt is None else _written(stmt), went_on)
+
+    def probe(self, rt, after: int) -> None:
+        """A window of one named player in rules without state checks, written into the
+        section that reaches it: its one action's enumerator (`Window.one`, planned after the
+        blocks are written: read when it runs) called here, nothing more where it offers
+        nothing (as `Window.exec` returns true then: the same game, no call of `exec`), else
+        its question asked by `Window.offer`. Any other case (an answer waiting, players
+        listed, the player out, auto_single off, a window listed otherwise) runs `exec`,
+        written after this by `delegate` as its `elif`."""
+        w = self.g.cg.const(rt, type(rt).__name__)
+        self.line(  # (next to `fr.pc =`, as an object's run is: `_OBJECT_RUN`)
+            f"if (_wo := {w}.one) is not None and not st.has_answer and st.g.auto_single"
+            f" and (_wb := env.get({rt.by_name!r})).__class__ is not list and _wb not in st.lost:"
+        )
+        self.line("    _wv = []")
+        self.line("    _wo(st, {'you': _wb}, None, _wv, _NO_CACHE)")
+        self.line(f"    if _wv and not {w}.offer(st, fr, _wb, _wv):")
+        self.line(
+            f"        if fr.pc != {self.ref(after)} or st.pending is not None or st.over"
+            " or not st.frames or st.frames[-1] is not fr:"
+        )
+        self.line("            return")
 
     def end_object(self, rt, after: int, written: set[str] | None, under: bool = False) -> None:
         """After a statement's object ran: the checks it made due, and the block stops when it
@@ -786,7 +815,9 @@ if callee.pc >= {count} and st.pending is None and frames[-1] is callee:
     frames.pop()
 return st.pending is not None or st.over or not frames or frames[-1] is not caller"""
 _LOAD = re.compile(r"(?m)^(    _l\d+ = )env\.get\('([^'\\]*)'\)$")  # a function's first loads
-_FRAMED = re.compile(r"\.exec\(st, fr\)|_call_from\(st, fr,")  # needs the frame pushed
+_FRAMED = re.compile(
+    r"\.exec\(st, fr\)|\.offer\(st, fr,|_call_from\(st, fr,"
+)  # needs the frame pushed
 # the test after a statement's object (`_Emitter.end_object`), in a section that needs no frame
 _OBJECT_TEST = re.compile(
     r"if fr\.pc != \d+ or st\.pending is not None or st\.over or not st\.frames"
@@ -844,6 +875,9 @@ def quick_variant(
             for call in env_only:
                 if call in x:
                     body[i] = x = x.replace(call, call.replace("(st, fr)", "(st, _Env(env=env))"))
+                offer = call.replace(".exec(st, fr)", ".offer(st, fr,")
+                if offer in x:
+                    body[i] = x = x.replace(offer, offer.replace("(st, fr,", "(st, _Env(env=env),"))
         if section >= 0:
             goes[section] = {int(m.group(1)) for x in body if (m := _GOES.fullmatch(x))}
             if any(f"fr.pc = {count}" in x or "_leave_func(" in x for x in body):
@@ -908,6 +942,12 @@ def quick_variant(
     if not single and not _frameless_end(goes, framed, ends):
         return None  # every way through the block needs its frame: no copy (`call_from`)
     return "\n".join(head + out) + "\n"
+
+
+def _probed(rt: E.Window) -> bool:
+    """Whether a window may be listed by one action's enumerator for one named player
+    (`Window.one`, planned later from its one action: `_Emitter.probe`)."""
+    return rt.by_name is not None and len(rt.actions) == 1
 
 
 # A frameless copy whose jumps all go forward is written without its sections' dispatch
@@ -1335,7 +1375,7 @@ def _forward(sec: list[str], k: int, heads: dict[int, int]) -> list[str]:
     return out + sec[last + 1 :]
 
 
-_OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, ")  # a statement's object run
+_OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, |\(_wo := ")  # a statement's object run
 _HEAD = re.compile(r"        if pc == (\d+):")
 _JUMP = re.compile(r"( +)pc = (\d+)")
 _RESUME = re.compile(r"( +)fr\.pc = (\d+)")  # where the run loop resumes the function

@@ -1424,39 +1424,7 @@ class Window(Stmt):
                 one(st, {"you": by}, None, values, NO_CACHE)
             if not values:
                 return True  # (nothing to do: gone on in place)
-            pass_if = self.pass_if
-            if pass_if is None:
-                values.append(DONE)
-                env = {}
-            else:
-                env = fr.env  # COND reads the statement's names
-                if pass_if(st, env):
-                    values.append(DONE)
-            wf = _new(Frame)  # (`Frame.__init__` written out: no Python call)
-            wf.block = g.prog.empty_block
-            wf.pc = 0
-            wf.env = env
-            wf.ctl = self.id
-            wf.kind = WINDOW
-            wf.items = [by]
-            wf.i = 0
-            wf.extra = {"passes": 0, "multi": False, "done": False}
-            frames = st.frames
-            frames.append(wf)
-            if len(values) == 1:  # one option and no pass: taken at once
-                st.has_answer, st.answer = True, values[0]
-                if not self.at_end(st, wf) and frames[-1] is wf:
-                    frames.pop()
-            else:
-                st.pending = q = _new(Pending)  # (its `__init__` written out)
-                q.player = by
-                q.prompt = self.name
-                q.values = values
-                q.kind = "window"
-                q.type = "action"
-                if st.lki:
-                    ask(st, wf, by, self.name, values, "window", "action", rewind=False)
-            return
+            return self.offer(st, fr, by, values)
         wf = Frame(
             g.prog.empty_block,
             fr.env if self.pass_if is not None else {},  # COND reads the statement's names
@@ -1472,6 +1440,45 @@ class Window(Stmt):
         # loop: the same game, fewer steps (docs/engine.md, "the step counter").
         if not checks and not self.at_end(st, wf) and st.frames[-1] is wf:
             st.frames.pop()
+
+    def offer(self, st, fr, by, values):
+        """The first question of a window of one player without state checks, whose options
+        `values` (not empty) were found by its `exec` or by the generated section that reaches
+        it (build/resumable.py `_Emitter.window`): its frame pushed, the one option taken at
+        once or the question asked (None: the caller tests what happened, as after `exec`)."""
+        pass_if = self.pass_if
+        if pass_if is None:
+            values.append(DONE)
+            env = {}
+        else:
+            env = fr.env  # COND reads the statement's names
+            if pass_if(st, env):
+                values.append(DONE)
+        wf = _new(Frame)  # (`Frame.__init__` written out: no Python call)
+        wf.block = st.g.prog.empty_block
+        wf.pc = 0
+        wf.env = env
+        wf.ctl = self.id
+        wf.kind = WINDOW
+        wf.items = [by]
+        wf.i = 0
+        wf.extra = {"passes": 0, "multi": False, "done": False}
+        frames = st.frames
+        frames.append(wf)
+        if len(values) == 1:  # one option and no pass: taken at once
+            st.has_answer, st.answer = True, values[0]
+            if not self.at_end(st, wf) and frames[-1] is wf:
+                frames.pop()
+        else:
+            st.pending = q = _new(Pending)  # (its `__init__` written out)
+            q.player = by
+            q.prompt = self.name
+            q.values = values
+            q.kind = "window"
+            q.type = "action"
+            if st.lki:
+                ask(st, wf, by, self.name, values, "window", "action", rewind=False)
+        return None
 
     def plan_listing(self) -> None:
         """How the window is listed (`solo`): when its actions are all the rules' own without
