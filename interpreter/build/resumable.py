@@ -405,7 +405,7 @@ class _Emitter:
         # or ended: `Stmt.exec`), and the test after it is skipped; one that returns None is
         # tested as before (the jump on its result replaces the result's pop: no more work).
         went_on = not self.g.checks
-        probed = went_on and WINDOW_PROBES and isinstance(rt, E.Window) and _probed(rt)
+        probed = went_on and WINDOW_PROBES and isinstance(rt, E.Window) and rt.by_name is not None
         if probed:
             self.probe(rt, after)
         self.line(f"{'el' if probed else ''}if not {call}:" if went_on else call)
@@ -415,19 +415,21 @@ class _Emitter:
 
     def probe(self, rt, after: int) -> None:
         """A window of one named player in rules without state checks, written into the
-        section that reaches it: its one action's enumerator (`Window.one`, planned after the
-        blocks are written: read when it runs) called here, nothing more where it offers
-        nothing (as `Window.exec` returns true then: the same game, no call of `exec`), else
-        its question asked by `Window.offer`. Any other case (an answer waiting, players
-        listed, the player out, auto_single off, a window listed otherwise) runs `exec`,
-        written after this by `delegate` as its `elif`."""
+        section that reaches it: its options found here as `Window.exec` finds them (its one
+        action's enumerator, `Window.one`, or its `listing`: both planned after the blocks are
+        written, read when it runs), nothing more where it offers nothing (`exec` returns true
+        then: the same game without its call), else its question asked by `Window.offer`. Any
+        other case (players listed, an answer waiting, auto_single off, the player out) runs
+        `exec`, written after this by `delegate` as its `elif`."""
         w = self.g.cg.const(rt, type(rt).__name__)
         self.line(  # (next to `fr.pc =`, as an object's run is: `_OBJECT_RUN`)
-            f"if (_wo := {w}.one) is not None and not st.has_answer and st.g.auto_single"
-            f" and (_wb := env.get({rt.by_name!r})).__class__ is not list and _wb not in st.lost:"
+            f"if (_wb := env.get({rt.by_name!r})).__class__ is not list and not st.has_answer"
+            " and st.g.auto_single and _wb not in st.lost:"
         )
-        self.line("    _wv = []")
-        self.line("    _wo(st, {'you': _wb}, None, _wv, _NO_CACHE)")
+        self.line(f"    if (_wo := {w}.one) is None:")
+        self.line(f"        _wv = {w}.listing(st, _wb)")
+        self.line("    else:")
+        self.line("        _wo(st, {'you': _wb}, None, _wv := [], _NO_CACHE)")
         self.line(f"    if _wv and not {w}.offer(st, fr, _wb, _wv):")
         self.line(
             f"        if fr.pc != {self.ref(after)} or st.pending is not None or st.over"
@@ -944,12 +946,6 @@ def quick_variant(
     return "\n".join(head + out) + "\n"
 
 
-def _probed(rt: E.Window) -> bool:
-    """Whether a window may be listed by one action's enumerator for one named player
-    (`Window.one`, planned later from its one action: `_Emitter.probe`)."""
-    return rt.by_name is not None and len(rt.actions) == 1
-
-
 # A frameless copy whose jumps all go forward is written without its sections' dispatch
 # (`straightened`); off: its sections are dispatched as the block's own function's are
 STRAIGHT_COPIES = True
@@ -1375,7 +1371,7 @@ def _forward(sec: list[str], k: int, heads: dict[int, int]) -> list[str]:
     return out + sec[last + 1 :]
 
 
-_OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, |\(_wo := ")  # a statement's object run
+_OBJECT_RUN = re.compile(r"\.exec\(st, fr\)|\.bound\(st, |\(_wb := ")  # a statement's object run
 _HEAD = re.compile(r"        if pc == (\d+):")
 _JUMP = re.compile(r"( +)pc = (\d+)")
 _RESUME = re.compile(r"( +)fr\.pc = (\d+)")  # where the run loop resumes the function
