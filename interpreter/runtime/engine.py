@@ -1116,7 +1116,10 @@ class ScopeStmt(Stmt):
         if st.pending is None and not st.over and top.pc >= n and frames and frames[-1] is top:
             if prog.checks:
                 st.dirty |= self.END_DIRTY
-            self.at_end(st, top)  # (false: the scope is over; it asks and pushes nothing)
+            if st.mods or st.grants or st.used:
+                self.at_end(st, top)  # (false: the scope is over; it asks and pushes nothing)
+            elif kind == "phase":  # (`at_end` when nothing lasts until a scope's end)
+                st.phase = extra["phase"]
             frames.pop()
             return True  # (gone on in place: `fr` is on top again, as `Stmt.exec` says)
         return None
