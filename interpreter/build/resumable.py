@@ -177,6 +177,8 @@ class ResumableGen:
         code = top + "\n    pc = 0\n" + rest
         made = straightened(code) if STRAIGHT_COPIES else None
         code = dispatched(code) if made is None else made
+        if COPY_STORES_DROPPED:
+            code = unstored(code)
         return define(self.cg.ns, qname, code, f"<madang {qname} {span}>")
 
     def action_quick(self, act, block: int, body: n.Block):
@@ -944,6 +946,38 @@ def quick_variant(
     if not single and not _frameless_end(goes, framed, ends):
         return None  # every way through the block needs its frame: no copy (`call_from`)
     return "\n".join(head + out) + "\n"
+
+
+# A frameless copy written without the stores nothing reads (`unstored`); off: with them
+COPY_STORES_DROPPED = True
+_FPC_STORE = re.compile(r"( *)fpc = \d+")
+_PC_WORD = re.compile(r"(?<![.\w])pc\b")
+_DEPTH_TEST = "    if n0 >= _ENTER_DEPTH:  # deeper, as call_from does"
+
+
+def unstored(code: str) -> str:
+    """A frameless copy (as `_quick_fn` makes it) without the stores nothing reads: a section
+    number (`fpc`) stored again or returned past on the next line, or read nowhere (by no
+    sink or hand-over); `pc = 0` where no dispatch reads `pc`; the depth `n0` kept in a name
+    where only the depth test reads it. The same code otherwise (a line's next line at its
+    own indentation is the statement run next)."""
+    lines = code.split("\n")
+    out: list[str] = []
+    for k, x in enumerate(lines):
+        m = _FPC_STORE.fullmatch(x)
+        nxt = lines[k + 1] if k + 1 < len(lines) else ""
+        then = nxt[len(m.group(1)) :] if m is not None and nxt.startswith(m.group(1)) else ""
+        if then == "return st.over" or then.startswith("fpc = "):
+            continue  # (stored again, or the copy returns without reading it)
+        out.append(x)
+    if not any("fpc" in x and not _FPC_STORE.fullmatch(x) for x in out):
+        out = [x for x in out if not _FPC_STORE.fullmatch(x)]
+    if "    pc = 0" in out and sum(1 for x in out if _PC_WORD.search(x)) == 1:
+        out.remove("    pc = 0")
+    if out[1:3] == ["    n0 = len(st.frames)", _DEPTH_TEST]:
+        if not any("n0" in x for x in out[3:]):
+            out[1:3] = ["    if len(st.frames) >= _ENTER_DEPTH:  # deeper, as call_from does"]
+    return "\n".join(out)
 
 
 # A frameless copy whose jumps all go forward is written without its sections' dispatch
